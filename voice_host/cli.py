@@ -1,0 +1,224 @@
+"""The ``voice-host`` command: play, resume, word, and the speech tools.
+
+``voice-host play --game prolix-classic --players Ann,Ben,Cat --script game.txt
+--no-voice --result-json out.json`` runs a scripted session (../shared/DESIGN.md,
+"Scripted sessions"); without --script it plays typed lines from standard input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+from voice_host import config
+from voice_host.games import REGISTRY
+from voice_host.host.log import EventLog
+from voice_host.host.script import parse_line, parse_script
+from voice_host.host.session import Session, new_header
+
+
+class UserError(Exception):
+    """A problem the user can fix, said in one sentence."""
+
+
+def load_words(cfg: dict):
+    from voice_host.words import Words
+    from voice_host.words.lexicon import LexiconSettings
+
+    d = cfg.get("dictionary", {})
+    return Words.load(LexiconSettings(wordlist=d.get("wordlist"), allow=d.get("allow"), deny=d.get("deny")))
+
+
+def make_speaker(no_voice: bool, cfg: dict) -> tuple[Callable[[str], None], Callable[[], None]]:
+    """(speak, close): every announcement is printed as ``host: ...`` and, with a voice, said."""
+    voice = None
+    if not no_voice:
+        try:
+            from voice_host.speech.voice import Voice
+
+            voice = Voice.from_config(cfg.get("voice", {}))
+        except Exception as exc:  # no audio device, no espeak: print only, and say so once
+            print(f"host: (voice unavailable: {exc}; printing only)", flush=True)
+
+    def speak(line: str) -> None:
+        print(f"host: {line}", flush=True)
+        if voice is not None:
+            voice.say(line)
+
+    def close() -> None:
+        if voice is not None:
+            voice.close()
+
+    return speak, close
+
+
+# ---------------------------------------------------------------------- play / resume
+def overrides(args: argparse.Namespace) -> dict:
+    table: dict = {}
+    if args.tie_window is not None:
+        table["tie_window"] = args.tie_window
+    if args.auto_reject:
+        table["auto_reject"] = True
+    if args.challenge_vote:
+        table["challenge_vote"] = True
+    out: dict = {"table": table}
+    if args.timer is not None:
+        out["prolix"] = {"timer": args.timer}
+    return out
+
+
+def run_records(session: Session, records: Iterable[dict], pace: float = 0.0) -> None:
+    """Feed script records in order; the game begins at the first record that needs it."""
+    for record in records:
+        if pace:
+            time.sleep(pace)
+        if session.needs_begin(record):
+            session.begin(record["t"])
+        session.feed(record)
+    if not session.begun:
+        session.begin(session.t)
+    session.settle()
+
+
+def run_typed(session: Session, stream=sys.stdin) -> None:
+    """Typed play: one ``Name: words`` or ``@directive`` per line; the clock is real time."""
+    interactive = stream.isatty()
+    start = time.monotonic() - session.t
+    if not session.begun:
+        session.begin(session.t)
+    if interactive:
+        print("host: Type 'Name: word' lines; 'Name: help' for commands; Ctrl-D ends.", flush=True)
+    t_prev = session.t
+    for raw in stream:
+        now = (time.monotonic() - start) if interactive else None
+        record = parse_line(raw, t_prev if now is None else now - 1.0, 0)
+        if record is None:
+            continue
+        session.tick(record["t"])
+        session.feed(record)
+        t_prev = record["t"]
+    session.settle()
+
+
+def write_result(session: Session, path: str | None) -> None:
+    if path:
+        Path(path).write_text(json.dumps(session.result(), indent=2) + "\n", encoding="utf-8")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if len(set(p.lower() for p in players)) != len(players):
+        raise UserError("Each player needs a different name.")
+    cfg = config.load(args.config, overrides(args))
+    try:
+        header = new_header(args.game, players, args.seed, cfg, script=args.script)
+        words = load_words(cfg)
+        speak, close = make_speaker(args.no_voice, cfg)
+        log = EventLog(args.log, header) if args.log else None
+        session = Session(header, words, speak, log)
+    except (ValueError, FileExistsError) as exc:
+        raise UserError(str(exc)) from exc
+    try:
+        setup = []
+        if args.start:
+            setup.append({"line": 0, "t": 0.0, "directive": "start", "args": [args.start]})
+        if args.board:
+            setup.append({"line": 0, "t": 0.0, "directive": "board", "args": args.board.replace(",", " ").split()})
+        for record in setup:
+            session.feed(record)
+        if args.script:
+            run_records(session, parse_script(Path(args.script).read_text(encoding="utf-8")), args.pace)
+        else:
+            run_typed(session)
+        write_result(session, args.result_json)
+    finally:
+        close()
+        if log:
+            log.close()
+    return 0
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    try:
+        header, records = EventLog.read(args.log)
+    except (OSError, ValueError) as exc:
+        raise UserError(str(exc)) from exc
+    cfg = header["config"]
+    words = load_words(cfg)
+    speak, close = make_speaker(args.no_voice, cfg)
+    log = EventLog(args.log)
+    session = Session(header, words, speak, log)
+    try:
+        session.replay(records)
+        speak(f"Resuming {header['game']} after {len(records)} logged inputs.")
+        session.ask("board", "turn")
+        if args.script:
+            done = max((r.get("line", 0) for r in records), default=0)
+            rest = [r for r in parse_script(Path(args.script).read_text(encoding="utf-8")) if r["line"] > done]
+            run_records(session, rest, args.pace)
+        else:
+            run_typed(session)
+        write_result(session, args.result_json)
+    finally:
+        close()
+        log.close()
+    return 0
+
+
+# ---------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="voice-host", description="An offline, voice-driven host for word games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def output_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--no-voice", action="store_true", help="print announcements instead of speaking them")
+        p.add_argument("--result-json", metavar="OUT", help="write the result (scores, words, winners) here")
+        p.add_argument("--pace", type=float, default=0.0, metavar="S", help="wait S real seconds between script lines")
+
+    play = sub.add_parser("play", help="host a game (scripted, typed or spoken)")
+    play.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY))
+    play.add_argument("--players", required=True, help="names in clockwise seating order, comma-separated")
+    play.add_argument("--seed", type=int, help="seed for the tile bag and the start player (default: random)")
+    play.add_argument("--script", metavar="FILE", help="a scripted session to play (default: typed lines on stdin)")
+    play.add_argument("--log", metavar="FILE", help="append every input to this event log (resume with it)")
+    play.add_argument("--config", metavar="FILE", help="a table's own settings (TOML) over config/default.toml")
+    play.add_argument("--start", metavar="NAME", help="table mode: the start player the table determined")
+    play.add_argument("--board", metavar="LETTERS", help="table mode: the eight tiles, e.g. 'W B J S L C D G'")
+    play.add_argument("--tie-window", type=float, metavar="S", help="seconds within which words are simultaneous")
+    play.add_argument("--timer", type=float, metavar="S", help="seconds on the sand timer")
+    play.add_argument("--auto-reject", action="store_true", help="refuse words missing from the dictionary at once")
+    play.add_argument("--challenge-vote", action="store_true", help="uninvolved players vote before the dictionary")
+    output_options(play)
+    play.set_defaults(func=cmd_play)
+
+    resume = sub.add_parser("resume", help="continue the game an event log holds")
+    resume.add_argument("log", metavar="LOG")
+    resume.add_argument("--script", metavar="FILE", help="the same script: its lines already in the log are skipped")
+    output_options(resume)
+    resume.set_defaults(func=cmd_resume)
+
+    for module in ("voice_host.words.cli", "voice_host.speech.cli"):
+        try:
+            __import__(module, fromlist=["register"]).register(sub)
+        except ImportError:
+            pass
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UserError as exc:
+        print(f"voice-host: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""The shape every game shares, and the registry of games by name."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+from voice_host.games.actions import Action, Query, Tick
+from voice_host.games.errors import Refusal
+from voice_host.games.events import Event, Refused
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a game is created from (and what the event log's header records)."""
+
+    players: tuple[str, ...]
+    """Clockwise seating order."""
+    seed: int | None = None
+    options: dict | None = None
+    """Table options and config overrides (timer, tie window, auto_reject, ...)."""
+
+
+class Game:
+    """A game is a state plus pure rules: ``step(action) -> events``.
+
+    ``step`` never raises on bad input: a Refusal becomes a ``Refused`` event and the
+    state is restored to exactly what it was before the action.
+    """
+
+    name: ClassVar[str]
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 99
+    state: Any
+
+    def step(self, action: Action) -> list[Event]:
+        events = self.advance(action.t)
+        if isinstance(action, Tick):
+            return events
+        if isinstance(action, Query):
+            return events + self.query(action)
+        before = copy.deepcopy(self.state)
+        try:
+            events += self.handle(action)
+        except Refusal as r:
+            self.state = before
+            events.append(Refused(r.code, dict(r.params), getattr(action, "player", None)))
+        return events
+
+    # to be provided by each game
+    def advance(self, t: float) -> list[Event]:
+        """Let the clock reach ``t``: expire timers, settle what the time decides."""
+        raise NotImplementedError
+
+    def handle(self, action: Action) -> list[Event]:
+        raise NotImplementedError
+
+    def query(self, action: Query) -> list[Event]:
+        raise NotImplementedError
+
+    @property
+    def finished(self) -> bool:
+        raise NotImplementedError
+
+    def result(self) -> dict:
+        """The result JSON: ``finished``, ``winners``, ``players`` (name, total, words)."""
+        raise NotImplementedError
+
+    @classmethod
+    def create(cls, setup: Setup, cfg: dict, words) -> "Game":
+        """A new game from the merged configuration (voice_host.config.load)."""
+        raise NotImplementedError
+
+    def interpret(self, intent, player: str, t: float) -> Action | None:
+        """This game's own reading of an utterance; None leaves it to the host's."""
+        return None
+
+    def directive(self, t: float, name: str, args: list[str]) -> Action | None:
+        """This game's own script directives (beyond start, board, draw); None: unknown."""
+        return None
+
+    def settles_at(self) -> float | None:
+        """When the words waiting on the clock (the tie window) will have been scored."""
+        return None
+
+    def phrases(self) -> dict[str, str]:
+        """Extra spoken phrases this game understands (for help)."""
+        return {}
+
+
+REGISTRY: dict[str, Callable[..., Game]] = {}
+
+
+def register(cls: type[Game]) -> type[Game]:
+    REGISTRY[cls.name] = cls
+    return cls

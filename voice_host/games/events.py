@@ -1,0 +1,250 @@
+"""What the rules say happened: plain data, turned into sentences by the announcer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class of everything a game emits."""
+
+
+@dataclass(frozen=True)
+class Refused(Event):
+    """An input was refused; nothing changed."""
+
+    code: str
+    """Why, e.g. ``"cheapie"``, ``"not_your_turn"``."""
+    params: dict = field(default_factory=dict)
+    """Details for the sentence (the earlier word, who used it, ...)."""
+    player: str | None = None
+    """Whose input it was, when known."""
+
+
+@dataclass(frozen=True)
+class GameStarted(Event):
+    """A game begins."""
+
+    game: str
+    """Registry name, e.g. ``"prolix-classic"``."""
+    players: tuple[str, ...]
+    """Clockwise seating order."""
+    rounds: int
+    """How many rounds the game lasts."""
+
+
+@dataclass(frozen=True)
+class StartDraws(Event):
+    """Each player drew a tile to choose the start player (letter closest to A starts)."""
+
+    draws: tuple[tuple[tuple[str, str], ...], ...]
+    """One tuple of (player, letter) per drawing; later ones are redraws of ties."""
+    start: str
+    """The start player."""
+
+
+@dataclass(frozen=True)
+class StartSet(Event):
+    """The table named its start player."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class BoardTile:
+    """A tile as a listener needs it."""
+
+    letter: str
+    bonus: int
+    points: int
+    """Column value plus bonus."""
+
+
+@dataclass(frozen=True)
+class BoardShown(Event):
+    """The board as it now stands, leftmost (most valuable) column first."""
+
+    columns: tuple[tuple[int, tuple[BoardTile, ...]], ...]
+    """(column value, tiles in it top to bottom)."""
+
+
+@dataclass(frozen=True)
+class TilesDrawn(Event):
+    """New tiles entered the leftmost column."""
+
+    drawer: str | None
+    """Who drew them (None: the host's own bag at setup)."""
+    letters: tuple[str, ...]
+    set_aside: tuple[str, ...] = ()
+    """Unplayable draws that went back into the bag."""
+    refilled: bool = False
+    """The discards were mixed back into the bag first."""
+
+
+@dataclass(frozen=True)
+class AwaitDraw(Event):
+    """Table mode: a player must draw tiles and tell the host (``@draw``)."""
+
+    drawer: str
+    count: int
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    player: str
+    round: int
+    again: bool = False
+    """True when the active player goes again after an interrupt."""
+
+
+@dataclass(frozen=True)
+class WordScored(Event):
+    """A regular word was scored."""
+
+    player: str
+    word: str
+    value: int
+    flips: tuple[tuple[str, int], ...]
+    """(letter, points) for each flipped tile, best first."""
+
+
+@dataclass(frozen=True)
+class Interrupted(Event):
+    """An interrupting word was scored."""
+
+    player: str
+    word: str
+    value: int
+    penalty: int
+    score: int
+    """value - penalty."""
+    active: str
+    """Whose turn was interrupted."""
+    flips: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class TimerFlipped(Event):
+    player: str
+    seconds: int
+
+
+@dataclass(frozen=True)
+class TimerExpired(Event):
+    """The sand ran out in front of a player: the active player is interrupted by the timer."""
+
+    active: str
+
+
+@dataclass(frozen=True)
+class TurnLost(Event):
+    """Interrupted twice: the active player records a zero for the round."""
+
+    player: str
+    round: int
+
+
+@dataclass(frozen=True)
+class TieBreak(Event):
+    """Words said at the same moment, compared on the same board."""
+
+    entries: tuple[tuple[str, str, int], ...]
+    """(player, word, value before any penalty)."""
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChallengeRaised(Event):
+    challenger: str
+    player: str
+    word: str
+
+
+@dataclass(frozen=True)
+class VoteAsked(Event):
+    """The table's vote: the uninvolved players say whether they know the word."""
+
+    voters: tuple[str, ...]
+    word: str
+
+
+@dataclass(frozen=True)
+class ChallengeResolved(Event):
+    challenger: str
+    player: str
+    word: str
+    stands: bool
+    """True: the word is good and the challenge failed."""
+    by_vote: bool = False
+    """Settled by the table's vote rather than the dictionary."""
+    reason: str | None = None
+    """Why the dictionary refused the word (not_found, proper_noun, ...)."""
+    penalty: int = 0
+    """Points the challenger loses at the end when the challenge failed."""
+
+
+@dataclass(frozen=True)
+class PlayerOut(Event):
+    """A player used every interrupt slot and is out of the game."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: str
+    total: int
+
+
+@dataclass(frozen=True)
+class RoundOver(Event):
+    round: int
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    standings: tuple[Standing, ...]
+    """Best first."""
+    winners: tuple[str, ...]
+    tiebreak: str | None = None
+    """``"best_word"`` when the best-single-word chain decided, ``"shared"`` when it persisted."""
+    details: tuple[str, ...] = ()
+    """Scoresheet lines per player, for the announcer."""
+
+
+@dataclass(frozen=True)
+class ScoresReport(Event):
+    standings: tuple[Standing, ...]
+    round: int
+    rounds: int
+
+
+@dataclass(frozen=True)
+class TurnReport(Event):
+    player: str | None
+    round: int
+    timer_holder: str | None = None
+    timer_left: float | None = None
+    waiting_for: str | None = None
+    """Table mode: the player who must draw, if any."""
+
+
+@dataclass(frozen=True)
+class WordsReport(Event):
+    words: tuple[tuple[str, str], ...]
+    """(word, player) in play order."""
+
+
+@dataclass(frozen=True)
+class SheetReport(Event):
+    """One player's scoresheet read out."""
+
+    player: str
+    regular: tuple[tuple[str | None, int, bool], ...]
+    """(word or None for a zero, score, counts)."""
+    interrupts: tuple[tuple[str, int, int, int], ...]
+    """(word, value, penalty, score)."""
+    failed_challenges: int
+    total: int

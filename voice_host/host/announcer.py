@@ -1,0 +1,264 @@
+"""Every sentence the host says lives here: events and refusals in, plain English out.
+
+The rules emit structured events (voice_host.games.events); the announcer turns each
+into one sentence a player can hear and a low-vision player can rely on: who scored
+what for which word, the board, the timer, challenges, refusals and their reasons.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from voice_host.games import events as E
+
+
+def names(items) -> str:
+    items = [str(x) for x in items]
+    if not items:
+        return "nobody"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if abs(n) == 1 else (many or one + 's')}"
+
+
+def points(n: int) -> str:
+    return plural(n, "point")
+
+
+RULE_NAMES = {
+    "same": "it is the same word",
+    "plural": "it only changes the plural",
+    "tense": "it only changes the tense",
+    "ly": "it only adds or removes -ly",
+    "ing": "it only adds or removes -ing",
+    "chain": "it is a chain of plural, tense, -ly or -ing changes",
+}
+
+WORD_REASONS = {
+    "not_found": "it is not in the dictionary",
+    "proper_noun": "it is a proper noun",
+    "acronym": "it is an acronym",
+    "punctuation": "words with apostrophes or hyphens are not allowed",
+    "capitalized": "capitalized words are not allowed",
+    "not_letters": "a word is letters only",
+}
+
+REFUSALS: dict[str, Callable[..., str]] = {
+    "unknown_player": lambda player, players=(): f"I don't know a player called {player}; the players are {names(players)}.",
+    "unknown_speaker": lambda player, players=(): f"I don't know who {player} is; the players are {names(players)}.",
+    "no_speaker": lambda **_: "Start the line with the player's name, like 'Ann: jewelers'.",
+    "bad_line": lambda text, **_: f"I can't read '{text}'. Write a line as 'Name: word' or '@directive'.",
+    "unknown_directive": lambda text, **_: f"I don't know the directive '{text}'.",
+    "bad_wait": lambda text, **_: f"'{text}' needs a number of seconds, like '@wait 46'.",
+    "bad_directive": lambda text, **_: f"I can't use '{text}' in this game.",
+    "unclear": lambda text, **_: f"I didn't catch a word in '{text}'. Say just the word, or 'play' and the word.",
+    "punctuation": lambda word, **_: f"{word} can't be played: words with apostrophes or hyphens are not allowed.",
+    "nothing_to_undo": lambda **_: "There is nothing to undo.",
+    "not_started": lambda **_: "The game hasn't started yet.",
+    "already_started": lambda **_: "The game has already started.",
+    "too_late": lambda what, **_: f"It's too late to set the {what} player; the game has started.",
+    "game_over": lambda **_: "The game is over. Ask for the scores to hear them again.",
+    "busy": lambda **_: "Let the current word or challenge finish first.",
+    "board_incomplete": lambda **_: "The board needs a tile on every space.",
+    "no_draw_due": lambda **_: "No tiles are due to be drawn right now.",
+    "draw_count": lambda count, need: f"I need {plural(need, 'tile')} for the empty spaces, not {count}.",
+    "no_such_tile": lambda letter: f"There is no {letter} tile in this set.",
+    "too_many_rare": lambda letters, limit: f"That would put {len(letters)} rare tiles on the board ({names(letters)}); the limit is {limit}. Set one aside and draw again.",
+    "too_many_same": lambda letter, count, limit: f"That would put {count} {letter} tiles on the board; the limit is {limit}. Set one aside and draw again.",
+    "board_size": lambda count, size: f"A board has {size} spaces; I heard {count}.",
+    "no_room": lambda count: f"There is no room on the board for {plural(count, 'more tile')}.",
+    "barred": lambda word: f"{word} lost a challenge this game and can't be played.",
+    "cheapie": lambda word, earlier, by, rule, path=(): (
+        f"No cheapies: {word} can't be played, {by} already played {earlier} and {RULE_NAMES.get(rule, rule)}."
+        if rule != "same" else f"No cheapies: {by} already played {earlier}."
+    ),
+    "not_a_word": lambda word, reason: f"{word} is refused: {WORD_REASONS.get(reason, reason)}.",
+    "already_said": lambda word: f"You already said {word}.",
+    "timer_holder": lambda player: f"{player}, you flipped the timer, so you can't interrupt.",
+    "no_interrupts_left": lambda player: f"{player}, you have no interrupts left.",
+    "challenge_in_progress": lambda word: f"Play is stopped while {word} is challenged.",
+    "wait_for_draw": lambda drawer: f"Wait until {drawer} has drawn the new tiles.",
+    "out_of_game": lambda player: f"{player} is out of the game, having used every interrupt.",
+    "active_cannot_flip": lambda **_: "The active player can't flip the timer.",
+    "word_already_said": lambda **_: "A word has already been said; the timer can't be flipped now.",
+    "timer_running": lambda holder, left: (
+        f"The timer is already running in front of {holder}, {plural(left, 'second')} left."
+        if holder else f"The timer is still running out in the middle; {plural(left, 'second')} left."
+    ),
+    "own_word": lambda **_: "You can't challenge your own word.",
+    "nothing_to_challenge": lambda target=None: (
+        f"{target} has no word that can be challenged now." if target else "There is no word to challenge right now."
+    ),
+    "already_challenged": lambda word, player: f"{player}'s {word} has already stood a challenge.",
+    "no_vote": lambda **_: "Nobody asked a yes or no question.",
+    "not_a_voter": lambda player, word: f"{player}, the vote on {word} is for the players not involved.",
+    "already_voted": lambda player: f"{player}, you already voted.",
+    "unknown_question": lambda kind: f"I can't answer '{kind}' in this game.",
+    "not_in_this_game": lambda action: "That isn't part of this game.",
+}
+
+
+def board_sentence(e: E.BoardShown) -> str:
+    parts = []
+    for value, tiles in e.columns:
+        if tiles:
+            letters = ", ".join(f"{t.letter}+{t.bonus}" if t.bonus else t.letter for t in tiles)
+        else:
+            letters = "empty"
+        parts.append(f"{points(value)}: {letters}")
+    return "Board. " + "; ".join(parts) + "."
+
+
+def standings_sentence(rows) -> str:
+    return "; ".join(f"{r.player} {r.total}" for r in rows)
+
+
+class Announcer:
+    """Turns events into sentences."""
+
+    def refusal(self, code: str, params: dict, player: str | None = None) -> str:
+        make = REFUSALS.get(code)
+        if make is None:
+            return "I can't do that right now."
+        try:
+            return make(**params)
+        except TypeError:
+            return "I can't do that right now."
+
+    def say(self, event: E.Event) -> str | None:
+        handler = getattr(self, "_" + type(event).__name__, None)
+        return handler(event) if handler else None
+
+    # one method per event type
+    def _Refused(self, e: E.Refused) -> str:
+        return self.refusal(e.code, e.params, e.player)
+
+    def _GameStarted(self, e: E.GameStarted) -> str:
+        title = e.game.replace("-", " ").title()
+        return f"{title} for {names(e.players)}: {plural(e.rounds, 'round')}."
+
+    def _StartDraws(self, e: E.StartDraws) -> str:
+        parts = []
+        for i, draw in enumerate(e.draws):
+            said = ", ".join(f"{p} {letter}" for p, letter in draw)
+            parts.append(("Redraw: " if i else "Drawing for first player: ") + said + ".")
+        return " ".join(parts) + f" {e.start} starts."
+
+    def _StartSet(self, e: E.StartSet) -> str:
+        return f"{e.player} starts."
+
+    def _BoardShown(self, e: E.BoardShown) -> str:
+        return board_sentence(e)
+
+    def _TilesDrawn(self, e: E.TilesDrawn) -> str:
+        who = f"{e.drawer} draws" if e.drawer else "Drawn"
+        text = f"{who} {names(e.letters)}."
+        if e.refilled:
+            text = "The bag was empty, so the discards went back in. " + text
+        if e.set_aside:
+            text += f" Set aside and returned: {names(e.set_aside)}."
+        return text
+
+    def _AwaitDraw(self, e: E.AwaitDraw) -> str:
+        return f"{e.drawer}, draw {plural(e.count, 'tile')} and tell me the letters."
+
+    def _TurnStarted(self, e: E.TurnStarted) -> str:
+        if e.again:
+            return f"{e.player}, go again."
+        return f"Round {e.round}: {e.player}'s turn."
+
+    def _WordScored(self, e: E.WordScored) -> str:
+        return f"{e.player} scores {points(e.value)} for {e.word}."
+
+    def _Interrupted(self, e: E.Interrupted) -> str:
+        return (f"{e.player} interrupts {e.active} with {e.word}: {e.value}, minus {e.penalty}, "
+                f"scores {e.score}.")
+
+    def _TimerFlipped(self, e: E.TimerFlipped) -> str:
+        return f"{e.player} flips the timer: {e.seconds} seconds."
+
+    def _TimerExpired(self, e: E.TimerExpired) -> str:
+        return f"Time! The timer interrupts {e.active}."
+
+    def _TurnLost(self, e: E.TurnLost) -> str:
+        return f"{e.player} was interrupted twice and scores zero for round {e.round}."
+
+    def _TieBreak(self, e: E.TieBreak) -> str:
+        said = "; ".join(f"{p} {w} {v}" for p, w, v in e.entries)
+        return f"Tiebreaker: {said}. {names(e.winners)} {'wins' if len(e.winners) == 1 else 'win'} it."
+
+    def _ChallengeRaised(self, e: E.ChallengeRaised) -> str:
+        return f"{e.challenger} challenges {e.player}'s {e.word}."
+
+    def _VoteAsked(self, e: E.VoteAsked) -> str:
+        return f"{names(e.voters)}: do you know the word {e.word}? Say yes or no."
+
+    def _ChallengeResolved(self, e: E.ChallengeResolved) -> str:
+        if e.stands:
+            how = "The table knows it" if e.by_vote else "It's in the dictionary"
+            return (f"{how}: {e.word} stands. {e.challenger}'s challenge fails and costs "
+                    f"{points(e.penalty)} at the end.")
+        why = WORD_REASONS.get(e.reason or "not_found", "it is not in the dictionary")
+        return f"The challenge succeeds: {e.word} is void, {why}."
+
+    def _PlayerOut(self, e: E.PlayerOut) -> str:
+        return f"{e.player} has used every interrupt and is out of the game."
+
+    def _RoundOver(self, e: E.RoundOver) -> str:
+        return f"End of round {e.round}. Scores: {standings_sentence(e.standings)}."
+
+    def _GameOver(self, e: E.GameOver) -> str:
+        text = f"Game over. Final scores: {standings_sentence(e.standings)}."
+        if e.tiebreak == "shared":
+            return text + f" {names(e.winners)} tie on points and on every word, and share the victory."
+        if e.tiebreak == "best_word":
+            return text + f" {e.winners[0]} wins the tie on the best single word."
+        if not e.winners:
+            return text
+        return text + f" {e.winners[0]} wins!"
+
+    def _ScoresReport(self, e: E.ScoresReport) -> str:
+        return f"Round {e.round} of {e.rounds}. Scores: {standings_sentence(e.standings)}."
+
+    def _TurnReport(self, e: E.TurnReport) -> str:
+        if e.player is None:
+            return "Nobody's turn: the game is not running."
+        text = f"Round {e.round}: {e.player}'s turn."
+        if e.waiting_for:
+            text += f" Waiting for {e.waiting_for} to draw."
+        if e.timer_holder:
+            text += f" The timer is in front of {e.timer_holder}, {plural(round(e.timer_left or 0), 'second')} left."
+        return text
+
+    def _WordsReport(self, e: E.WordsReport) -> str:
+        if not e.words:
+            return "No words have been played yet."
+        return "Words played: " + ", ".join(f"{w} by {p}" for w, p in e.words) + "."
+
+    def _SheetReport(self, e: E.SheetReport) -> str:
+        regular = ", ".join(
+            (f"{w} {s}" if w else "zero") + ("" if counts else " crossed out") for w, s, counts in e.regular
+        ) or "none"
+        inter = ", ".join(f"{w} {v} minus {p} is {s}" for w, v, p, s in e.interrupts) or "none"
+        text = f"{e.player}'s sheet. Regular: {regular}. Interrupts: {inter}."
+        if e.failed_challenges:
+            text += f" Failed challenges: {e.failed_challenges}."
+        return text + f" Total {e.total}."
+
+    # host-level sentences
+    def undone(self, what: str) -> str:
+        return f"Undone: {what}."
+
+    def help(self, extra: dict[str, str] | None = None) -> str:
+        lines = [
+            "Say your word alone, or 'play' and the word.",
+            "Anyone may say 'challenge', or 'challenge' and a name.",
+            "Say 'timer' to flip the timer.",
+            "Ask for 'board', 'scores', 'whose turn', 'words', 'sheet', 'repeat', 'undo' or 'help' at any time.",
+        ]
+        lines += [f"{k}: {v}" for k, v in (extra or {}).items()]
+        return " ".join(lines)

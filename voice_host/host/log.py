@@ -1,0 +1,69 @@
+"""The event log: every input appended and flushed to disk before it is applied.
+
+A JSON-lines file: the first line is the header (game, players, seed, the full
+configuration), each further line one input record (see host.script). The game state
+is a pure function of the log, so resuming is replaying it. A line cut short by a kill
+is ignored on reading: it was never acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+FORMAT = 1
+
+
+class EventLog:
+    """An append-only, fsync'd JSON-lines log."""
+
+    def __init__(self, path: str | Path, header: dict | None = None) -> None:
+        self.path = Path(path)
+        if header is not None:
+            if self.path.exists() and self.path.stat().st_size > 0:
+                raise FileExistsError(
+                    f"{self.path} already holds a game; continue it with 'voice-host resume {self.path}'."
+                )
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.path, "a", encoding="utf-8")
+        if header is not None:
+            self.append({"voice_host_log": FORMAT, **header})
+        elif self._file.tell() > 0:
+            self._trim_torn_tail()
+
+    def _trim_torn_tail(self) -> None:
+        """Drop a last line cut short by a kill, so new records start on a fresh line."""
+        data = self.path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            keep = data.rfind(b"\n") + 1
+            self._file.close()
+            with open(self.path, "r+b") as f:
+                f.truncate(keep)
+            self._file = open(self.path, "a", encoding="utf-8")
+
+    def append(self, record: dict) -> None:
+        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+    @staticmethod
+    def read(path: str | Path) -> tuple[dict, list[dict]]:
+        """(header, records); a torn last line is dropped."""
+        lines = Path(path).read_text(encoding="utf-8").split("\n")
+        parsed = []
+        for i, line in enumerate(lines):
+            if not line.strip():
+                continue
+            try:
+                parsed.append(json.loads(line))
+            except json.JSONDecodeError:
+                if i >= len(lines) - 2:  # the torn tail of a killed write
+                    break
+                raise ValueError(f"{path}: line {i + 1} is damaged; the log cannot be replayed past it.")
+        if not parsed or parsed[0].get("voice_host_log") != FORMAT:
+            raise ValueError(f"{path} is not a voice-host event log.")
+        return parsed[0], parsed[1:]

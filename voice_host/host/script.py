@@ -1,0 +1,67 @@
+"""Scripted sessions: the text format of ../shared/DESIGN.md ("Scripted sessions").
+
+Each script line becomes one input record, a plain dict that the event log stores and
+the session applies:
+
+    {"line": 7, "t": 12.0, "speaker": "Alice", "text": "jewelers"}
+    {"line": 8, "t": 58.0, "wait": 46}
+    {"line": 1, "t": 1.0, "directive": "board", "args": ["W", "B", ...]}
+    {"line": 9, "t": 13.0, "error": "bad_line", "text": "..."}   (unreadable line)
+
+Times are game-clock seconds: a line happens 1 s after the previous input unless it
+starts with ``[+S]`` (S seconds after; ``[+0]`` at the same moment); ``@wait N``
+moves the clock N seconds on.
+"""
+
+from __future__ import annotations
+
+import re
+
+DIRECTIVES = {"wait", "start", "board", "draw", "dice"}
+"""Directives a script may hold; games say which they accept."""
+
+_PREFIX = re.compile(r"^\[\+\s*(\d+(?:\.\d+)?)\s*\]\s*")
+_SPEAKER = re.compile(r"^([^:@#\[\]]{1,40}?)\s*:\s*(.*)$")
+
+
+def parse_line(raw: str, t_prev: float, line: int = 0) -> dict | None:
+    """One script line -> an input record, or None for blanks and comments."""
+    text = raw.strip()
+    if not text or text.startswith("#"):
+        return None
+    step = 1.0
+    m = _PREFIX.match(text)
+    if m:
+        step = float(m.group(1))
+        text = text[m.end():]
+    t = round(t_prev + step, 6)
+    if text.startswith("@"):
+        name, *args = text[1:].split()
+        name = name.lower()
+        if name not in DIRECTIVES:
+            return {"line": line, "t": t, "error": "unknown_directive", "text": text}
+        if name == "wait":
+            try:
+                seconds = float(args[0]) if len(args) == 1 else -1
+            except ValueError:
+                seconds = -1
+            if seconds < 0:
+                return {"line": line, "t": t, "error": "bad_wait", "text": text}
+            return {"line": line, "t": round(t_prev + seconds, 6), "wait": seconds}
+        return {"line": line, "t": t, "directive": name, "args": args}
+    m = _SPEAKER.match(text)
+    if not m or not m.group(2).strip():
+        return {"line": line, "t": t, "error": "bad_line", "text": text}
+    return {"line": line, "t": t, "speaker": m.group(1).strip(), "text": m.group(2).strip()}
+
+
+def parse_script(text: str) -> list[dict]:
+    """All input records of a script, in order, with their game-clock times."""
+    records = []
+    t = 0.0
+    for n, raw in enumerate(text.splitlines(), start=1):
+        rec = parse_line(raw, t, n)
+        if rec is not None:
+            records.append(rec)
+            t = rec["t"]
+    return records

@@ -1,0 +1,372 @@
+"""Audio in: frames from a WAV recording or from a sounddevice input stream.
+
+Every source yields :class:`AudioChunk` objects: float32 samples in [-1, 1] at
+:data:`SAMPLE_RATE` (16 kHz), one column per input channel, stamped with the time of
+their first sample on the source's timeline (seconds since the recording or the stream
+started). Whatever rate the file or device has is resampled with soxr; channels are
+kept apart (one channel per player when each has a microphone).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Protocol, Sequence
+
+import numpy as np
+
+SAMPLE_RATE = 16000
+"""The rate every source delivers, and every recognizer and detector expects (Hz)."""
+
+
+class NoInputDevice(RuntimeError):
+    """There is no audio input device (or not the one asked for)."""
+
+
+@dataclass
+class AudioChunk:
+    """A block of multi-channel audio on the source's timeline."""
+
+    start: float
+    """Time of the first sample, in seconds since the source started."""
+    samples: np.ndarray
+    """float32 samples in [-1, 1], shape (frames, channels), at SAMPLE_RATE."""
+
+    @property
+    def channels(self) -> int:
+        """Number of channels (columns) in :attr:`samples`."""
+        return int(self.samples.shape[1])
+
+    @property
+    def end(self) -> float:
+        """Time just after the last sample, in seconds."""
+        return self.start + self.samples.shape[0] / SAMPLE_RATE
+
+
+@dataclass
+class DeviceInfo:
+    """One audio device as sounddevice reports it."""
+
+    index: int
+    """sounddevice's device index (what `--device` takes)."""
+    name: str
+    """The device's name."""
+    max_input_channels: int
+    """How many input channels it offers (0 for output-only devices)."""
+    max_output_channels: int
+    """How many output channels it offers."""
+    default_samplerate: float
+    """The device's native sample rate (Hz)."""
+    hostapi: str
+    """The host API (ALSA, PulseAudio, CoreAudio, ...)."""
+    default_input: bool = False
+    """True for the system's default input device."""
+    default_output: bool = False
+    """True for the system's default output device."""
+
+
+class AudioSource(Protocol):
+    """Anything that yields audio chunks at SAMPLE_RATE."""
+
+    channels: int
+    """Number of channels each chunk carries."""
+    realtime: bool
+    """True when chunks arrive at the pace of the world (microphone)."""
+
+    def __iter__(self) -> Iterator[AudioChunk]: ...
+
+    def close(self) -> None: ...
+
+
+class _Resampler:
+    """Streaming multi-channel resampler to SAMPLE_RATE (soxr), a no-op at 16 kHz."""
+
+    def __init__(self, in_rate: float, channels: int):
+        self.in_rate = float(in_rate)
+        self.channels = channels
+        self._stream = None
+        if int(round(self.in_rate)) != SAMPLE_RATE:
+            import soxr
+
+            self._stream = soxr.ResampleStream(
+                self.in_rate, SAMPLE_RATE, channels, dtype="float32", quality="HQ"
+            )
+
+    def __call__(self, block: np.ndarray, last: bool = False) -> np.ndarray:
+        block = np.ascontiguousarray(block, dtype=np.float32).reshape(-1, self.channels)
+        if self._stream is None:
+            return block
+        out = self._stream.resample_chunk(block, last=last)
+        return np.asarray(out, dtype=np.float32).reshape(-1, self.channels)
+
+
+def resample(samples: np.ndarray, rate: float, to: int = SAMPLE_RATE) -> np.ndarray:
+    """Resample a whole signal ((n,) or (n, channels)) from `rate` to `to` Hz with soxr."""
+    samples = np.asarray(samples, dtype=np.float32)
+    if int(round(rate)) == to:
+        return samples
+    import soxr
+
+    return np.asarray(soxr.resample(samples, rate, to, quality="HQ"), dtype=np.float32)
+
+
+def read_wav(path: str | Path) -> np.ndarray:
+    """Read a whole audio file as float32 (frames, channels) at SAMPLE_RATE."""
+    import soundfile as sf
+
+    data, rate = sf.read(str(path), dtype="float32", always_2d=True)
+    return resample(data, rate).reshape(-1, data.shape[1])
+
+
+def write_wav(path: str | Path, samples: np.ndarray, rate: int = SAMPLE_RATE) -> None:
+    """Write float32 samples ((n,) or (n, channels)) as a 16-bit PCM WAV file."""
+    import soundfile as sf
+
+    sf.write(str(path), np.clip(samples, -1.0, 1.0), rate, subtype="PCM_16")
+
+
+class WavSource:
+    """Audio chunks from an audio file (WAV, FLAC, ...), as fast as they can be read.
+
+    Any rate and any number of channels; each channel is resampled to 16 kHz. The
+    timeline is the recording's: chunk.start is the position in the file.
+    """
+
+    realtime = False
+
+    def __init__(self, path: str | Path, chunk_seconds: float = 0.1):
+        import soundfile as sf
+
+        self.path = Path(path)
+        if not self.path.exists():
+            raise FileNotFoundError(f"audio file not found: {self.path}")
+        info = sf.info(str(self.path))
+        self.native_rate = float(info.samplerate)
+        self.channels = int(info.channels)
+        self.duration = float(info.frames) / info.samplerate
+        self.chunk_seconds = chunk_seconds
+        self._closed = False
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        import soundfile as sf
+
+        resampler = _Resampler(self.native_rate, self.channels)
+        block = max(1, int(round(self.chunk_seconds * self.native_rate)))
+        produced = 0
+        with sf.SoundFile(str(self.path)) as f:
+            while not self._closed:
+                data = f.read(block, dtype="float32", always_2d=True)
+                last = data.shape[0] < block
+                out = resampler(data, last=last)
+                if out.shape[0]:
+                    yield AudioChunk(produced / SAMPLE_RATE, out)
+                    produced += out.shape[0]
+                if last:
+                    break
+
+    def close(self) -> None:
+        self._closed = True
+
+
+class ArraySource:
+    """Audio chunks from an in-memory array ((n,) or (n, channels)) at SAMPLE_RATE."""
+
+    realtime = False
+
+    def __init__(self, samples: np.ndarray, chunk_seconds: float = 0.1, start: float = 0.0):
+        samples = np.asarray(samples, dtype=np.float32)
+        self.samples = samples.reshape(samples.shape[0], -1)
+        self.channels = int(self.samples.shape[1])
+        self.chunk_seconds = chunk_seconds
+        self.start = start
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        step = max(1, int(round(self.chunk_seconds * SAMPLE_RATE)))
+        for i in range(0, self.samples.shape[0], step):
+            yield AudioChunk(self.start + i / SAMPLE_RATE, self.samples[i : i + step])
+
+    def close(self) -> None:
+        pass
+
+
+def list_devices() -> list[DeviceInfo]:
+    """All audio devices sounddevice (PortAudio) can see; empty when there are none."""
+    try:
+        import sounddevice as sd
+    except OSError:  # PortAudio library missing
+        return []
+    try:
+        devices = sd.query_devices()
+        apis = sd.query_hostapis()
+        default_in, default_out = sd.default.device
+    except Exception:
+        return []
+    out = []
+    for i, d in enumerate(devices):
+        out.append(
+            DeviceInfo(
+                index=i,
+                name=d["name"],
+                max_input_channels=int(d["max_input_channels"]),
+                max_output_channels=int(d["max_output_channels"]),
+                default_samplerate=float(d["default_samplerate"]),
+                hostapi=apis[d["hostapi"]]["name"],
+                default_input=(i == default_in),
+                default_output=(i == default_out),
+            )
+        )
+    return out
+
+
+def input_devices() -> list[DeviceInfo]:
+    """The devices that can record (at least one input channel)."""
+    return [d for d in list_devices() if d.max_input_channels > 0]
+
+
+def find_input_device(device: int | str | None = None) -> DeviceInfo:
+    """The input device to use: by index, by (part of its) name, or the default.
+
+    Raises NoInputDevice with a readable message when nothing fits.
+    """
+    devices = input_devices()
+    if not devices:
+        raise NoInputDevice(
+            "no audio input device found (no microphone); play by typing instead"
+        )
+    if device is None:
+        for d in devices:
+            if d.default_input:
+                return d
+        return devices[0]
+    if isinstance(device, int) or (isinstance(device, str) and device.isdigit()):
+        for d in devices:
+            if d.index == int(device):
+                return d
+        raise NoInputDevice(f"no input device with index {device}")
+    matches = [d for d in devices if str(device).lower() in d.name.lower()]
+    if not matches:
+        names = ", ".join(f"{d.index}: {d.name}" for d in devices)
+        raise NoInputDevice(f"no input device named {device!r} (input devices: {names})")
+    return matches[0]
+
+
+class MicSource:
+    """Audio chunks from a live input device (sounddevice), resampled to 16 kHz.
+
+    The device records at its native rate (or `samplerate`) with `channels` channels
+    (default: as many as `channel_count` needs, else 1). Chunk times are seconds since
+    the stream started; :meth:`clock` gives the current time on that timeline so the
+    host's voice can stamp its own speech on the same clock.
+    """
+
+    realtime = True
+
+    def __init__(
+        self,
+        device: int | str | None = None,
+        samplerate: float | None = None,
+        channels: int | None = None,
+        chunk_seconds: float = 0.05,
+    ):
+        self.device = find_input_device(device)
+        self.native_rate = float(samplerate or self.device.default_samplerate)
+        self.channels = int(channels or 1)
+        if self.channels > self.device.max_input_channels:
+            raise NoInputDevice(
+                f"input device {self.device.name!r} has {self.device.max_input_channels}"
+                f" channel(s), {self.channels} asked for"
+            )
+        self.chunk_seconds = chunk_seconds
+        self._queue: queue.Queue = queue.Queue()
+        self._stream = None
+        self._t0: float | None = None
+        self._closed = threading.Event()
+        self.overflows = 0
+        """How many times the device reported lost input (the host fell behind)."""
+
+    def clock(self) -> float:
+        """Seconds since the stream started (0 before it starts)."""
+        return 0.0 if self._t0 is None else time.monotonic() - self._t0
+
+    def _callback(self, indata, frames, time_info, status):  # PortAudio thread
+        if status and status.input_overflow:
+            self.overflows += 1
+        self._queue.put(indata.copy())
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        import sounddevice as sd
+
+        resampler = _Resampler(self.native_rate, self.channels)
+        block = max(1, int(round(self.chunk_seconds * self.native_rate)))
+        self._stream = sd.InputStream(
+            device=self.device.index,
+            samplerate=self.native_rate,
+            channels=self.channels,
+            dtype="float32",
+            blocksize=block,
+            callback=self._callback,
+        )
+        produced = 0
+        self._t0 = time.monotonic()
+        self._stream.start()
+        try:
+            while not self._closed.is_set():
+                try:
+                    data = self._queue.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                out = resampler(data)
+                if out.shape[0]:
+                    yield AudioChunk(produced / SAMPLE_RATE, out)
+                    produced += out.shape[0]
+        finally:
+            self._stream.stop()
+            self._stream.close()
+
+    def close(self) -> None:
+        self._closed.set()
+
+
+def open_source(
+    audio: str | Path | None = None,
+    device: int | str | None = None,
+    channels: int | None = None,
+    samplerate: float | None = None,
+) -> AudioSource:
+    """A WavSource for `audio` when given, else a MicSource on `device`."""
+    if audio is not None:
+        return WavSource(audio)
+    return MicSource(device=device, samplerate=samplerate, channels=channels)
+
+
+def channel_names(spec: str | Sequence[str] | None, channels: int) -> list[str | None]:
+    """Player per channel from "Alice,Bob,Carol" (None where a channel has no player)."""
+    if spec is None:
+        return [None] * channels
+    names = [n.strip() for n in spec.split(",")] if isinstance(spec, str) else list(spec)
+    if len(names) > channels:
+        raise ValueError(f"{len(names)} channel names given for {channels} channel(s)")
+    return [n or None for n in names] + [None] * (channels - len(names))
+
+
+__all__ = [
+    "SAMPLE_RATE",
+    "AudioChunk",
+    "AudioSource",
+    "ArraySource",
+    "DeviceInfo",
+    "MicSource",
+    "NoInputDevice",
+    "WavSource",
+    "channel_names",
+    "find_input_device",
+    "input_devices",
+    "list_devices",
+    "open_source",
+    "read_wav",
+    "resample",
+    "write_wav",
+]
