@@ -158,7 +158,8 @@ class VoskRecognizer:
         self._pending_grammar = list(phrases) if phrases else None
 
     def clone(self) -> "VoskRecognizer":
-        return VoskRecognizer(self.model_path, self._grammar, self.sample_rate, _model=self.model)
+        grammar = self._grammar if self._pending_grammar is False else self._pending_grammar
+        return VoskRecognizer(self.model_path, grammar or None, self.sample_rate, _model=self.model)
 
     def reset(self) -> None:
         self._segments = []

@@ -1,0 +1,395 @@
+"""The host's voice, and the guard that keeps it from being heard as a player.
+
+- :class:`TtsVoice`: pyttsx3 (espeak-ng) renders each sentence to audio in a background
+  thread; the audio is played with sounddevice, so :meth:`TtsVoice.stop` cuts it off
+  mid-sentence (barge-in) and the host knows exactly which samples went out when.
+- :class:`PrintVoice`: `--no-voice`; prints `host: ...` lines.
+- :class:`EchoGate`: what the microphone may hear of the host. Every sentence the
+  host plays is kept as a :class:`HostPlayback` (its samples, start and end on the
+  audio source's timeline). For each microphone frame the gate predicts the loudest
+  echo the host's audio could cause (an adaptive echo gain times the host's own level
+  around that moment) and calls the frame the host's unless it is clearly louder: a
+  Geigel-style double-talk detector. Host-only audio never starts an utterance; a
+  player talking over the host does (and the listener then stops the host: barge-in).
+  Transcripts that repeat what the host just said are dropped as a second check.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Protocol, TextIO
+
+import numpy as np
+
+from .sources import SAMPLE_RATE, read_wav
+
+
+@dataclass
+class HostPlayback:
+    """One sentence the host said (or is saying), on the audio source's timeline."""
+
+    text: str
+    """What the host said."""
+    start: float
+    """When its first sample was played (seconds on the source timeline)."""
+    end: float
+    """When it ended (or was cut off); start + duration while still playing."""
+    samples: np.ndarray | None = field(default=None, repr=False)
+    """The mono 16 kHz audio played (None when only the interval is known)."""
+    interrupted: bool = False
+    """True when stop() cut it off (barge-in)."""
+
+
+class HostVoice(Protocol):
+    """What the host loop uses to speak."""
+
+    def say(self, text: str) -> None:
+        """Queue a sentence; returns at once."""
+
+    def stop(self) -> None:
+        """Stop speaking now (the current sentence and everything queued)."""
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until everything queued has been said; False on timeout."""
+
+    @property
+    def speaking(self) -> bool:
+        """True while a sentence is being played (or is queued)."""
+
+    def close(self) -> None:
+        """Stop and release the audio device / threads."""
+
+
+class PrintVoice:
+    """`--no-voice`: every sentence printed as one `host: ...` line."""
+
+    def __init__(self, stream: TextIO | None = None, prefix: str = "host: "):
+        self.stream = stream
+        self.prefix = prefix
+        self.history: list[HostPlayback] = []
+        """Everything said, as playbacks without audio (start = end = clock)."""
+
+    def say(self, text: str) -> None:
+        print(f"{self.prefix}{text}", file=self.stream or sys.stdout, flush=True)
+        now = time.monotonic()
+        self.history.append(HostPlayback(text, now, now))
+
+    def stop(self) -> None:
+        pass
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return True
+
+    @property
+    def speaking(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+
+_pyttsx3_lock = threading.Lock()
+
+
+def _quiet_pyttsx3() -> None:
+    # pyttsx3's espeak driver prints "Audio saved to ..." after save_to_file; silence
+    # that module's print only (host output must stay one line per announcement).
+    try:
+        import pyttsx3.drivers.espeak as espeak_driver
+
+        espeak_driver.print = lambda *a, **k: None  # type: ignore[attr-defined]
+    except Exception:
+        pass
+
+
+class Synthesizer:
+    """pyttsx3 text -> mono 16 kHz float32 audio (save_to_file), in its own thread."""
+
+    def __init__(self, rate: int | None = None, volume: float | None = None, voice: str | None = None,
+                 driver: str | None = None):
+        self.rate = rate
+        """Words per minute (pyttsx3 'rate'); None: the engine's default."""
+        self.volume = volume
+        """0..1 (pyttsx3 'volume'); None: the engine's default."""
+        self.voice = voice
+        """A pyttsx3 voice id or (part of a) name, e.g. "en-us"; None: default."""
+        self.driver = driver
+        self._requests: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="tts-synth", daemon=True)
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread.start()
+        self._ready.wait(30)
+        if self._error:
+            raise RuntimeError(f"text-to-speech unavailable: {self._error}") from self._error
+
+    def _run(self) -> None:
+        try:
+            import pyttsx3
+
+            _quiet_pyttsx3()
+            engine = pyttsx3.init(self.driver) if self.driver else pyttsx3.init()
+            if self.rate is not None:
+                engine.setProperty("rate", int(self.rate))
+            if self.volume is not None:
+                engine.setProperty("volume", float(self.volume))
+            if self.voice:
+                engine.setProperty("voice", self._voice_id(engine, self.voice))
+        except BaseException as e:  # noqa: BLE001 - reported to the constructor
+            self._error = e
+            self._ready.set()
+            return
+        self._ready.set()
+        tmpdir = Path(tempfile.mkdtemp(prefix="voice-host-tts-"))
+        n = 0
+        while True:
+            item = self._requests.get()
+            if item is None:
+                break
+            text, reply = item
+            n += 1
+            out = tmpdir / f"s{n}.wav"
+            try:
+                engine.save_to_file(text, str(out))
+                engine.runAndWait()
+                audio = read_wav(out)[:, 0]
+                out.unlink(missing_ok=True)
+                reply.put(audio)
+            except BaseException as e:  # noqa: BLE001
+                reply.put(e)
+
+    @staticmethod
+    def _voice_id(engine, wanted: str) -> str:
+        voices = engine.getProperty("voices")
+        for v in voices:
+            if v.id == wanted:
+                return v.id
+        for v in voices:
+            if wanted.lower() in (v.name or "").lower() or wanted.lower() in v.id.lower():
+                return v.id
+        raise ValueError(f"no text-to-speech voice {wanted!r}")
+
+    def synthesize(self, text: str) -> np.ndarray:
+        """The audio of `text` (mono float32, 16 kHz)."""
+        reply: queue.Queue = queue.Queue()
+        self._requests.put((text, reply))
+        result = reply.get()
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def close(self) -> None:
+        self._requests.put(None)
+
+
+class TtsVoice:
+    """The host's spoken voice: a queue of sentences rendered by pyttsx3 and played
+    with sounddevice from a background thread; stop() cuts playback at once.
+
+    `clock` gives the current time on the microphone's timeline (MicSource.clock), so
+    :attr:`history` can be compared with what the microphone hears. Without an output
+    device (`play=False`) sentences are rendered and timed as if played.
+    """
+
+    def __init__(
+        self,
+        rate: int | None = None,
+        volume: float | None = None,
+        voice: str | None = None,
+        clock: Callable[[], float] | None = None,
+        device: int | str | None = None,
+        play: bool = True,
+        synthesizer: Synthesizer | None = None,
+    ):
+        self.synth = synthesizer or Synthesizer(rate=rate, volume=volume, voice=voice)
+        self.clock = clock or time.monotonic
+        self.device = device
+        self.play = play
+        self.history: list[HostPlayback] = []
+        """Every sentence played, with its interval and audio (for the EchoGate)."""
+        self._queue: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._pending = 0
+        self._lock = threading.Lock()
+        self._current: HostPlayback | None = None
+        self._thread = threading.Thread(target=self._run, name="host-voice", daemon=True)
+        self._thread.start()
+
+    def say(self, text: str) -> None:
+        with self._lock:
+            self._pending += 1
+            self._idle.clear()
+        self._queue.put(text)
+
+    @property
+    def speaking(self) -> bool:
+        return not self._idle.is_set()
+
+    def stop(self) -> None:
+        with self._lock:
+            while True:
+                try:
+                    self._queue.get_nowait()
+                    self._pending -= 1
+                except queue.Empty:
+                    break
+            if self._pending:
+                self._stop.set()
+            else:
+                self._idle.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        self.stop()
+        self._queue.put(None)
+        self.synth.close()
+
+    def _run(self) -> None:
+        while True:
+            text = self._queue.get()
+            if text is None:
+                return
+            self._stop.clear()
+            try:
+                audio = self.synth.synthesize(text)
+                if not self._stop.is_set():
+                    self._play(text, audio)
+            except Exception as e:  # noqa: BLE001 - never kill the host; say it in text
+                print(f"host: {text}  [voice error: {e}]", file=sys.stderr)
+            finally:
+                with self._lock:
+                    self._pending -= 1
+                    if self._pending <= 0:
+                        self._pending = 0
+                        self._idle.set()
+
+    def _play(self, text: str, audio: np.ndarray) -> None:
+        start = self.clock()
+        duration = audio.size / SAMPLE_RATE
+        record = HostPlayback(text, start, start + duration, audio)
+        self.history.append(record)
+        if self.play:
+            import sounddevice as sd
+
+            sd.play(audio, SAMPLE_RATE, device=self.device)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < duration:
+            if self._stop.wait(0.01):
+                if self.play:
+                    import sounddevice as sd
+
+                    sd.stop()
+                record.end = self.clock()
+                record.interrupted = True
+                return
+        if self.play:
+            import sounddevice as sd
+
+            sd.wait()
+
+
+class EchoGate:
+    """Decides whether microphone audio is the host's own voice coming back.
+
+    `playbacks` is the host's history (a list that keeps growing, e.g.
+    TtsVoice.history). Playbacks without samples are handled by time alone: while
+    one is playing, nothing the microphone hears counts as a player (no barge-in).
+    """
+
+    def __init__(
+        self,
+        playbacks: list[HostPlayback] | None = None,
+        max_delay: float = 0.15,
+        tail: float = 0.25,
+        double_talk_ratio: float = 2.0,
+        text_similarity: float = 85.0,
+    ):
+        self.playbacks = playbacks if playbacks is not None else []
+        """The host's sentences (shared with the voice)."""
+        self.max_delay = max_delay
+        """Longest expected delay from playback to microphone (s)."""
+        self.tail = tail
+        """Echo lasting after a sentence ends (room reverberation), in seconds."""
+        self.double_talk_ratio = double_talk_ratio
+        """Mic level this many times the predicted echo level means a player is talking."""
+        self.text_similarity = text_similarity
+        """rapidfuzz partial_ratio at or above which a transcript is the host's words."""
+        self._gain: float | None = None
+        self._gain_frames = 0
+
+    @property
+    def echo_gain(self) -> float | None:
+        """The current estimate of microphone level / host playback level."""
+        return self._gain
+
+    def _active(self, t0: float, t1: float) -> list[HostPlayback]:
+        return [p for p in self.playbacks[-8:] if p.start - self.max_delay <= t1 and t0 <= p.end + self.tail]
+
+    def host_active(self, t0: float, t1: float) -> bool:
+        """True when the host's voice may be in the microphone during [t0, t1]."""
+        return bool(self._active(t0, t1))
+
+    def _reference_rms(self, p: HostPlayback, t0: float, t1: float) -> float:
+        assert p.samples is not None
+        a = max(0, int((t0 - self.max_delay - p.start) * SAMPLE_RATE))
+        b = min(int((min(t1, p.end) - p.start) * SAMPLE_RATE), p.samples.size)
+        if b <= a:
+            return 0.0
+        seg = p.samples[a:b]
+        frame = 160
+        n = seg.size // frame
+        if n == 0:
+            return float(np.sqrt(np.mean(seg**2)))
+        return float(np.sqrt(np.mean(seg[: n * frame].reshape(n, frame) ** 2, axis=1)).max())
+
+    def is_echo(self, t0: float, t1: float, frame: np.ndarray) -> bool:
+        """True when the microphone frame [t0, t1] is (just) the host's own voice."""
+        active = self._active(t0, t1)
+        if not active:
+            return False
+        if any(p.samples is None for p in active):
+            return True  # no reference audio: gate by time
+        ref = max(self._reference_rms(p, t0, t1 + self.tail) for p in active)
+        mic = float(np.sqrt(np.mean(np.asarray(frame, dtype=np.float32) ** 2)))
+        if ref < 1e-4:
+            # the host is silent (a pause, or just after the end): reverberation only
+            tail_ref = max(self._reference_rms(p, t0 - self.tail, t1) for p in active)
+            if tail_ref < 1e-4 or self._gain is None:
+                return False
+            return mic <= self.double_talk_ratio * self._gain * tail_ref * 0.5
+        ratio = mic / ref
+        if self._gain is None or self._gain_frames < 5:
+            # learn the echo gain from the first frames of the host's speech
+            self._gain = ratio if self._gain is None else max(self._gain, ratio)
+            self._gain_frames += 1
+            return True
+        if ratio <= self.double_talk_ratio * self._gain:
+            self._gain = 0.95 * self._gain + 0.05 * ratio  # follow slow changes
+            return True
+        return False
+
+    def is_echo_text(self, text: str, t0: float, t1: float) -> bool:
+        """True when `text`, heard in [t0, t1], repeats what the host was saying."""
+        if not text:
+            return False
+        from rapidfuzz import fuzz
+
+        from .recognizer import normalize_text
+
+        for p in self._active(t0, t1):
+            if fuzz.partial_ratio(normalize_text(text), normalize_text(p.text)) >= self.text_similarity:
+                return True
+        return False
+
+
+__all__ = ["EchoGate", "HostPlayback", "HostVoice", "PrintVoice", "Synthesizer", "TtsVoice"]
