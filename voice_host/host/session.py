@@ -20,8 +20,8 @@ from voice_host.host import intents
 from voice_host.host.announcer import Announcer
 from voice_host.host.log import EventLog
 
-CHANGES = (A.Word, A.Challenge, A.FlipTimer, A.Vote, A.SetStart, A.SetBoard, A.Draw)
-"""Actions that undo can take back (when they were not refused)."""
+CHANGES = (A.Word, A.Challenge, A.FlipTimer, A.Vote, A.SetBoard, A.Draw)
+"""Actions that undo can take back once the game has begun (when they were not refused)."""
 
 
 def create_game(header: dict, words) -> Game:
@@ -168,7 +168,7 @@ class Session:
 
     def _act(self, index: int, action: A.Action, quiet: bool) -> list[str]:
         events = self.game.step(action)
-        if isinstance(action, CHANGES) and not any(isinstance(e, E.Refused) for e in events):
+        if self.begun and isinstance(action, CHANGES) and not any(isinstance(e, E.Refused) for e in events):
             self.undoable.append(index)
         return self._say(events, quiet=quiet, remember=not isinstance(action, A.Query))
 
@@ -187,7 +187,7 @@ class Session:
     def _rebuild(self) -> None:
         """Replay every record but the undone ones and the undo commands themselves."""
         self.game = create_game(self.header, self.words)
-        self.undoable, self.begun, t_now = [], False, self.t
+        self.undoable, self.begun, t_now, self.t = [], False, self.t, 0.0
         for i, record in enumerate(self.records):
             if i in self.undone or self._is_undo(record):
                 continue

@@ -254,8 +254,9 @@ class ProlixClassic(Game):
         return total, marked
 
     def standings(self) -> tuple[E.Standing, ...]:
+        """Best first: by total, then by the final tiebreak (best single word, ...)."""
         rows = [E.Standing(p, self.totals(p)[0]) for p in self.state.players]
-        return tuple(sorted(rows, key=lambda r: -r.total))
+        return tuple(sorted(rows, key=lambda r: (r.total, self._word_values(r.player)), reverse=True))
 
     def _word_values(self, player: str) -> list[int]:
         """Every word's value, interrupts without their penalty, best first (final tiebreak)."""
@@ -480,9 +481,11 @@ class ProlixClassic(Game):
 
     def _move_and_draw(self, drawer: str, then: str) -> list[E.Event]:
         s = self.state
+        s.drawer, s.then = drawer, then
+        if then == "next" and self._following() is None:
+            return self._next_turn()  # the game's last word: nothing left to draw for
         s.board, gone = advance(s.board)
         s.bag.discards.extend(gone)
-        s.drawer, s.then = drawer, then
         if s.table_mode:
             s.phase = "draw"
             return [E.AwaitDraw(drawer, empty_spaces(s.board))]
@@ -498,26 +501,35 @@ class ProlixClassic(Game):
             return [self.board_view(), E.TurnStarted(s.active, s.round, again=True)]
         return self._next_turn()
 
+    def _following(self) -> tuple[int, int] | None:
+        """(position, round) of the next turn; None when the game is over."""
+        s = self.state
+        pos, rnd = s.pos, s.round
+        for _ in range(len(s.order) * (self.rounds + 1)):
+            pos += 1
+            if pos == len(s.order):
+                pos, rnd = 0, rnd + 1
+                if rnd > self.rounds:
+                    return None
+            if not s.sheets[s.order[pos]].out:
+                return pos, rnd
+        return None
+
     def _next_turn(self) -> list[E.Event]:
         s = self.state
         s.interrupts = 0
-        events: list[E.Event] = []
-        for _ in range(len(s.order) * (self.rounds + 1)):
-            s.pos += 1
-            if s.pos == len(s.order):
-                s.pos = 0
-                events.append(E.RoundOver(s.round, self.standings()))
-                s.round += 1
-                if s.round > self.rounds:
-                    break
-            if not s.sheets[s.active].out:
-                return events + [self.board_view(), E.TurnStarted(s.active, s.round)]
-        return events + self._game_over()
+        s.phase, s.drawer = "turn", None
+        following = self._following()
+        last_round = following[1] if following else self.rounds + 1
+        events: list[E.Event] = [E.RoundOver(r, self.standings()) for r in range(s.round, last_round)]
+        if following is None:
+            return events + self._game_over()
+        s.pos, s.round = following
+        return events + [self.board_view(), E.TurnStarted(s.active, s.round)]
 
     def _game_over(self) -> list[E.Event]:
         s = self.state
         s.phase = "over"
-        s.round = min(s.round, self.rounds)
         table, winners, tiebreak = self._winners()
         return [E.GameOver(table, winners, tiebreak)]
 
