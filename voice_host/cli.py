@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import select
 import sys
 import time
 from pathlib import Path
@@ -85,7 +86,11 @@ def run_records(session: Session, records: Iterable[dict], pace: float = 0.0) ->
 
 
 def run_typed(session: Session, stream=sys.stdin) -> None:
-    """Typed play: one ``Name: words`` or ``@directive`` per line; the clock is real time."""
+    """Typed play: one ``Name: words`` or ``@directive`` per line.
+
+    At a terminal the clock is real time (timers run out while nobody types); piped
+    input is read like a script, one second per line.
+    """
     interactive = stream.isatty()
     start = time.monotonic() - session.t
     if not session.begun:
@@ -93,7 +98,15 @@ def run_typed(session: Session, stream=sys.stdin) -> None:
     if interactive:
         print("host: Type 'Name: word' lines; 'Name: help' for commands; Ctrl-D ends.", flush=True)
     t_prev = session.t
-    for raw in stream:
+    while True:
+        if interactive:
+            ready, _, _ = select.select([stream], [], [], 0.2)
+            if not ready:
+                session.tick(time.monotonic() - start)
+                continue
+        raw = stream.readline()
+        if not raw:
+            break
         now = (time.monotonic() - start) if interactive else None
         record = parse_line(raw, t_prev if now is None else now - 1.0, 0)
         if record is None:
