@@ -11,48 +11,12 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from voice_host.games import actions as A
 from voice_host.games import events as E
-from voice_host.games.base import Game, Setup, register
+from voice_host.games.base import Setup, register
 from voice_host.games.errors import Refusal
-from voice_host.games.prolix.tiles import (
-    Bag,
-    Board,
-    TileSet,
-    advance,
-    board_tiles,
-    check_board,
-    empty_board,
-    empty_spaces,
-    parse_board,
-    place,
-    score,
-)
-
-
-@dataclass(frozen=True)
-class ProlixSettings:
-    """The table's settings for Prolix (config/default.toml, sections [prolix] and [table])."""
-
-    tiles: TileSet
-    timer: float = 45
-    tie_window: float = 0.5
-    auto_reject: bool = False
-    challenge_vote: bool = False
-    interrupt_slots: int = 6
-    failed_challenge_penalty: int = 2
-    rounds_3_players: int = 6
-    rounds_4_5_players: int = 5
-    interrupt_penalty_3_players: int = 2
-    interrupt_penalty_4_5_players: int = 3
-
-    @classmethod
-    def from_config(cls, cfg: dict, tiles: TileSet) -> "ProlixSettings":
-        section = {**cfg.get("table", {}), **cfg.get("prolix", {})}
-        names = {f for f in cls.__dataclass_fields__ if f != "tiles"}
-        return cls(tiles=tiles, **{k: v for k, v in section.items() if k in names})
+from voice_host.games.prolix.common import ProlixGame, ProlixSettings, ProlixState, Timer
 
 
 @dataclass
@@ -95,18 +59,6 @@ class Said:
 
 
 @dataclass
-class Timer:
-    """The sand timer: in front of ``holder`` while running, else in the middle."""
-
-    holder: str | None = None
-    until: float | None = None
-    """When the sand runs out (it may run out in the middle, to no effect)."""
-
-    def running(self, t: float) -> bool:
-        return self.until is not None and t < self.until
-
-
-@dataclass
 class LastPlay:
     """The most recent scoring, kept so that a successful challenge can undo it."""
 
@@ -135,34 +87,21 @@ class Vote:
 
 
 @dataclass
-class ClassicState:
-    players: list[str]
-    bag: Bag
-    board: Board
-    sheets: dict[str, Sheet]
-    phase: str = "setup"
-    """setup, turn, draw (table mode: waiting for tiles), over."""
-    table_mode: bool = False
-    start: str | None = None
+class ClassicState(ProlixState):
+    sheets: dict[str, Sheet] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     """Turn order from the start player."""
     pos: int = 0
     """Index of the active player in ``order``."""
-    round: int = 1
     interrupts: int = 0
     """Times the active player has been interrupted this turn."""
     timer: Timer = field(default_factory=Timer)
-    clock: float = 0.0
     pending: list[Said] = field(default_factory=list)
-    used: list[tuple[str, str]] = field(default_factory=list)
-    """(word, player) for No Cheapies, in play order."""
-    barred: list[str] = field(default_factory=list)
-    """Words voided by a successful challenge."""
+    """Words waiting for the tie window to close."""
     last: LastPlay | None = None
     vote: Vote | None = None
-    drawer: str | None = None
     then: str = "next"
-    """Table mode: after the draw, ``next`` player or the active player goes ``again``."""
+    """After the draw, the ``next`` player or the active player ``again``."""
 
     @property
     def active(self) -> str:
@@ -170,67 +109,26 @@ class ClassicState:
 
 
 @register
-class ProlixClassic(Game):
+class ProlixClassic(ProlixGame):
     """Prolix for 3, 4 or 5 players."""
 
     name = "prolix-classic"
     min_players = 3
     max_players = 5
+    state_class = ClassicState
 
     def __init__(self, setup: Setup, settings: ProlixSettings, words) -> None:
+        super().__init__(setup, settings, words)
         n = len(setup.players)
-        if not self.min_players <= n <= self.max_players:
-            raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {n}.")
-        self.setup = setup
-        self.settings = settings
-        self.words = words
-        ts = settings.tiles
         self.rounds = settings.rounds_3_players if n == 3 else settings.rounds_4_5_players
         self.penalty = settings.interrupt_penalty_3_players if n == 3 else settings.interrupt_penalty_4_5_players
-        self.state = ClassicState(
-            players=list(setup.players),
-            bag=Bag.full(ts, setup.seed),
-            board=empty_board(ts),
-            sheets={p: Sheet() for p in setup.players},
-        )
-
-    @classmethod
-    def create(cls, setup: Setup, cfg: dict, words) -> "ProlixClassic":
-        tiles = TileSet.from_config(cfg["prolix"]["tileset"])
-        return cls(setup, ProlixSettings.from_config(cfg, tiles), words)
+        self.state.sheets = {p: Sheet() for p in setup.players}
 
     def settles_at(self) -> float | None:
         s = self.state
         return s.pending[0].t + self.settings.tie_window + 0.001 if s.pending else None
 
-    # ------------------------------------------------------------------ helpers
-    @property
-    def ts(self) -> TileSet:
-        return self.settings.tiles
-
-    def _right_of(self, player: str) -> str:
-        """The player to one's right: the previous one in clockwise seating."""
-        ps = self.state.players
-        return ps[(ps.index(player) - 1) % len(ps)]
-
-    def _known(self, player: str) -> None:
-        if player not in self.state.players:
-            raise Refusal("unknown_player", player=player, players=tuple(self.state.players))
-
-    def board_view(self) -> E.BoardShown:
-        cols = []
-        for value, col in zip(self.ts.columns, self.state.board):
-            cols.append((value, tuple(E.BoardTile(t.letter, t.bonus, value + t.bonus) for t in col if t is not None)))
-        return E.BoardShown(tuple(cols))
-
-    def tile_values(self) -> list[tuple[str, int]]:
-        """(letter, points) for each tile on the board, for the best-word solver."""
-        return [(t.letter, v + t.bonus) for v, col in zip(self.ts.columns, self.state.board) for t in col if t]
-
-    def score(self, word: str) -> tuple[int, tuple[tuple[str, int], ...]]:
-        value, flips = score(word, self.state.board, self.ts)
-        return value, tuple((f.letter, f.points) for f in flips)
-
+    # ------------------------------------------------------------------ scores
     def totals(self, player: str) -> tuple[int, list[tuple[Entry, bool]]]:
         """The player's total now, with each regular entry and whether it still counts.
 
@@ -288,12 +186,9 @@ class ProlixClassic(Game):
         s = self.state
         if isinstance(action, A.Begin):
             return self._begin()
-        if isinstance(action, A.SetStart):
-            return self._set_start(action.player)
-        if isinstance(action, A.SetBoard):
-            return self._set_board(action.letters)
-        if isinstance(action, A.Draw):
-            return self._table_draw(action.letters)
+        setup = self._setup_action(action)
+        if setup is not None:
+            return setup
         if s.phase == "setup":
             raise Refusal("not_started")
         if isinstance(action, A.Word):
@@ -308,86 +203,21 @@ class ProlixClassic(Game):
 
     def _begin(self) -> list[E.Event]:
         s = self.state
-        if s.phase != "setup":
-            raise Refusal("already_started")
-        events: list[E.Event] = [E.GameStarted(self.name, tuple(s.players), self.rounds)]
-        if s.start is None:
-            s.start, draws = self._draw_for_start()
-            events.append(E.StartDraws(draws, s.start))
-        if not s.table_mode:
-            filler = self._right_of(s.start)
-            drawn, aside, refilled = s.bag.draw_playable(empty_spaces(s.board), board_tiles(s.board), self.ts)
-            s.board = place(s.board, drawn)
-            events.append(E.TilesDrawn(filler, tuple(t.letter for t in drawn), tuple(t.letter for t in aside), refilled))
+        events = [E.GameStarted(self.name, tuple(s.players), self.rounds)] + self._setup_events()
         i = s.players.index(s.start)
         s.order = s.players[i:] + s.players[:i]
         s.pos, s.round, s.phase = 0, 1, "turn"
         return events + [self.board_view(), E.TurnStarted(s.active, s.round)]
 
-    def _draw_for_start(self) -> tuple[str, tuple[tuple[tuple[str, str], ...], ...]]:
-        """Each player draws a tile; the letter closest to A starts; ties redraw."""
-        rng = self.state.bag.rng
-        contenders = list(self.state.players)
-        rounds = []
-        while True:
-            pool = self.ts.all_tiles()
-            drawn = [(p, pool.pop(rng.randrange(len(pool))).letter) for p in contenders]
-            rounds.append(tuple(drawn))
-            low = min(letter for _, letter in drawn)
-            contenders = [p for p, letter in drawn if letter == low]
-            if len(contenders) == 1:
-                return contenders[0], tuple(rounds)
-
-    def _set_start(self, player: str) -> list[E.Event]:
-        self._known(player)
-        if self.state.phase != "setup":
-            raise Refusal("too_late", what="start")
-        self.state.start = player
-        return [E.StartSet(player)]
-
-    def _set_board(self, letters: Sequence[str]) -> list[E.Event]:
-        s = self.state
-        if s.phase == "over":
-            raise Refusal("game_over")
-        if s.pending or s.vote:
-            raise Refusal("busy")
-        board = parse_board(letters, self.ts)
-        if s.phase == "draw" and empty_spaces(board):
-            raise Refusal("board_incomplete")
-        s.bag.tiles.extend(board_tiles(s.board))
-        s.bag.remove(board_tiles(board))
-        s.board, s.table_mode = board, True
-        return self._after_draw() if s.phase == "draw" else [self.board_view()]
-
-    def _table_draw(self, letters: Sequence[str]) -> list[E.Event]:
-        s = self.state
-        if s.phase != "draw":
-            raise Refusal("no_draw_due")
-        need = empty_spaces(s.board)
-        if len(letters) != need:
-            raise Refusal("draw_count", count=len(letters), need=need)
-        tiles = [self.ts.tile(x) for x in letters]
-        board = place(s.board, tiles)
-        check_board(board, self.ts)
-        s.bag.remove(tiles)
-        s.board = board
-        return [E.TilesDrawn(s.drawer, tuple(t.letter for t in tiles))] + self._after_draw()
+    def _busy(self) -> bool:
+        return bool(self.state.pending or self.state.vote)
 
     def _word(self, a: A.Word) -> list[E.Event]:
         s = self.state
         self._known(a.player)
         self._playable_now(a.player)
         word = a.word
-        if word in s.barred:
-            raise Refusal("barred", word=word)
-        conflict = self.words.cheapie(word, s.used)
-        if conflict is not None:
-            raise Refusal("cheapie", word=word, earlier=conflict.earlier, by=conflict.player,
-                          rule=conflict.rule, path=tuple(conflict.path or ()))
-        if self.settings.auto_reject:
-            verdict = self.words.check(word)
-            if not verdict.ok:
-                raise Refusal("not_a_word", word=word, reason=verdict.reason)
+        self._check_word(word)
         if any(x.player == a.player for x in s.pending):
             raise Refusal("already_said", word=next(x.word for x in s.pending if x.player == a.player))
         if a.player != s.active:
@@ -480,19 +310,10 @@ class ProlixClassic(Game):
         return [E.TurnLost(s.active, s.round)] + self._move_and_draw(s.active, then="next")
 
     def _move_and_draw(self, drawer: str, then: str) -> list[E.Event]:
-        s = self.state
-        s.drawer, s.then = drawer, then
+        self.state.then = then
         if then == "next" and self._following() is None:
             return self._next_turn()  # the game's last word: nothing left to draw for
-        s.board, gone = advance(s.board)
-        s.bag.discards.extend(gone)
-        if s.table_mode:
-            s.phase = "draw"
-            return [E.AwaitDraw(drawer, empty_spaces(s.board))]
-        drawn, aside, refilled = s.bag.draw_playable(empty_spaces(s.board), board_tiles(s.board), self.ts)
-        s.board = place(s.board, drawn)
-        drew = E.TilesDrawn(drawer, tuple(t.letter for t in drawn), tuple(t.letter for t in aside), refilled)
-        return [drew] + self._after_draw()
+        return super()._move_and_draw(drawer)
 
     def _after_draw(self) -> list[E.Event]:
         s = self.state
@@ -629,10 +450,8 @@ class ProlixClassic(Game):
         return events
 
     # ------------------------------------------------------------------ questions and results
-    def query(self, q: A.Query) -> list[E.Event]:
+    def mode_query(self, q: A.Query) -> list[E.Event]:
         s = self.state
-        if q.kind == "board":
-            return [self.board_view()]
         if q.kind == "scores":
             return [E.ScoresReport(self.standings(), s.round, self.rounds)]
         if q.kind == "turn":
@@ -640,8 +459,6 @@ class ProlixClassic(Game):
             left = (s.timer.until - s.clock) if holder else None
             active = s.active if s.phase in ("turn", "draw") else None
             return [E.TurnReport(active, s.round, holder, left, s.drawer if s.phase == "draw" else None)]
-        if q.kind == "words":
-            return [E.WordsReport(tuple(s.used))]
         if q.kind == "sheet":
             who = q.about or q.player
             if who not in s.sheets:
@@ -651,11 +468,7 @@ class ProlixClassic(Game):
             return [E.SheetReport(who, tuple((e.word, e.score, c) for e, c in marked),
                                   tuple((e.word, e.value, e.penalty, e.score) for e in sheet.interrupts),
                                   sheet.failed_challenges, total)]
-        raise Refusal("unknown_question", kind=q.kind)
-
-    @property
-    def finished(self) -> bool:
-        return self.state.phase == "over"
+        return super().mode_query(q)
 
     def result(self) -> dict:
         s = self.state

@@ -1,0 +1,277 @@
+"""What every Prolix mode shares: settings, the board and bag in play, table mode
+(players draw and tell the host), word checks, and the questions anyone may ask.
+
+Each mode (classic, solo, duel, Redux) subclasses ``ProlixGame`` and overrides only the
+flow of its turns, the way python-chess variants override only the rules that differ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Sequence
+
+from voice_host.games import actions as A
+from voice_host.games import events as E
+from voice_host.games.base import Game, Setup
+from voice_host.games.errors import Refusal
+from voice_host.games.prolix.tiles import (
+    Bag,
+    Board,
+    TileSet,
+    advance,
+    board_tiles,
+    check_board,
+    empty_board,
+    empty_spaces,
+    parse_board,
+    place,
+    score,
+)
+
+
+@dataclass(frozen=True)
+class ProlixSettings:
+    """The table's settings for Prolix (config/default.toml, sections [prolix] and [table])."""
+
+    tiles: TileSet
+    timer: float = 45
+    tie_window: float = 0.5
+    auto_reject: bool = False
+    challenge_vote: bool = False
+    interrupt_slots: int = 6
+    failed_challenge_penalty: int = 2
+    rounds_3_players: int = 6
+    rounds_4_5_players: int = 5
+    interrupt_penalty_3_players: int = 2
+    interrupt_penalty_4_5_players: int = 3
+    solo_targets: tuple[int, ...] = (15, 32, 50, 68, 86, 105)
+    solo_countdown: tuple[int, ...] = (30, 10, 5)
+    duel_marks: int = 5
+    redux_timer: float = 30
+    redux_rounds: int = 12
+    redux_best_words: int = 6
+    redux_two_blue_f: bool = False
+
+    @classmethod
+    def from_config(cls, cfg: dict, tiles: TileSet) -> "ProlixSettings":
+        section = {**cfg.get("table", {}), **cfg.get("prolix", {})}
+        names = {f for f in cls.__dataclass_fields__ if f != "tiles"}
+        values = {k: tuple(v) if isinstance(v, list) else v for k, v in section.items() if k in names}
+        return cls(tiles=tiles, **values)
+
+
+@dataclass
+class Timer:
+    """A sand timer: in front of ``holder`` while running, else in the middle."""
+
+    holder: str | None = None
+    until: float | None = None
+    """When the sand runs out (it may run out in the middle, to no effect)."""
+
+    def running(self, t: float) -> bool:
+        return self.until is not None and t < self.until
+
+
+@dataclass
+class ProlixState:
+    """What every Prolix mode keeps."""
+
+    players: list[str]
+    bag: Bag
+    board: Board
+    phase: str = "setup"
+    """setup, then the mode's own phases, draw (table mode: waiting for tiles), over."""
+    table_mode: bool = False
+    start: str | None = None
+    round: int = 1
+    clock: float = 0.0
+    used: list[tuple[str, str]] = field(default_factory=list)
+    """(word, player) for No Cheapies, in play order."""
+    barred: list[str] = field(default_factory=list)
+    """Words voided by a successful challenge."""
+    drawer: str | None = None
+    """Table mode: who must draw now."""
+
+
+class ProlixGame(Game):
+    """The board, the bag and the checks; subclasses supply the turn flow."""
+
+    columns_per_move: ClassVar[int] = 1
+    """Columns the tiles move (and tiles drawn per space) after each scored turn."""
+    uses_start_player: ClassVar[bool] = True
+    state_class: ClassVar[type[ProlixState]] = ProlixState
+
+    def __init__(self, setup: Setup, settings: ProlixSettings, words) -> None:
+        n = len(setup.players)
+        if not self.min_players <= n <= self.max_players:
+            span = (f"{self.min_players} to {self.max_players} players" if self.min_players != self.max_players
+                    else f"{self.min_players} player{'s' if self.min_players > 1 else ''}")
+            raise ValueError(f"{self.name} is for {span}, not {n}.")
+        self.setup = setup
+        self.settings = settings
+        self.words = words
+        self.state = self.state_class(players=list(setup.players), bag=Bag.full(settings.tiles, setup.seed),
+                                      board=empty_board(settings.tiles))
+
+    @classmethod
+    def create(cls, setup: Setup, cfg: dict, words) -> "ProlixGame":
+        prolix = cfg.get("prolix", {})
+        extra = {"blue": {"F": 2}} if cls.name == "prolix-redux" and prolix.get("redux_two_blue_f") else None
+        tiles = TileSet.from_config(prolix["tileset"], extra=extra)
+        return cls(setup, ProlixSettings.from_config(cfg, tiles), words)
+
+    # ------------------------------------------------------------------ the board
+    @property
+    def ts(self) -> TileSet:
+        return self.settings.tiles
+
+    def board_view(self) -> E.BoardShown:
+        cols = []
+        for value, col in zip(self.ts.columns, self.state.board):
+            cols.append((value, tuple(E.BoardTile(t.letter, t.bonus, value + t.bonus) for t in col if t is not None)))
+        return E.BoardShown(tuple(cols))
+
+    def tile_values(self) -> list[tuple[str, int]]:
+        """(letter, points) for each tile on the board, for the best-word solver."""
+        return [(t.letter, v + t.bonus) for v, col in zip(self.ts.columns, self.state.board) for t in col if t]
+
+    def score(self, word: str) -> tuple[int, tuple[tuple[str, int], ...]]:
+        value, flips = score(word, self.state.board, self.ts)
+        return value, tuple((f.letter, f.points) for f in flips)
+
+    # ------------------------------------------------------------------ players
+    def _right_of(self, player: str) -> str:
+        """The player to one's right: the previous one in clockwise seating."""
+        ps = self.state.players
+        return ps[(ps.index(player) - 1) % len(ps)]
+
+    def _known(self, player: str) -> None:
+        if player not in self.state.players:
+            raise Refusal("unknown_player", player=player, players=tuple(self.state.players))
+
+    def _check_word(self, word: str) -> None:
+        """Refuse a barred word, a cheapie, and (with auto_reject) a word not in the dictionary."""
+        s = self.state
+        if word in s.barred:
+            raise Refusal("barred", word=word)
+        conflict = self.words.cheapie(word, s.used)
+        if conflict is not None:
+            raise Refusal("cheapie", word=word, earlier=conflict.earlier, by=conflict.player,
+                          rule=conflict.rule, path=tuple(conflict.path or ()))
+        if self.settings.auto_reject:
+            verdict = self.words.check(word)
+            if not verdict.ok:
+                raise Refusal("not_a_word", word=word, reason=verdict.reason)
+
+    # ------------------------------------------------------------------ setup
+    def _setup_events(self) -> list[E.Event]:
+        """Start player (if the mode has one) and a full board, unless the table gave them."""
+        s = self.state
+        if s.phase != "setup":
+            raise Refusal("already_started")
+        events: list[E.Event] = []
+        if self.uses_start_player and s.start is None:
+            s.start, draws = self._draw_for_start()
+            events.append(E.StartDraws(draws, s.start))
+        if not s.table_mode:
+            filler = self._right_of(s.start) if s.start else None
+            drawn, aside, refilled = s.bag.draw_playable(empty_spaces(s.board), board_tiles(s.board), self.ts)
+            s.board = place(s.board, drawn)
+            events.append(E.TilesDrawn(filler, tuple(t.letter for t in drawn), tuple(t.letter for t in aside), refilled))
+        return events
+
+    def _draw_for_start(self) -> tuple[str, tuple[tuple[tuple[str, str], ...], ...]]:
+        """Each player draws a tile; the letter closest to A starts; ties redraw."""
+        rng = self.state.bag.rng
+        contenders = list(self.state.players)
+        rounds = []
+        while True:
+            pool = self.ts.all_tiles()
+            drawn = [(p, pool.pop(rng.randrange(len(pool))).letter) for p in contenders]
+            rounds.append(tuple(drawn))
+            low = min(letter for _, letter in drawn)
+            contenders = [p for p, letter in drawn if letter == low]
+            if len(contenders) == 1:
+                return contenders[0], tuple(rounds)
+
+    def _set_start(self, player: str) -> list[E.Event]:
+        self._known(player)
+        if self.state.phase != "setup":
+            raise Refusal("too_late", what="start")
+        self.state.start = player
+        return [E.StartSet(player)]
+
+    def _busy(self) -> bool:
+        """Is something under way that a new board must not cut into?"""
+        return False
+
+    def _set_board(self, letters: Sequence[str]) -> list[E.Event]:
+        s = self.state
+        if s.phase == "over":
+            raise Refusal("game_over")
+        if self._busy():
+            raise Refusal("busy")
+        board = parse_board(letters, self.ts)
+        if s.phase == "draw" and empty_spaces(board):
+            raise Refusal("board_incomplete")
+        s.bag.tiles.extend(board_tiles(s.board))
+        s.bag.remove(board_tiles(board))
+        s.board, s.table_mode = board, True
+        return self._after_draw() if s.phase == "draw" else [self.board_view()]
+
+    def _table_draw(self, letters: Sequence[str]) -> list[E.Event]:
+        s = self.state
+        if s.phase != "draw":
+            raise Refusal("no_draw_due")
+        need = empty_spaces(s.board)
+        if len(letters) != need:
+            raise Refusal("draw_count", count=len(letters), need=need)
+        tiles = [self.ts.tile(x) for x in letters]
+        board = place(s.board, tiles)
+        check_board(board, self.ts)
+        s.bag.remove(tiles)
+        s.board = board
+        return [E.TilesDrawn(s.drawer, tuple(t.letter for t in tiles))] + self._after_draw()
+
+    def _move_and_draw(self, drawer: str | None) -> list[E.Event]:
+        """Advance the tiles and refill the board (table mode: ask the drawer for the tiles)."""
+        s = self.state
+        s.board, gone = advance(s.board, self.columns_per_move)
+        s.bag.discards.extend(gone)
+        s.drawer = drawer
+        if s.table_mode:
+            s.phase = "draw"
+            return [E.AwaitDraw(drawer or s.players[0], empty_spaces(s.board))]
+        drawn, aside, refilled = s.bag.draw_playable(empty_spaces(s.board), board_tiles(s.board), self.ts)
+        s.board = place(s.board, drawn)
+        drew = E.TilesDrawn(drawer, tuple(t.letter for t in drawn), tuple(t.letter for t in aside), refilled)
+        return [drew] + self._after_draw()
+
+    def _after_draw(self) -> list[E.Event]:
+        """The board is full again: carry on with the mode's flow."""
+        raise NotImplementedError
+
+    def _setup_action(self, action: A.Action) -> list[E.Event] | None:
+        """Handle the table-mode directives every mode shares; None if it is not one."""
+        if isinstance(action, A.SetStart):
+            return self._set_start(action.player)
+        if isinstance(action, A.SetBoard):
+            return self._set_board(action.letters)
+        if isinstance(action, A.Draw):
+            return self._table_draw(action.letters)
+        return None
+
+    # ------------------------------------------------------------------ questions
+    def query(self, q: A.Query) -> list[E.Event]:
+        if q.kind == "board":
+            return [self.board_view()]
+        if q.kind == "words":
+            return [E.WordsReport(tuple(self.state.used))]
+        return self.mode_query(q)
+
+    def mode_query(self, q: A.Query) -> list[E.Event]:
+        raise Refusal("unknown_question", kind=q.kind)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.phase == "over"
