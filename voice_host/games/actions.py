@@ -30,6 +30,8 @@ class Word(Action):
     player: str
     word: str
     """Lower-case letters only."""
+    final: bool = False
+    """Said as "my word is ...": committed (solo), rather than a scratch word."""
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import sys
+import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
@@ -35,18 +37,23 @@ class Game:
     state: Any
 
     def step(self, action: Action) -> list[Event]:
-        events = self.advance(action.t)
-        if isinstance(action, Tick):
-            return events
-        if isinstance(action, Query):
-            return events + self.query(action)
-        before = copy.deepcopy(self.state)
+        start = copy.deepcopy(self.state)
+        player = getattr(action, "player", None)
         try:
-            events += self.handle(action)
-        except Refusal as r:
-            self.state = before
-            events.append(Refused(r.code, dict(r.params), getattr(action, "player", None)))
-        return events
+            events = self.advance(action.t)
+            if isinstance(action, Tick):
+                return events
+            before = copy.deepcopy(self.state)
+            try:
+                events += self.query(action) if isinstance(action, Query) else self.handle(action)
+            except Refusal as r:
+                self.state = before
+                events.append(Refused(r.code, dict(r.params), player))
+            return events
+        except Exception:  # a bug must not end a game in progress: undo the step, say so, report it
+            self.state = start
+            traceback.print_exc(file=sys.stderr)
+            return [Refused("internal_error", {}, player)]
 
     # to be provided by each game
     def advance(self, t: float) -> list[Event]:

@@ -135,6 +135,8 @@ class TimerExpired(Event):
     """The sand ran out in front of a player: the active player is interrupted by the timer."""
 
     active: str
+    interrupts: bool = True
+    """False where running out just ends the round (solo, duel, Redux)."""
 
 
 @dataclass(frozen=True)
@@ -248,3 +250,96 @@ class SheetReport(Event):
     """(word, value, penalty, score)."""
     failed_challenges: int
     total: int
+
+
+# ---------------------------------------------------------------------- Prolix solo, duel, Redux
+@dataclass(frozen=True)
+class TimerStarted(Event):
+    """The timer starts: flipped by the host (solo) or by the first player with a word."""
+
+    seconds: int
+    player: str | None = None
+    """Who started it; None: the host."""
+
+
+@dataclass(frozen=True)
+class TimeLeft(Event):
+    """A countdown call: this many seconds left on the timer."""
+
+    seconds: int
+
+
+@dataclass(frozen=True)
+class Scratch(Event):
+    """Solo: a scratch word, scored aloud but not committed."""
+
+    player: str
+    word: str
+    value: int
+
+
+@dataclass(frozen=True)
+class TargetCheck(Event):
+    """Solo: the cumulative score against the round's target."""
+
+    player: str
+    round: int
+    total: int
+    target: int
+    reached: bool | None
+    """None: the target is being announced, not checked."""
+
+
+@dataclass(frozen=True)
+class BestWord(Event):
+    """The best words the board allowed (from the solver), and what was played."""
+
+    words: tuple[tuple[str, int], ...]
+    played: int | None = None
+
+
+@dataclass(frozen=True)
+class WordTaken(Event):
+    """Duel and Redux: a player's word for the round is noted (scored when the round ends)."""
+
+    player: str
+    word: str
+
+
+@dataclass(frozen=True)
+class DuelRound(Event):
+    """A duel round begins; the leader carries a handicap."""
+
+    round: int
+    handicap: tuple[str, int] | None = None
+    """(leader, points off their word), None when the marks are level."""
+
+
+@dataclass(frozen=True)
+class DuelScored(Event):
+    round: int
+    entries: tuple[tuple[str, str | None, int, int], ...]
+    """(player, word or None, value, value after the handicap)."""
+    winner: str
+    by_tie: bool = False
+    """True: the words tied and the mark went to whoever flipped the timer."""
+
+
+@dataclass(frozen=True)
+class MarkAwarded(Event):
+    """A duel mark changes hands (after a challenge) or the marks are read out."""
+
+    player: str
+    marks: tuple[tuple[str, int], ...]
+    reason: str = "round"
+    """round, challenge."""
+
+
+@dataclass(frozen=True)
+class ReduxScored(Event):
+    """The end of a Redux turn: the active player's word, then each interjection."""
+
+    round: int
+    active: str
+    entries: tuple[tuple[str, str | None, int, int], ...]
+    """(player, word or None, value, bonus or penalty: +2, -1, -2 or 0), active player first."""

@@ -99,6 +99,7 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "already_voted": lambda player: f"{player}, you already voted.",
     "unknown_question": lambda kind: f"I can't answer '{kind}' in this game.",
     "not_in_this_game": lambda action: "That isn't part of this game.",
+    "internal_error": lambda **_: "Sorry, something went wrong on my side with that; nothing has changed.",
 }
 
 
@@ -182,7 +183,7 @@ class Announcer:
         return f"{e.player} flips the timer: {e.seconds} seconds."
 
     def _TimerExpired(self, e: E.TimerExpired) -> str:
-        return f"Time! The timer interrupts {e.active}."
+        return f"Time! The timer interrupts {e.active}." if e.interrupts else "Time!"
 
     def _TurnLost(self, e: E.TurnLost) -> str:
         return f"{e.player} was interrupted twice and scores zero for round {e.round}."
@@ -212,6 +213,10 @@ class Announcer:
         return f"End of round {e.round}. Scores: {standings_sentence(e.standings)}."
 
     def _GameOver(self, e: E.GameOver) -> str:
+        if len(e.standings) == 1:
+            one = e.standings[0]
+            return f"Game over. {one.player} finishes with {points(one.total)}" + (
+                ": a win!" if e.winners else ".")
         text = f"Game over. Final scores: {standings_sentence(e.standings)}."
         if e.tiebreak == "shared":
             return text + f" {names(e.winners)} tie on points and on every word, and share the victory."
@@ -248,6 +253,66 @@ class Announcer:
         if e.failed_challenges:
             text += f" Failed challenges: {e.failed_challenges}."
         return text + f" Total {e.total}."
+
+    def _TimerStarted(self, e: E.TimerStarted) -> str:
+        if e.player is None:
+            return f"The timer is running: {e.seconds} seconds."
+        return f"{e.player} starts the timer: {e.seconds} seconds."
+
+    def _TimeLeft(self, e: E.TimeLeft) -> str:
+        return f"{plural(e.seconds, 'second')} left."
+
+    def _Scratch(self, e: E.Scratch) -> str:
+        return f"Scratch: {e.word} would score {e.value}."
+
+    def _TargetCheck(self, e: E.TargetCheck) -> str:
+        if e.reached is None:
+            return f"Round {e.round}: reach {e.target} to stay alive; you have {e.total}."
+        if e.reached:
+            return f"{e.total} in all: the target of {e.target} is reached."
+        return f"{e.total} in all: short of the target of {e.target}. The game is lost."
+
+    def _BestWord(self, e: E.BestWord) -> str | None:
+        if not e.words:
+            return None
+        word, value = e.words[0]
+        if e.played is not None and e.played >= value:
+            return "That was the best word the board allowed."
+        return f"The best word on that board was {word}, for {value}."
+
+    def _WordTaken(self, e: E.WordTaken) -> str:
+        return f"{e.player}: {e.word}, noted."
+
+    def _DuelRound(self, e: E.DuelRound) -> str:
+        text = f"Round {e.round}."
+        if e.handicap:
+            text += f" {e.handicap[0]} leads and carries a handicap of {e.handicap[1]}."
+        return text
+
+    def _DuelScored(self, e: E.DuelScored) -> str:
+        parts = []
+        for player, word, value, net in e.entries:
+            said = f"{player} {word} {value}" if word else f"{player} no word"
+            if net != value:
+                said += f", minus {value - net} is {net}"
+            parts.append(said)
+        tail = f"{e.winner} takes the mark" + (", having flipped the timer on a tie." if e.by_tie else ".")
+        return "; ".join(parts) + ". " + tail
+
+    def _MarkAwarded(self, e: E.MarkAwarded) -> str:
+        marks = ", ".join(f"{p} {n}" for p, n in e.marks)
+        if e.reason == "challenge":
+            return f"The mark goes to {e.player}. Marks: {marks}."
+        return f"Marks: {marks}."
+
+    def _ReduxScored(self, e: E.ReduxScored) -> str:
+        parts = []
+        for player, word, value, mark in e.entries:
+            said = f"{player} {word} {value}" if word else f"{player} no word"
+            if mark:
+                said += f", {'plus' if mark > 0 else 'minus'} {abs(mark)}"
+            parts.append(said)
+        return f"Turn {e.round} scores: " + "; ".join(parts) + "."
 
     # host-level sentences
     def undone(self, what: str) -> str:

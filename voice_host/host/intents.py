@@ -28,7 +28,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
 }
 """Spoken phrases per command. Extend them; do not change them (scripts depend on them)."""
 
-PLAY = re.compile(r"^(?:play|my word is|i play|(?:\w+ )?interrupts?(?: with)?)\s+(\S+)$")
+PLAY = re.compile(r"^(play|my word is|my word|i play|(?:\w+ )?interrupts?(?: with)?)\s+(\S+)$")
 WORDLIKE = re.compile(r"^[a-z]+$")
 PUNCTUATED = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
 
@@ -48,6 +48,8 @@ class Intent:
     """For ``challenge`` and ``sheet``: the player named, if any."""
     text: str = ""
     """The utterance as heard."""
+    final: bool = False
+    """For ``word``: said as "my word is ...", a word the player commits to."""
 
 
 def normalize(text: str) -> str:
@@ -88,7 +90,7 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
             return Intent("sheet", target=who, text=text)
     m = PLAY.match(said)
     if m:
-        return Intent("word", word=m.group(1), text=text)
+        return Intent("word", word=m.group(2), text=text, final=m.group(1).startswith("my word"))
     if len(words) == 1 and (WORDLIKE.match(words[0]) or PUNCTUATED.match(words[0])):
         return Intent("word", word=words[0], text=text)
     return Intent("unclear", text=text)

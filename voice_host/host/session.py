@@ -155,7 +155,7 @@ class Session:
         if kind == "word":
             if not intents.WORDLIKE.match(intent.word or ""):
                 return E.Refused("punctuation", {"word": intent.word}, player)
-            return A.Word(t, player, intent.word)
+            return A.Word(t, player, intent.word, intent.final)
         if kind == "challenge":
             return A.Challenge(t, player, intent.target)
         if kind == "flip":

@@ -311,9 +311,11 @@ class WhisperRecognizer:
         words: list[Word] = []
         raw_parts = []
         logprobs = []
-        for seg in segments:
+        for i, seg in enumerate(segments):
             if seg.no_speech_prob > 0.8 and seg.avg_logprob < -1.0:
                 continue  # the decoder itself says there is no speech here
+            if i > 0 and (seg.avg_logprob < -1.0 or seg.no_speech_prob > 0.35):
+                continue  # a doubtful tail in the trailing silence ("Thank you.")
             raw_parts.append(seg.text)
             logprobs.append(seg.avg_logprob)
             for w in seg.words or []:

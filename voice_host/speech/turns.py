@@ -190,6 +190,7 @@ class _ChannelState:
         self.last_voiced_end = 0.0
         self.voiced = 0.0
         self.audio_start = 0.0
+        self.run = 0
         self.levels: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
         self.audio: list[np.ndarray] = []
 
@@ -245,6 +246,7 @@ class Segmenter:
                     st.start = recent[first_voiced][0]
                     st.voiced = sum(fdur for _, _, v in recent if v)
                     st.audio_start = st.ring[0][0]
+                    st.run = 0
                     st.last_voiced_end = t + fdur
                     pre = np.concatenate([f for _, f, _ in st.ring])
                     st.audio = [pre]
@@ -255,7 +257,11 @@ class Segmenter:
             events.append(("audio", ch, t, frame))
             if voiced:
                 st.voiced += fdur
-                st.last_voiced_end = t + fdur
+                st.run += 1
+                if st.run >= 2:  # a lone voiced frame (a noise burst) does not extend
+                    st.last_voiced_end = t + fdur
+            else:
+                st.run = 0
             too_long = t + fdur - st.start >= c.max_utterance
             if t + fdur - st.last_voiced_end >= c.trailing_silence or too_long:
                 events.append(self._end(ch))

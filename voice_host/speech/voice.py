@@ -311,8 +311,9 @@ class EchoGate:
         playbacks: list[HostPlayback] | None = None,
         max_delay: float = 0.15,
         tail: float = 0.25,
-        double_talk_ratio: float = 2.0,
+        double_talk_ratio: float = 1.5,
         text_similarity: float = 85.0,
+        learn_frames: int = 20,
     ):
         self.playbacks = playbacks if playbacks is not None else []
         """The host's sentences (shared with the voice)."""
@@ -324,6 +325,8 @@ class EchoGate:
         """Mic level this many times the predicted echo level means a player is talking."""
         self.text_similarity = text_similarity
         """rapidfuzz partial_ratio at or above which a transcript is the host's words."""
+        self.learn_frames = learn_frames
+        """Frames of host speech at the start used to learn the echo gain."""
         self._gain: float | None = None
         self._gain_frames = 0
 
@@ -359,22 +362,24 @@ class EchoGate:
             return False
         if any(p.samples is None for p in active):
             return True  # no reference audio: gate by time
-        ref = max(self._reference_rms(p, t0, t1 + self.tail) for p in active)
+        # what the host played during the last max_delay seconds (echo is causal)
+        ref = max(self._reference_rms(p, t0, t1) for p in active)
         mic = float(np.sqrt(np.mean(np.asarray(frame, dtype=np.float32) ** 2)))
-        if ref < 1e-4:
-            # the host is silent (a pause, or just after the end): reverberation only
+        if ref < 1e-3:
+            # the host is quiet now (a pause, or just after the end): reverberation only
             tail_ref = max(self._reference_rms(p, t0 - self.tail, t1) for p in active)
-            if tail_ref < 1e-4 or self._gain is None:
+            if tail_ref < 1e-3 or self._gain is None:
                 return False
             return mic <= self.double_talk_ratio * self._gain * tail_ref * 0.5
         ratio = mic / ref
-        if self._gain is None or self._gain_frames < 5:
+        if self._gain is None or self._gain_frames < self.learn_frames:
             # learn the echo gain from the first frames of the host's speech
-            self._gain = ratio if self._gain is None else max(self._gain, ratio)
+            self._gain = max(ratio, self._gain or 0.0, 1e-3)
             self._gain_frames += 1
             return True
         if ratio <= self.double_talk_ratio * self._gain:
-            self._gain = 0.95 * self._gain + 0.05 * ratio  # follow slow changes
+            # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
+            self._gain = max(1e-3, self._gain * 0.998, min(ratio, self._gain * 1.02))
             return True
         return False
 

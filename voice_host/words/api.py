@@ -1,0 +1,123 @@
+"""The words layer's entry point: Words, shared and read-only, loaded once per process."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from voice_host.words.history import Cheapies, Conflict
+from voice_host.words.lexicon import LexiconData, LexiconSettings, load_lexicon
+from voice_host.words.matcher import Match, Matcher
+from voice_host.words.solver import Solver, Tile
+
+REASONS = ("not_found", "proper_noun", "acronym", "punctuation", "capitalized", "not_letters")
+_PUNCTUATION = re.compile(r"[-'\u2019.,;:!?\"/\s]")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a word is acceptable, and why not."""
+
+    ok: bool
+    reason: str | None
+    """None when ok, else one of REASONS."""
+    detail: str | None
+    """A short human explanation when not ok."""
+
+
+class Words:
+    """The dictionary, No Cheapies, the matcher and the solver for one reference."""
+
+    def __init__(self, data: LexiconData) -> None:
+        """Wrap compiled lexicon data; use Words.load() to get the shared instance."""
+        self.data = data
+        self._words = data.words
+        nodes = data.families.nodes
+        self._index = {w: i for i, w in enumerate(nodes)}
+        self._n = len(data.words)
+        self._cheapies = Cheapies(data.families, self._n, self._index)
+        self._matcher = Matcher(data.words, self._index, data.zipf, data.phonetic)
+        self._solver = Solver(data.words, data.letters, data.zipf)
+
+    @staticmethod
+    def load(settings: LexiconSettings | None = None) -> Words:
+        """The Words for `settings` (None: the default reference), built or read from
+        the disk cache on first use and shared within the process afterwards."""
+        return _load(settings or LexiconSettings())
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __contains__(self, word: object) -> bool:
+        i = self._index.get(word) if isinstance(word, str) else None
+        return i is not None and i < self._n
+
+    def check(self, word: str) -> Verdict:
+        """Whether `word` may be played: a dictionary word of the letters a-z. Case is
+        ignored for dictionary words; otherwise the reason says why it is refused."""
+        w = word.strip()
+        if not w:
+            return Verdict(False, "not_letters", "empty word")
+        if _PUNCTUATION.search(w):
+            return Verdict(False, "punctuation", f"{w!r} contains punctuation or spaces")
+        if not (w.isascii() and w.isalpha()):
+            return Verdict(False, "not_letters", f"{w!r} is not made of the letters a-z")
+        low = w.lower()
+        if low in self:
+            return Verdict(True, None, None)
+        if low in self.data.acronyms and (w.isupper() or low not in self.data.proper):
+            return Verdict(False, "acronym", f"{w!r} is an acronym")
+        if low in self.data.proper:
+            return Verdict(False, "proper_noun", f"{w!r} is a proper noun")
+        if w != low:
+            return Verdict(False, "capitalized", f"{w!r} is capitalized and not in the dictionary")
+        return Verdict(False, "not_found", f"{w!r} is not in the dictionary")
+
+    def cheapie(self, word: str, used: Sequence[tuple[str, str]]) -> Conflict | None:
+        """The earlier word (from `used`, [(word, player)] in play order) that `word`
+        is a cheapie of, or None if it is allowed."""
+        return self._cheapies.conflict(word, used)
+
+    def match(self, heard: str, n: int = 5, candidates: Sequence[str] | None = None) -> Match:
+        """The word the player meant by the transcript `heard`, with alternatives."""
+        return self._matcher.match(heard, n, candidates)
+
+    def best(self, tiles: Sequence[Tile], n: int = 5, used: Sequence[tuple[str, str]] = ()) -> list[tuple[str, int]]:
+        """The `n` best-scoring dictionary words for a board of (letter, points) tiles,
+        best first (ties: more frequent, then alphabetical). Words that would be
+        cheapies of `used` are left out."""
+        exclude = self._cheapie_ids(used) if used else None
+        return self._solver.best(tiles, n, exclude)
+
+    def _cheapie_ids(self, used: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Ids of the dictionary words that are cheapies of a word in `used`."""
+        fams = set().union(*(self._cheapies.family_ids(w.strip().lower()) for w, _ in used))
+        owners, fam_ids = self._family_table
+        ids = owners[np.isin(fam_ids, list(fams))]
+        same = [self._index[w] for w in (u.strip().lower() for u, _ in used) if w in self]
+        return np.unique(np.concatenate([ids, np.array(same, dtype=np.int64)]))
+
+    @property
+    def _family_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """(word id, family id) pairs for every family of every dictionary word."""
+        if not hasattr(self, "_families_of"):
+            f, n = self.data.families, self._n
+            counts = np.diff(f.lemma_ptr[: n + 1])
+            owners = np.concatenate([np.arange(n), np.repeat(np.arange(n), counts)])
+            fams = np.concatenate([f.root[:n], f.root[f.lemma_ids[: f.lemma_ptr[n]]]])
+            self._families_of = (owners, fams)
+        return self._families_of
+
+    def frequency(self, word: str) -> float:
+        """wordfreq's Zipf frequency of a dictionary word (about 1-7), 0 if unknown."""
+        i = self._index.get(word.strip().lower())
+        return float(self.data.zipf[i]) if i is not None and i < self._n else 0.0
+
+
+@lru_cache(maxsize=8)
+def _load(settings: LexiconSettings) -> Words:
+    return Words(load_lexicon(settings))
