@@ -1,0 +1,167 @@
+"""Speaker turns: segmentation times, overlap (tie) detection, attribution by channel,
+by spoken name and by voice print, with distinct synthetic voices."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from synth import add_noise, place, speech_bounds
+from voice_host.speech.sources import SAMPLE_RATE, ArraySource, WavSource, channel_names
+from voice_host.speech.turns import (
+    Attributor, Discarded, SpeechStarted, TurnConfig, Utterance, listen, segments,
+    simultaneous_groups, split_name_prefix,
+)
+
+PLAYERS = ["Alice", "Bob", "Carol", "Dave"]
+
+
+@pytest.fixture(scope="module")
+def session(say):
+    """Three utterances at known times, with known silence gaps."""
+    clips = [(1.0, say("jewelers", "fest_slt")), (3.2, say("Bob says bewitched", "rms")),
+             (6.0, say("challenge", "awb"))]
+    truth = [(t + speech_bounds(a)[0], t + speech_bounds(a)[1]) for t, a in clips]
+    return place([(t, a, 0) for t, a in clips], duration=8.0)[:, 0], truth
+
+
+@pytest.mark.parametrize("snr", [None, 20, 10])
+def test_segments_match_the_known_gaps(session, snr):
+    audio, truth = session
+    if snr is not None:
+        audio = add_noise(audio, snr, seed=3)
+    found = segments(audio)
+    assert len(found) == len(truth)
+    tol = 0.12 if snr is None else 0.25
+    for seg, (start, end) in zip(found, truth):
+        assert seg.start == pytest.approx(start, abs=tol)
+        assert seg.end == pytest.approx(end, abs=tol)
+
+
+def test_trailing_silence_is_configurable(say):
+    a, b = say("jewelers", "rms"), say("bewitched", "rms")
+    audio = place([(0.5, a, 0), (0.5 + a.size / SAMPLE_RATE + 0.4, b, 0)], duration=4.0)[:, 0]
+    assert len(segments(audio, TurnConfig(trailing_silence=0.7))) == 1
+    assert len(segments(audio, TurnConfig(trailing_silence=0.25))) == 2
+
+
+def test_split_name_prefix():
+    assert split_name_prefix("Bob: jewelers", PLAYERS) == ("Bob", "jewelers", 1.0)
+    assert split_name_prefix("bob says jewelers", PLAYERS)[:2] == ("Bob", "jewelers")
+    assert split_name_prefix("Bob interrupts jewelers", PLAYERS)[:2] == ("Bob", "interrupts jewelers")
+    assert split_name_prefix("jewelers", PLAYERS) == (None, "jewelers", 0.0)
+    assert split_name_prefix("allice bewitched", PLAYERS)[0] == "Alice"  # a near miss still counts
+    assert split_name_prefix("Mary Ann: yes", ["Mary Ann", "Ann"])[:2] == ("Mary Ann", "yes")
+
+
+def test_attribution_chain_order():
+    a = Attributor(PLAYERS, channel_players=["Alice", "Bob"])
+    assert (a.attribute("bob says jewelers", None, channel=0).speaker,
+            a.attribute("bob says jewelers", None, channel=0).method) == ("Alice", "channel")
+    b = Attributor(PLAYERS)
+    r = b.attribute("carol interrupts rhythm")
+    assert (r.speaker, r.method, r.body) == ("Carol", "name", "interrupts rhythm")
+    assert r.confidence >= 0.6
+    unknown = b.attribute("jewelers")
+    assert unknown.speaker is None and unknown.confidence == 0.0 and unknown.method is None
+
+
+def _utt(i, start, end, speaker, channel=0):
+    return Utterance(i, start, end, "x", "x", [], 1.0, speaker, 1.0, "channel", channel)
+
+
+def test_simultaneous_groups():
+    us = [_utt(0, 1.0, 1.6, "Alice", 0), _utt(1, 1.3, 2.0, "Bob", 1), _utt(2, 4.0, 4.5, "Carol", 2),
+          _utt(3, 4.9, 5.5, "Alice", 0), _utt(4, 8.0, 8.4, "Bob", 1), _utt(5, 9.0, 9.3, "Bob", 1)]
+    groups = simultaneous_groups(us, tie_window=0.5)
+    assert [[u.id for u in g] for g in groups] == [[0, 1]]
+
+
+@pytest.fixture(scope="module")
+def three_mics(tmp_path_factory, say):
+    """A 3-channel session WAV at 44.1 kHz: one microphone per player, each hearing the
+    others 20 dB down; Alice and Bob speak at (nearly) the same moment."""
+    alice, bob, carol = say("jewelers", "fest_slt"), say("bewitched", "rms"), say("challenge", "awb")
+    times = {"Alice": (1.0, alice, 0), "Bob": (1.25, bob, 1), "Carol": (4.0, carol, 2)}
+    clips = []
+    for name, (t, a, ch) in times.items():
+        for other in range(3):
+            clips.append((t, a if other == ch else a * 0.1, other))
+    audio = place(clips, duration=6.0, channels=3)
+    path = tmp_path_factory.mktemp("mics") / "session.wav"
+    import soxr
+
+    sf.write(path, soxr.resample(audio, SAMPLE_RATE, 44100), 44100, subtype="PCM_16")
+    return path, times
+
+
+def test_attribution_by_channel_and_overlap_detection(three_mics, vosk_rec):
+    path, times = three_mics
+    src = WavSource(path)
+    us = list(listen(src, vosk_rec, channel_players=channel_names("Alice,Bob,Carol", src.channels)))
+    speakers = sorted(u.speaker for u in us)
+    assert speakers == ["Alice", "Bob", "Carol"], [(u.speaker, u.start, u.text) for u in us]
+    for u in us:
+        assert u.speaker_method == "channel" and u.speaker_confidence >= 0.9 and not u.ask
+        assert u.channel == times[u.speaker][2]
+        assert u.start == pytest.approx(times[u.speaker][0], abs=0.15)
+    by = {u.speaker: u for u in us}
+    later = max(by["Alice"], by["Bob"], key=lambda u: u.id)
+    earlier = min(by["Alice"], by["Bob"], key=lambda u: u.id)
+    assert later.simultaneous_with == (earlier.id,)
+    assert by["Carol"].simultaneous_with == ()
+
+
+def test_attribution_by_spoken_name(whisper_rec, say):
+    audio = place([(0.5, say("Bob says bewitched", "rms"), 0), (3.0, say("Carol says crystal", "fest_slt"), 0)],
+                  duration=5.0)[:, 0]
+    us = list(listen(ArraySource(audio), whisper_rec.clone(), PLAYERS))
+    assert [(u.speaker, u.speaker_method) for u in us] == [("Bob", "name"), ("Carol", "name")], [u.text for u in us]
+    assert us[1].body == "crystal"
+    assert all(u.speaker_confidence >= 0.6 for u in us)
+
+
+VP_VOICES = {"Alice": "fest_slt", "Bob": "rms", "Carol": "awb", "Dave": "kal16"}
+ENROLL = "My name is {name}. I like to play word games around the table with my friends."
+TEST_WORDS = ["jewelers", "bewitched", "rhythm", "crystal", "sphinx", "blizzard", "kingdom", "glimpse",
+              "challenge", "thrust"]
+
+
+@pytest.fixture(scope="module")
+def enrolled(embedder, say):
+    from voice_host.speech.voiceprint import VoicePrints
+
+    vp = VoicePrints(embedder)
+    for name, voice in VP_VOICES.items():
+        vp.enroll(name, say(ENROLL.format(name=name), voice))
+    return vp
+
+
+def test_voice_print_identifies_four_enrolled_voices(enrolled, say):
+    right = total = 0
+    for name, voice in VP_VOICES.items():
+        for word in TEST_WORDS:
+            ident = enrolled.identify(say(word, voice))
+            right += ident.speaker == name
+            total += 1
+    assert right / total >= 0.95, f"{right}/{total}"
+
+
+def test_voice_print_attribution_in_listen(enrolled, vosk_rec, say):
+    order = [("Carol", "rhythm"), ("Alice", "crystal"), ("Dave", "kingdom"), ("Bob", "glimpse")]
+    audio = place([(0.5 + 2.0 * i, say(w, VP_VOICES[n]), 0) for i, (n, w) in enumerate(order)],
+                  duration=9.0)[:, 0]
+    us = list(listen(ArraySource(audio), vosk_rec.clone(), PLAYERS, voiceprints=enrolled))
+    assert [u.speaker for u in us] == [n for n, _ in order]
+    assert all(u.speaker_method == "voiceprint" for u in us)
+
+
+def test_events_and_noise_only_input(vosk_rec):
+    events = []
+    rng = np.random.default_rng(1)
+    hum = (0.01 * np.sin(2 * np.pi * 50 * np.arange(3 * SAMPLE_RATE) / SAMPLE_RATE)
+           + 0.002 * rng.standard_normal(3 * SAMPLE_RATE)).astype(np.float32)
+    assert list(listen(ArraySource(hum), vosk_rec.clone(), PLAYERS, on_event=events.append)) == []
+    assert not [e for e in events if isinstance(e, SpeechStarted)]
+    _ = Discarded

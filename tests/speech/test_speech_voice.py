@@ -1,0 +1,113 @@
+"""The host's voice: printing, rendering, stopping (barge-in), and never being heard
+as a player (real host audio from pyttsx3/espeak-ng mixed into the microphone)."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import numpy as np
+import pytest
+
+from synth import place
+from voice_host.speech.sources import SAMPLE_RATE, ArraySource
+from voice_host.speech.turns import Discarded, SpeechStarted, listen
+from voice_host.speech.voice import EchoGate, HostPlayback, PrintVoice, TtsVoice
+
+HOST_LINE = "Bob scores twelve points for jewelers. Alice, it is your turn, the timer is running."
+
+
+def test_print_voice():
+    out = io.StringIO()
+    v = PrintVoice(out)
+    v.say("Bob scores 12.")
+    v.say("Alice to play.")
+    assert out.getvalue() == "host: Bob scores 12.\nhost: Alice to play.\n"
+    assert not v.speaking and v.wait() and [p.text for p in v.history] == ["Bob scores 12.", "Alice to play."]
+
+
+def test_tts_renders_audio(tts):
+    audio = tts.synthesize("Bob scores twelve points.")
+    assert audio.dtype == np.float32 and 0.8 < audio.size / SAMPLE_RATE < 4
+    assert np.abs(audio).max() > 0.05
+
+
+def test_tts_voice_stop_cuts_a_sentence(tts):
+    voice = TtsVoice(synthesizer=tts, play=False)
+    voice.say(HOST_LINE)
+    voice.say("And this queued sentence is never said.")
+    t0 = time.monotonic()
+    while not voice.history and time.monotonic() - t0 < 10:
+        time.sleep(0.01)
+    time.sleep(0.3)
+    assert voice.speaking
+    voice.stop()
+    assert voice.wait(2.0) and not voice.speaking
+    (said,) = voice.history
+    assert said.interrupted and said.end - said.start < 1.5 < said.samples.size / SAMPLE_RATE
+
+
+class FakeVoice:
+    """A host voice that 'plays' known audio on the session timeline."""
+
+    def __init__(self, playback: HostPlayback):
+        self.history = [playback]
+        self.stopped = False
+
+    @property
+    def speaking(self):
+        return not self.stopped
+
+    def stop(self):
+        self.stopped = True
+
+    def say(self, text):
+        pass
+
+    def wait(self, timeout=None):
+        return True
+
+    def close(self):
+        pass
+
+
+@pytest.fixture(scope="module")
+def host_audio(tts):
+    return tts.synthesize(HOST_LINE)
+
+
+def test_host_voice_is_not_heard_as_a_player(host_audio, vosk_rec, say):
+    word = say("bewitched", "rms")
+    host_start = 1.0
+    player_at = host_start + host_audio.size / SAMPLE_RATE + 1.0
+    mic = place([(host_start, 0.5 * host_audio, 0), (player_at, word, 0)], duration=player_at + 2)[:, 0]
+    # without the gate the host's sentence comes back as an utterance
+    assert len(list(listen(ArraySource(mic), vosk_rec.clone()))) == 2
+    gate = EchoGate([HostPlayback(HOST_LINE, host_start, host_start + host_audio.size / SAMPLE_RATE, host_audio)])
+    events = []
+    us = list(listen(ArraySource(mic), vosk_rec.clone(), gate=gate, on_event=events.append))
+    assert len(us) == 1 and us[0].start == pytest.approx(player_at, abs=0.1)
+    assert [e.time for e in events if isinstance(e, SpeechStarted)] == [pytest.approx(player_at, abs=0.1)]
+
+
+def test_barge_in_stops_the_host(host_audio, vosk_rec, say):
+    word = say("challenge", "awb")
+    host_start, player_at = 1.0, 2.5
+    # the loudspeaker's echo reaches the table microphone about 10 dB down
+    mic = place([(host_start, 0.3 * host_audio, 0), (player_at, word, 0)], duration=6.0)[:, 0]
+    voice = FakeVoice(HostPlayback(HOST_LINE, host_start, host_start + host_audio.size / SAMPLE_RATE, host_audio))
+    events = []
+    us = list(listen(ArraySource(mic), vosk_rec.clone(), voice=voice, on_event=events.append))
+    starts = [e for e in events if isinstance(e, SpeechStarted)]
+    assert voice.stopped
+    assert starts[0].barge_in and starts[0].time == pytest.approx(player_at, abs=0.15)
+    assert len(us) == 1 and us[0].start == pytest.approx(player_at, abs=0.15)
+
+
+def test_transcript_repeating_the_host_is_dropped():
+    gate = EchoGate([HostPlayback("Alice scores nine for rhythm", 1.0, 3.0)])
+    assert gate.is_echo_text("alice scores nine", 1.5, 2.5)
+    assert not gate.is_echo_text("challenge", 1.5, 2.5)
+    assert not gate.is_echo_text("alice scores nine", 6.0, 7.0)
+    assert gate.host_active(2.9, 3.1) and not gate.host_active(4.0, 4.5)
+    _ = Discarded
