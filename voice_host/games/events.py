@@ -31,7 +31,9 @@ class GameStarted(Event):
     players: tuple[str, ...]
     """Clockwise seating order."""
     rounds: int
-    """How many rounds the game lasts."""
+    """How many rounds the game lasts (0: it ends on marks)."""
+    marks: int = 0
+    """Duel: marks that win the game."""
 
 
 @dataclass(frozen=True)

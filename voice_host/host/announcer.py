@@ -78,6 +78,7 @@ REFUSALS: dict[str, Callable[..., str]] = {
     ),
     "not_a_word": lambda word, reason: f"{word} is refused: {WORD_REASONS.get(reason, reason)}.",
     "already_said": lambda word: f"You already said {word}.",
+    "word_is_final": lambda word: f"Your word this round is {word}; it can't be changed.",
     "timer_holder": lambda player: f"{player}, you flipped the timer, so you can't interrupt.",
     "no_interrupts_left": lambda player: f"{player}, you have no interrupts left.",
     "challenge_in_progress": lambda word: f"Play is stopped while {word} is challenged.",
@@ -140,7 +141,8 @@ class Announcer:
 
     def _GameStarted(self, e: E.GameStarted) -> str:
         title = e.game.replace("-", " ").title()
-        return f"{title} for {names(e.players)}: {plural(e.rounds, 'round')}."
+        length = f"first to {plural(e.marks, 'mark')} wins" if e.marks else plural(e.rounds, "round")
+        return f"{title} for {names(e.players)}: {length}."
 
     def _StartDraws(self, e: E.StartDraws) -> str:
         parts = []

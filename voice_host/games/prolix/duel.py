@@ -1,0 +1,220 @@
+"""Prolix for two: both players study the same board; the better word takes a mark.
+
+The first player to say a word flips the timer and may not change it; the other has
+the timer's time to answer. Both words are scored, the leader's handicap (leader's
+marks minus the other's) comes off the leader's word, the higher word takes the mark
+and a tie goes to whoever flipped the timer. A challenge of the last round's word
+gives that round's mark to whoever wins the challenge. First to five marks wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from voice_host.games import actions as A
+from voice_host.games import events as E
+from voice_host.games.base import register
+from voice_host.games.errors import Refusal
+from voice_host.games.prolix.common import ProlixGame, ProlixState, Timer
+
+
+@dataclass
+class DuelRound:
+    """One round's words and outcome."""
+
+    number: int
+    words: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """player -> (word, value), in the order said."""
+    flipper: str | None = None
+    handicap: tuple[str, int] | None = None
+    winner: str | None = None
+    challenged: bool = False
+
+
+@dataclass
+class DuelState(ProlixState):
+    timer: Timer = field(default_factory=Timer)
+    rounds: list[DuelRound] = field(default_factory=list)
+    """Every round so far; the last one is in play while the phase is ``turn``."""
+
+
+@register
+class ProlixDuel(ProlixGame):
+    """Prolix for two players."""
+
+    name = "prolix-duel"
+    min_players = 2
+    max_players = 2
+    columns_per_move = 2
+    uses_start_player = False
+    state_class = DuelState
+
+    def marks(self) -> dict[str, int]:
+        counts = {p: 0 for p in self.state.players}
+        for r in self.state.rounds:
+            if r.winner:
+                counts[r.winner] += 1
+        return counts
+
+    def _marks_event(self, player: str, reason: str) -> E.MarkAwarded:
+        return E.MarkAwarded(player, tuple(self.marks().items()), reason)
+
+    def _other(self, player: str) -> str:
+        a, b = self.state.players
+        return b if player == a else a
+
+    # ------------------------------------------------------------------ the clock
+    def advance(self, t: float) -> list[E.Event]:
+        s = self.state
+        events: list[E.Event] = []
+        if s.phase == "turn" and s.timer.until is not None and t >= s.timer.until:
+            s.clock = s.timer.until
+            events += [E.TimerExpired(s.timer.holder, interrupts=False)] + self._score_round()
+        s.clock = max(s.clock, t)
+        return events
+
+    # ------------------------------------------------------------------ actions
+    def handle(self, action: A.Action) -> list[E.Event]:
+        s = self.state
+        if isinstance(action, A.Begin):
+            events = [E.GameStarted(self.name, tuple(s.players), 0, self.settings.duel_marks)] + self._setup_events()
+            return events + self._start_round()
+        setup = self._setup_action(action)
+        if setup is not None:
+            return setup
+        if isinstance(action, A.Word):
+            return self._word(action)
+        if isinstance(action, A.Challenge):
+            return self._challenge(action.player, action.target)
+        raise Refusal("not_in_this_game", action=type(action).__name__)
+
+    def _start_round(self) -> list[E.Event]:
+        s = self.state
+        s.rounds.append(DuelRound(len(s.rounds) + 1, handicap=self._handicap()))
+        s.round, s.phase, s.timer = len(s.rounds), "turn", Timer()
+        return [self.board_view(), E.DuelRound(s.round, s.rounds[-1].handicap)]
+
+    def _word(self, a: A.Word) -> list[E.Event]:
+        s = self.state
+        self._known(a.player)
+        if s.phase == "over":
+            raise Refusal("game_over")
+        if s.phase == "draw":
+            raise Refusal("wait_for_draw", drawer=s.drawer)
+        current = s.rounds[-1]
+        if a.player in current.words:
+            raise Refusal("word_is_final", word=current.words[a.player][0])
+        self._check_word(a.word)
+        current.words[a.player] = (a.word, self.score(a.word)[0])
+        events: list[E.Event] = [E.WordTaken(a.player, a.word)]
+        if current.flipper is None:
+            current.flipper = a.player
+            s.timer = Timer(a.player, s.clock + self.settings.timer)
+            return events + [E.TimerStarted(int(self.settings.timer), a.player)]
+        return events + self._score_round()
+
+    def _net(self, r: DuelRound, player: str) -> int:
+        value = r.words[player][1] if player in r.words else 0
+        return value - (r.handicap[1] if r.handicap and r.handicap[0] == player else 0)
+
+    def _score_round(self) -> list[E.Event]:
+        s = self.state
+        r = s.rounds[-1]
+        s.timer = Timer()
+        a, b = s.players
+        net = {p: self._net(r, p) for p in (a, b)}
+        by_tie = net[a] == net[b]
+        r.winner = r.flipper if by_tie else (a if net[a] > net[b] else b)
+        for player, (word, _) in r.words.items():
+            s.used.append((word, player))
+        entries = tuple((p, r.words.get(p, (None, 0))[0], r.words.get(p, (None, 0))[1], net[p])
+                        for p in ([*r.words] + [p for p in (a, b) if p not in r.words]))
+        events: list[E.Event] = [E.DuelScored(r.number, entries, r.winner, by_tie),
+                                 self._marks_event(r.winner, "round")]
+        return events + self._next_or_over()
+
+    def _next_or_over(self) -> list[E.Event]:
+        s = self.state
+        marks = self.marks()
+        top = max(marks.values())
+        if top >= self.settings.duel_marks:
+            s.phase = "over"
+            winner = max(marks, key=marks.get)
+            return [E.GameOver(tuple(E.Standing(p, n) for p, n in sorted(marks.items(), key=lambda x: -x[1])),
+                               (winner,))]
+        return self._move_and_draw(s.players[0])
+
+    def _after_draw(self) -> list[E.Event]:
+        self.state.drawer = None
+        return self._start_round()
+
+    def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
+        s = self.state
+        self._known(challenger)
+        other = self._other(challenger)
+        if target is not None and target != other:
+            raise Refusal("own_word" if target == challenger else "unknown_player", player=target,
+                          players=tuple(s.players))
+        scored = [r for r in s.rounds if r.winner is not None]
+        last = scored[-1] if scored else None
+        if last is None or other not in last.words or (s.phase == "turn" and s.rounds[-1].words):
+            raise Refusal("nothing_to_challenge", target=target)
+        if last.challenged:
+            raise Refusal("already_challenged", word=last.words[other][0], player=other)
+        word = last.words[other][0]
+        last.challenged = True
+        verdict = self.words.check(word)
+        events: list[E.Event] = [E.ChallengeRaised(challenger, other, word),
+                                 E.ChallengeResolved(challenger, other, word, verdict.ok, reason=verdict.reason)]
+        winner = other if verdict.ok else challenger
+        if not verdict.ok:
+            s.barred.append(word)
+        was_over = s.phase == "over"
+        last.winner = winner
+        events.append(self._marks_event(winner, "challenge"))
+        if max(self.marks().values()) >= self.settings.duel_marks:
+            s.phase = "turn"
+            return events + self._next_or_over()
+        if was_over:  # the mark that ended the game went the other way: play on
+            s.phase = "turn"
+            return events + self._move_and_draw(s.players[0])
+        current = s.rounds[-1]
+        if current.winner is None and current.handicap != self._handicap():
+            current.handicap = self._handicap()
+            events.append(E.DuelRound(current.number, current.handicap))
+        return events
+
+    def _handicap(self) -> tuple[str, int] | None:
+        """(leader, marks ahead) from the rounds already won; None when level."""
+        marks = self.marks()
+        a, b = self.state.players
+        if marks[a] == marks[b]:
+            return None
+        leader = a if marks[a] > marks[b] else b
+        return leader, abs(marks[a] - marks[b])
+
+    # ------------------------------------------------------------------ questions and results
+    def mode_query(self, q: A.Query) -> list[E.Event]:
+        s = self.state
+        if q.kind == "scores":
+            marks = self.marks()
+            return [E.MarkAwarded(max(marks, key=marks.get), tuple(marks.items()), "report")]
+        if q.kind == "turn":
+            events: list[E.Event] = [E.DuelRound(s.round, s.rounds[-1].handicap if s.rounds else None)]
+            if s.timer.running(s.clock):
+                events.append(E.TimeLeft(round(s.timer.until - s.clock)))
+            return events
+        return super().mode_query(q)
+
+    def result(self) -> dict:
+        s = self.state
+        marks = self.marks()
+        players = []
+        for p in s.players:
+            words = [{"word": r.words[p][0], "score": self._net(r, p), "value": r.words[p][1], "kind": "regular",
+                      "round": r.number, "counts": r.winner == p, "mark": r.winner == p}
+                     for r in s.rounds if p in r.words]
+            players.append({"name": p, "total": marks[p], "marks": marks[p], "words": words})
+        winners = [p for p in s.players if marks[p] >= self.settings.duel_marks] if self.finished else []
+        return {"game": self.name, "finished": self.finished, "winners": winners, "round": s.round,
+                "players": players}
