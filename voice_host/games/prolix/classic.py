@@ -16,7 +16,7 @@ from voice_host.games import actions as A
 from voice_host.games import events as E
 from voice_host.games.base import Setup, register
 from voice_host.games.errors import Refusal
-from voice_host.games.prolix.common import ProlixGame, ProlixSettings, ProlixState, Timer
+from voice_host.games.prolix.common import ProlixGame, ProlixSettings, ProlixState, Timer, ranking
 
 
 @dataclass
@@ -153,8 +153,7 @@ class ProlixClassic(ProlixGame):
 
     def standings(self) -> tuple[E.Standing, ...]:
         """Best first: by total, then by the final tiebreak (best single word, ...)."""
-        rows = [E.Standing(p, self.totals(p)[0]) for p in self.state.players]
-        return tuple(sorted(rows, key=lambda r: (r.total, self._word_values(r.player)), reverse=True))
+        return self._winners()[0]
 
     def _word_values(self, player: str) -> list[int]:
         """Every word's value, interrupts without their penalty, best first (final tiebreak)."""
@@ -355,14 +354,7 @@ class ProlixClassic(ProlixGame):
         return [E.GameOver(table, winners, tiebreak)]
 
     def _winners(self) -> tuple[tuple[E.Standing, ...], tuple[str, ...], str | None]:
-        """Most points wins; then the best single word, the second best, ...; else shared."""
-        table = self.standings()
-        tied = [r.player for r in table if r.total == table[0].total]
-        if len(tied) == 1:
-            return table, tuple(tied), None
-        best = max(self._word_values(p) for p in tied)
-        winners = tuple(p for p in tied if self._word_values(p) == best)
-        return table, winners, "best_word" if len(winners) == 1 else "shared"
+        return ranking(self.state.players, lambda p: self.totals(p)[0], self._word_values)
 
     def _snapshot(self) -> ClassicState:
         s = self.state

@@ -29,6 +29,23 @@ from voice_host.games.prolix.tiles import (
 )
 
 
+def ranking(players, total, values) -> tuple[tuple[E.Standing, ...], tuple[str, ...], str | None]:
+    """Standings best first, the winners, and how a tie was broken.
+
+    Most points wins; a tie goes to the best single word, then the second best, and so
+    on (``values(player)``: word values, best first); if it persists the victory is
+    shared. Returns (standings, winners, None | "best_word" | "shared").
+    """
+    table = tuple(sorted((E.Standing(p, total(p)) for p in players), key=lambda r: (r.total, values(r.player)),
+                         reverse=True))
+    tied = [r.player for r in table if r.total == table[0].total]
+    if len(tied) == 1:
+        return table, tuple(tied), None
+    best = max(values(p) for p in tied)
+    winners = tuple(p for p in tied if values(p) == best)
+    return table, winners, "best_word" if len(winners) == 1 else "shared"
+
+
 @dataclass(frozen=True)
 class ProlixSettings:
     """The table's settings for Prolix (config/default.toml, sections [prolix] and [table])."""
@@ -149,12 +166,15 @@ class ProlixGame(Game):
         if player not in self.state.players:
             raise Refusal("unknown_player", player=player, players=tuple(self.state.players))
 
-    def _check_word(self, word: str) -> None:
-        """Refuse a barred word, a cheapie, and (with auto_reject) a word not in the dictionary."""
+    def _check_word(self, word: str, also_used: Sequence[tuple[str, str]] = ()) -> None:
+        """Refuse a barred word, a cheapie, and (with auto_reject) a word not in the dictionary.
+
+        ``also_used``: words said but not yet scored that count as used all the same.
+        """
         s = self.state
         if word in s.barred:
             raise Refusal("barred", word=word)
-        conflict = self.words.cheapie(word, s.used)
+        conflict = self.words.cheapie(word, [*s.used, *also_used])
         if conflict is not None:
             raise Refusal("cheapie", word=word, earlier=conflict.earlier, by=conflict.player,
                           rule=conflict.rule, path=tuple(conflict.path or ()))

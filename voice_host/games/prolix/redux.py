@@ -1,0 +1,274 @@
+"""Prolix Redux: interjections instead of interrupts, 12 turns, the six best words.
+
+Each turn one player is active and every other player may interject. Any player's
+lone word is their word for the turn; the first word said starts a 30-second timer and
+the turn ends when it runs out or when every player has a word. The active player's
+word is scored first; an interjector whose word scores more gets +2, one whose word
+scores the same or less gets -1; an active player without a word gets -1 (and every
+interjector +2). A word a challenge shows invalid scores 0 and costs its player 2 (an
+active player's invalid word then counts as no word for the interjectors); a failed
+challenge costs the challenger 2. The active player passes clockwise every turn. The
+final score is the six best words plus bonuses minus penalties.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from voice_host.games import actions as A
+from voice_host.games import events as E
+from voice_host.games.base import Setup, register
+from voice_host.games.errors import Refusal
+from voice_host.games.prolix.common import ProlixGame, ProlixSettings, ProlixState, Timer, ranking
+
+
+@dataclass
+class ReduxTurn:
+    number: int
+    active: str
+    words: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """player -> (word, value), in the order said."""
+    invalid: list[str] = field(default_factory=list)
+    """Players whose word a challenge voided."""
+    challenged: list[str] = field(default_factory=list)
+    """Players whose word has been challenged (once is enough)."""
+    failed_challenges: list[str] = field(default_factory=list)
+    """Challengers whose challenge failed."""
+    done: bool = False
+
+    def marks(self) -> dict[str, int]:
+        """Bonus (+2) or penalty (-1, -2) per player; before the turn ends only the -2s."""
+        out: dict[str, int] = {}
+        a = self.active
+        active_value = self.words[a][1] if a in self.words and a not in self.invalid else None
+        if self.done and a not in self.words:
+            out[a] = -1
+        for player, (_, value) in self.words.items():
+            if player in self.invalid:
+                out[player] = -2
+            elif player != a and self.done:
+                out[player] = 2 if active_value is None or value > active_value else -1
+        for player in self.failed_challenges:
+            out[player] = out.get(player, 0) - 2
+        return out
+
+    def value(self, player: str) -> int | None:
+        if player not in self.words:
+            return None
+        return 0 if player in self.invalid else self.words[player][1]
+
+
+@dataclass
+class ReduxState(ProlixState):
+    order: list[str] = field(default_factory=list)
+    pos: int = 0
+    timer: Timer = field(default_factory=Timer)
+    turns: list[ReduxTurn] = field(default_factory=list)
+
+    @property
+    def active(self) -> str:
+        return self.order[self.pos]
+
+
+@register
+class ProlixRedux(ProlixGame):
+    """Prolix Redux for 2 to 6 players."""
+
+    name = "prolix-redux"
+    min_players = 2
+    max_players = 6
+    state_class = ReduxState
+
+    def __init__(self, setup: Setup, settings: ProlixSettings, words) -> None:
+        super().__init__(setup, settings, words)
+        self.columns_per_move = 2 if len(setup.players) == 2 else 1  # two players: discard and draw four
+
+    @property
+    def rounds(self) -> int:
+        return self.settings.redux_rounds
+
+    # ------------------------------------------------------------------ scores
+    def totals(self, player: str) -> tuple[int, list[int]]:
+        """(final score, the values that count): best words + bonuses - penalties."""
+        values = [v for t in self.state.turns if (v := t.value(player)) is not None]
+        best = sorted(values, reverse=True)[: self.settings.redux_best_words]
+        marks = sum(t.marks().get(player, 0) for t in self.state.turns)
+        return sum(best) + marks, best
+
+    def _ranking(self):
+        return ranking(self.state.players, lambda p: self.totals(p)[0], self._values)
+
+    def _values(self, player: str) -> list[int]:
+        return sorted((v for t in self.state.turns if (v := t.value(player))), reverse=True)
+
+    # ------------------------------------------------------------------ the clock
+    def advance(self, t: float) -> list[E.Event]:
+        s = self.state
+        events: list[E.Event] = []
+        if s.phase == "turn" and s.timer.until is not None and t >= s.timer.until:
+            s.clock = s.timer.until
+            events += [E.TimerExpired(s.active, interrupts=False)] + self._end_turn()
+        s.clock = max(s.clock, t)
+        return events
+
+    # ------------------------------------------------------------------ actions
+    def handle(self, action: A.Action) -> list[E.Event]:
+        s = self.state
+        if isinstance(action, A.Begin):
+            events = [E.GameStarted(self.name, tuple(s.players), self.rounds)] + self._setup_events()
+            i = s.players.index(s.start)
+            s.order = s.players[i:] + s.players[:i]
+            s.pos = -1
+            return events + self._next_turn()
+        setup = self._setup_action(action)
+        if setup is not None:
+            return setup
+        if isinstance(action, A.Word):
+            return self._word(action)
+        if isinstance(action, A.FlipTimer):
+            return self._flip(action.player)
+        if isinstance(action, A.Challenge):
+            return self._challenge(action.player, action.target)
+        raise Refusal("not_in_this_game", action=type(action).__name__)
+
+    def _turn_open(self) -> ReduxTurn:
+        s = self.state
+        if s.phase == "over":
+            raise Refusal("game_over")
+        if s.phase == "draw":
+            raise Refusal("wait_for_draw", drawer=s.drawer)
+        return s.turns[-1]
+
+    def _word(self, a: A.Word) -> list[E.Event]:
+        s = self.state
+        self._known(a.player)
+        turn = self._turn_open()
+        if a.player in turn.words:
+            raise Refusal("word_is_final", word=turn.words[a.player][0])
+        self._check_word(a.word, [(w, p) for p, (w, _) in turn.words.items()])  # words heard count as used
+        turn.words[a.player] = (a.word, self.score(a.word)[0])
+        events: list[E.Event] = [E.WordTaken(a.player, a.word)]
+        if s.timer.until is None:
+            s.timer = Timer(a.player, s.clock + self.settings.redux_timer)
+            events.append(E.TimerStarted(int(self.settings.redux_timer), a.player))
+        if len(turn.words) == len(s.players):
+            events += self._end_turn()
+        return events
+
+    def _flip(self, player: str) -> list[E.Event]:
+        """A stalled table may start the timer without a word (see docs/RULINGS.md)."""
+        s = self.state
+        self._known(player)
+        self._turn_open()
+        if s.timer.until is not None:
+            raise Refusal("timer_running", holder=s.timer.holder, left=round(s.timer.until - s.clock))
+        s.timer = Timer(player, s.clock + self.settings.redux_timer)
+        return [E.TimerStarted(int(self.settings.redux_timer), player)]
+
+    def _end_turn(self) -> list[E.Event]:
+        s = self.state
+        turn = s.turns[-1]
+        turn.done = True
+        s.timer = Timer()
+        for player, (word, _) in turn.words.items():
+            s.used.append((word, player))
+        events: list[E.Event] = [self._scored(turn)]
+        if turn.number >= self.rounds:
+            return events + self._game_over()
+        return events + self._move_and_draw(turn.active)
+
+    def _scored(self, turn: ReduxTurn) -> E.ReduxScored:
+        marks = turn.marks()
+        order = [turn.active] + [p for p in turn.words if p != turn.active]
+        entries = tuple((p, turn.words[p][0] if p in turn.words else None, turn.value(p) or 0, marks.get(p, 0))
+                        for p in order)
+        return E.ReduxScored(turn.number, turn.active, entries)
+
+    def _after_draw(self) -> list[E.Event]:
+        self.state.drawer = None
+        return self._next_turn()
+
+    def _next_turn(self) -> list[E.Event]:
+        s = self.state
+        s.pos = (s.pos + 1) % len(s.order)
+        s.turns.append(ReduxTurn(len(s.turns) + 1, s.active))
+        s.round, s.phase, s.timer = len(s.turns), "turn", Timer()
+        return [self.board_view(), E.TurnStarted(s.active, s.round)]
+
+    def _game_over(self) -> list[E.Event]:
+        self.state.phase = "over"
+        return [E.GameOver(*self._ranking())]
+
+    def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
+        s = self.state
+        self._known(challenger)
+        if target == challenger:
+            raise Refusal("own_word")
+        candidates = []
+        current = s.turns[-1] if s.turns else None
+        if current is not None and (current.words or current.done):
+            candidates.append(current)  # once the next turn has a word, the last one is settled
+        elif len(s.turns) > 1:
+            candidates.append(s.turns[-2])
+        found = None
+        for turn in candidates:
+            said = [p for p in turn.words if p != challenger and (target is None or p == target)]
+            if said:
+                found = (turn, said[-1])
+        if found is None:
+            raise Refusal("nothing_to_challenge", target=target)
+        turn, player = found
+        word = turn.words[player][0]
+        if player in turn.challenged:
+            raise Refusal("already_challenged", word=word, player=player)
+        turn.challenged.append(player)
+        verdict = self.words.check(word)
+        events: list[E.Event] = [E.ChallengeRaised(challenger, player, word),
+                                 E.ChallengeResolved(challenger, player, word, verdict.ok, reason=verdict.reason,
+                                                     penalty=self.settings.failed_challenge_penalty)]
+        if verdict.ok:
+            turn.failed_challenges.append(challenger)
+        else:
+            turn.invalid.append(player)
+            s.barred.append(word)
+        if turn.done:
+            events.append(self._scored(turn))
+            if s.phase == "over":
+                events += self._game_over()
+        return events
+
+    # ------------------------------------------------------------------ questions and results
+    def mode_query(self, q: A.Query) -> list[E.Event]:
+        s = self.state
+        if q.kind == "scores":
+            return [E.ScoresReport(self._ranking()[0], s.round, self.rounds)]
+        if q.kind == "turn":
+            left = (s.timer.until - s.clock) if s.timer.running(s.clock) else None
+            return [E.TurnReport(s.active if s.phase != "over" else None, s.round, s.timer.holder, left,
+                                 s.drawer if s.phase == "draw" else None)]
+        return super().mode_query(q)
+
+    def result(self) -> dict:
+        s = self.state
+        players = []
+        for p in s.players:
+            total, best = self.totals(p)
+            counted = list(best)
+            words = []
+            for turn in s.turns:
+                if p not in turn.words:
+                    continue
+                value = turn.value(p)
+                counts = value in counted
+                if counts:
+                    counted.remove(value)
+                words.append({"word": turn.words[p][0], "score": value, "value": turn.words[p][1],
+                              "kind": "active" if turn.active == p else "interjection", "round": turn.number,
+                              "counts": counts, "mark": turn.marks().get(p, 0) if turn.done else 0,
+                              "valid": p not in turn.invalid})
+            marks = [t.marks().get(p, 0) for t in s.turns]
+            players.append({"name": p, "total": total, "words": words,
+                            "bonuses": sum(m for m in marks if m > 0), "penalties": -sum(m for m in marks if m < 0)})
+        winners = list(self._ranking()[1]) if self.finished else []
+        return {"game": self.name, "finished": self.finished, "winners": winners, "round": s.round,
+                "rounds": self.rounds, "players": players}
