@@ -107,7 +107,8 @@ def test_cheapie_names_the_earlier_word_and_rule(table):
     t = table()
     t(f"Ann: begrudging\n{B}")
     assert t("Ben: begrudged") == [
-        "No cheapies: begrudged can't be played, Ann already played begrudging and it only changes the tense."]
+        "No cheapies: begrudged can't be played, Ann already played begrudging and it only changes the tense "
+        "(begrudge), then adds or removes -ing (begrudging)."]
     t(f"Ben: jubilantly\n{B}")
     assert t("Cat: jubilant") == [
         "No cheapies: jubilant can't be played, Ben already played jubilantly and it only adds or removes -ly."]

@@ -29,14 +29,20 @@ def points(n: int) -> str:
     return plural(n, "point")
 
 
-RULE_NAMES = {
-    "same": "it is the same word",
-    "plural": "it only changes the plural",
-    "tense": "it only changes the tense",
-    "ly": "it only adds or removes -ly",
-    "ing": "it only adds or removes -ing",
-    "chain": "it is a chain of plural, tense, -ly or -ing changes",
+RULE_STEPS = {
+    "plural": "changes the plural",
+    "tense": "changes the tense",
+    "ly": "adds or removes -ly",
+    "ing": "adds or removes -ing",
 }
+
+
+def cheapie_reason(rule: str, path) -> str:
+    """Why a word is a cheapie: one restriction, or the chain of them step by step."""
+    if rule == "chain" and path:
+        return "it only " + ", then ".join(f"{RULE_STEPS.get(r, r)} ({w})" for w, r in path)
+    return "it only " + RULE_STEPS.get(rule, rule)
+
 
 WORD_REASONS = {
     "not_found": "it is not in the dictionary",
@@ -73,7 +79,7 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "no_room": lambda count: f"There is no room on the board for {plural(count, 'more tile')}.",
     "barred": lambda word: f"{word} lost a challenge this game and can't be played.",
     "cheapie": lambda word, earlier, by, rule, path=(): (
-        f"No cheapies: {word} can't be played, {by} already played {earlier} and {RULE_NAMES.get(rule, rule)}."
+        f"No cheapies: {word} can't be played, {by} already played {earlier} and {cheapie_reason(rule, path)}."
         if rule != "same" else f"No cheapies: {by} already played {earlier}."
     ),
     "not_a_word": lambda word, reason: f"{word} is refused: {WORD_REASONS.get(reason, reason)}.",
