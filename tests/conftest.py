@@ -70,7 +70,8 @@ class Table:
             setup.append(f"@start {start}")
         if board:
             setup.append(f"@board {board}")
-        self("\n".join(setup))
+        if setup:  # otherwise the game begins with the first line played
+            self("\n".join(setup))
 
     @property
     def game(self):

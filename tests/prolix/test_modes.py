@@ -1,0 +1,216 @@
+"""Prolix for one, for two, and Redux: scripted games with hand-worked results.
+
+Every game here is played in table mode on the jewelers board, set again after every
+draw, so each word's value can be read off:
+
+    W+1 (5)  B (4) | J+2 (5)  S (3) | L (2)  C (2) | D (1)  G (1)
+"""
+
+from __future__ import annotations
+
+from conftest import by_name
+
+B = "@board W B J S L C D G"
+
+
+# ---------------------------------------------------------------------- solo
+SOLO_LOST = f"""
+{B}
+Ann: jigsaw               # scratch: 14
+Ann: jewelers             # scratch: 15
+Ann: my word is jewelers  # commits 15: target 15 reached
+{B}
+Ann: jigsaw               # scratch 14 (jigsaw was never committed, so it is free)
+Ann: jawbones             # scratch 17
+@wait 46                  # time runs out: the last scratch word, jawbones, counts: 32, target 32
+{B}
+Ann: jeweler              # refused: a cheapie of jewelers
+Ann: my word is cowbell   # 13: 45, short of the target of 50; the game is lost
+Ann: my word is bulbs     # refused: the game is over
+"""
+
+
+def test_solo_scratch_words_timeout_fallback_and_a_missed_target(play):
+    result, lines = play(SOLO_LOST, "Ann", game="prolix-solo")
+    assert result["finished"] is True and result["winners"] == []
+    ann = by_name(result)["Ann"]
+    assert [(w["word"], w["score"], w["round"]) for w in ann["words"]] == [
+        ("jewelers", 15, 1), ("jawbones", 17, 2), ("cowbell", 13, 3)]
+    assert ann["total"] == 45
+    assert lines[:5] == ["Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G.",
+                         "Prolix Solo for Ann: 6 rounds.",
+                         "Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G.",
+                         "Round 1: Ann's turn.",
+                         "Round 1: reach 15 to stay alive; you have 0."]
+    assert "The timer is running: 45 seconds." in lines
+    assert "Scratch: jewelers would score 15." in lines
+    assert "15 in all: the target of 15 is reached." in lines
+    assert "Ann, draw 4 tiles and tell me the letters." in lines  # the board moves two columns
+    i = lines.index("Scratch: jawbones would score 17.")
+    assert lines[i + 1:i + 6] == ["30 seconds left.", "10 seconds left.", "5 seconds left.", "Time!",
+                                  "Ann scores 17 points for jawbones."]
+    assert "32 in all: the target of 32 is reached." in lines
+    assert any(x.startswith("No cheapies: jeweler can't be played") for x in lines)
+    assert "45 in all: short of the target of 50. The game is lost." in lines
+    assert any(x.startswith("The best word on that board was") and x.endswith("for 19.") for x in lines)
+    assert lines[-2:] == ["Game over. Ann finishes with 45 points.",
+                          "The game is over. Ask for the scores to hear them again."]
+
+
+def test_solo_six_rounds_won_with_a_tables_own_targets(play, tmp_path):
+    cfg = tmp_path / "easy.toml"
+    cfg.write_text("[prolix]\nsolo_targets = [10, 20, 30, 40, 50, 60]\n")
+    words = ["jewelers", "jigsaw", "cowbell", "jumbled", "jawbones", "wildcards"]  # 15 14 13 12 17 13
+    script = "\n".join(f"{B}\nAnn: my word is {w}" for w in words)
+    result, lines = play(script, "Ann", "--config", str(cfg), game="prolix-solo")
+    assert result["finished"] is True and result["winners"] == ["Ann"]
+    assert by_name(result)["Ann"]["total"] == 15 + 14 + 13 + 12 + 17 + 13 == 84
+    assert lines[-1] == "Game over. Ann finishes with 84 points: a win!"
+
+
+# ---------------------------------------------------------------------- duel
+DUEL = f"""
+{B}
+# round 1: level, no handicap
+Ann: jewelers             # first word: Ann flips the timer; 15
+Ben: cowbell              # 13: Ann takes the mark (1-0)
+{B}
+# round 2: Ann leads 1-0, handicap 1
+Ben: jumbled              # Ben flips; 12
+Ben: jawbones             # refused: Ben's word this round is final
+Ann: jigsaw               # 14 - 1 = 13 > 12: Ann (2-0)
+{B}
+# round 3: handicap 2
+Ann: wildcards            # Ann flips; 13 - 2 = 11
+Ben: jackals              # 12: the handicap gives Ben the mark although 13 > 12 (2-1)
+{B}
+# round 4: handicap 1
+Ann: bewildering          # Ann flips; 13 - 1 = 12
+Ben: jobs                 # 12: a tie goes to the flipper, Ann (3-1)
+{B}
+# round 5: handicap 2
+Ben: jawbones             # Ben flips; 17
+Ann: scrabble             # 11 - 2 = 9: Ben (3-2)
+{B}
+# round 6: handicap 1
+Ann: swindle              # Ann flips; 11 - 1 = 10
+Ben: jibblewock           # 18: Ben (3-3) ...
+Ann: challenge            # ... but it is no word: the challenge winner, Ann, takes the mark (4-2)
+{B}
+# round 7: handicap 2
+Ann: globs                # Ann flips; 10 - 2 = 8
+@wait 46                  # Ben has no word: 0. Ann's fifth mark wins
+"""
+
+
+def test_duel_handicaps_ties_challenges_and_five_marks(play):
+    result, lines = play(DUEL, "Ann,Ben", game="prolix-duel")
+    assert result["finished"] is True and result["winners"] == ["Ann"]
+    p = by_name(result)
+    assert (p["Ann"]["total"], p["Ben"]["total"]) == (5, 2)
+    assert [w["mark"] for w in p["Ann"]["words"]] == [True, True, False, True, False, True, True]
+    assert "Prolix Duel for Ann and Ben: first to 5 marks wins." in lines
+    assert "Ann jewelers 15; Ben cowbell 13. Ann takes the mark." in lines
+    assert "Round 2. Ann leads and carries a handicap of 1." in lines
+    assert "Your word this round is jumbled; it can't be changed." in lines
+    assert "Ann wildcards 13, minus 2 is 11; Ben jackals 12. Ben takes the mark." in lines
+    assert "Ann bewildering 13, minus 1 is 12; Ben jobs 12. Ann takes the mark, having flipped the timer on a tie." in lines
+    assert "The challenge succeeds: jibblewock is void, it is not in the dictionary." in lines
+    assert "The mark goes to Ann. Marks: Ann 4, Ben 2." in lines
+    assert "Round 7. Ann leads and carries a handicap of 2." in lines
+    assert "Ann globs 10, minus 2 is 8; Ben no word. Ann takes the mark." in lines
+    assert lines[-1] == "Game over. Final scores: Ann 5; Ben 2. Ann wins!"
+
+
+def test_duel_failed_challenge_gives_the_mark_to_the_challenged(table):
+    t = table("Ann,Ben", game="prolix-duel", start=None)
+    t("Ann: jewelers\nBen: cowbell")  # Ann's mark
+    said = t("Ann: challenge")
+    assert said[1].startswith("It's in the dictionary: cowbell stands.")
+    assert said[2] == "The mark goes to Ben. Marks: Ann 0, Ben 1."
+
+
+# ---------------------------------------------------------------------- Redux
+REDUX_THREE = f"""
+@start Ann
+{B}
+# turn 1, Ann active: everyone has a word, so the turn ends at once
+Ann: jewelers             # 15
+Ben: jawbones             # 17 > 15: +2
+Cat: jigsaw               # 14 <= 15: -1
+{B}
+# turn 2, Ben active
+Ben: cowbell              # 13
+Ann: wildcards            # 13, equal: -1
+@wait 31                  # Cat passes: no penalty for not interjecting
+{B}
+# turn 3, Cat active
+Ann: jackals              # first word starts the 30 s timer; 12
+Ben: swindle              # 11
+@wait 31                  # Cat has no word: -1, and every interjector +2
+{B}
+# turn 4, Ann active
+Ann: jibblewock           # 18, but no word...
+Ben: scrabble             # 11 (-1 for now)
+Cat: jobs                 # 12 (-1 for now)
+Ben: challenge Ann        # ... invalid: 0 and -2 for Ann; Ben and Cat now +2
+{B}
+# turn 5, Ben active
+Ben: bulbs                # 9
+Ann: wisdom               # 9: -1
+Cat: globs                # 10: +2
+Ann: challenge Cat        # globs is a word: Ann's failed challenge costs 2
+{B}
+"""
+
+
+def test_redux_bonuses_and_penalties(table):
+    t = table("Ann,Ben,Cat", game="prolix-redux", start=None, board=None)
+    said = t(REDUX_THREE)
+    assert "Turn 1 scores: Ann jewelers 15; Ben jawbones 17, plus 2; Cat jigsaw 14, minus 1." in said
+    assert "Turn 2 scores: Ben cowbell 13; Ann wildcards 13, minus 1." in said
+    assert "Turn 3 scores: Cat no word, minus 1; Ann jackals 12, plus 2; Ben swindle 11, plus 2." in said
+    assert "Turn 4 scores: Ann jibblewock 18; Ben scrabble 11, minus 1; Cat jobs 12, minus 1." in said
+    assert "Turn 4 scores: Ann jibblewock 0, minus 2; Ben scrabble 11, plus 2; Cat jobs 12, plus 2." in said
+    assert "Turn 5 scores: Ben bulbs 9; Ann wisdom 9, minus 1; Cat globs 10, plus 2." in said
+    # Ann: words 15 + 13 + 12 + 0 + 9 = 49; -1 +2 -2 -1, and -2 for the failed challenge
+    assert t.total("Ann") == 49 - 1 + 2 - 2 - 1 - 2 == 45
+    # Ben: 17 + 13 + 11 + 11 + 9 = 61; +2 +2 +2
+    assert t.total("Ben") == 61 + 6 == 67
+    # Cat: 14 + 12 + 10 = 36; -1 (turn 1) -1 (no word as active) +2 +2
+    assert t.total("Cat") == 36 + 2 == 38
+    assert t.state.active == "Cat" and t.state.round == 6  # the turn passes on clockwise every time
+
+
+REDUX_TWO = "@start Ann\n" + "\n".join(
+    f"{B}\n{first}: {w1}\n{second}: {w2}"
+    for first, second, w1, w2 in [
+        ("Ann", "Ben", "jewelers", "jawbones"),   # 15 / 17: Ben +2
+        ("Ben", "Ann", "jigsaw", "cowbell"),      # 14 / 13: Ann -1
+        ("Ann", "Ben", "jumbled", "wildcards"),   # 12 / 13: Ben +2
+        ("Ben", "Ann", "jackals", "swindle"),     # 12 / 11: Ann -1
+        ("Ann", "Ben", "lowball", "scrabble"),    # 11 / 11: Ben -1
+        ("Ben", "Ann", "jobs", "globs"),          # 12 / 10: Ann -1
+        ("Ann", "Ben", "wedge", "bulbs"),         # 7 / 9: Ben +2
+        ("Ben", "Ann", "wisdom", "jabbed"),       # 9 / 10: Ann +2
+        ("Ann", "Ben", "club", "bold"),           # 8 / 7: Ben -1
+        ("Ben", "Ann", "sledge", "gloves"),       # 7 / 6: Ann -1
+        ("Ann", "Ben", "brag", "blond"),          # 5 / 7: Ben +2
+        ("Ben", "Ann", "cobweb", "web"),          # 11 / 9: Ann -1
+    ])
+
+
+def test_redux_two_players_twelve_turns_best_six(play):
+    result, lines = play(REDUX_TWO, "Ann,Ben", game="prolix-redux")
+    assert result["finished"] is True
+    p = by_name(result)
+    # Ann: 15 13 12 11 11 10 10 9 8 7 6 5 -> best six 15+13+12+11+11+10 = 72; -1 -1 -1 +2 -1 -1
+    assert p["Ann"]["total"] == 72 - 3 == 69
+    assert sum(w["counts"] for w in p["Ann"]["words"]) == 6
+    # Ben: 17 14 13 12 12 11 11 9 9 7 7 7 -> best six 17+14+13+12+12+11 = 79; +2 +2 -1 +2 -1 +2
+    assert p["Ben"]["total"] == 79 + 6 == 85
+    assert (p["Ben"]["bonuses"], p["Ben"]["penalties"]) == (8, 2)
+    assert result["winners"] == ["Ben"]
+    assert lines.count("Ann, draw 4 tiles and tell me the letters.") == 6  # two players: discard and draw four
+    assert "Prolix Redux for Ann and Ben: 12 rounds." in lines
+    assert lines[-1] == "Game over. Final scores: Ben 85; Ann 69. Ben wins!"
