@@ -141,9 +141,7 @@ class Session:
             return self._say_lines([self.announcer.help(self.game.phrases())], quiet, remember=False)
         if intent.kind == "undo":
             return self._undo(quiet)
-        if intent.kind == "unclear":
-            return self._refuse("unclear", {"text": record["text"]}, quiet)
-        action = self.game.interpret(intent, player, t)
+        action = self.game.interpret(intent, player, t)  # the game's own phrases come first
         if action is None:
             action = self._generic_action(intent, player, t)
         if isinstance(action, E.Refused):
