@@ -117,6 +117,35 @@ def run_typed(session: Session, stream=sys.stdin) -> None:
     session.settle()
 
 
+def run_by_voice(session: Session, words, cfg: dict, args: argparse.Namespace) -> None:
+    """Play from a recording (--audio) or the microphone; without one, fall back to typing."""
+    from voice_host.host.hearing import Hearing, HearingSettings, play_live, play_recording
+    from voice_host.speech.recognizer import make_recognizer
+    from voice_host.speech.sources import NoInputDevice, channel_names, open_source
+
+    hearing = Hearing(session, words, HearingSettings.from_config(cfg))
+    try:
+        source = open_source(audio=args.audio, device=args.device)
+    except (NoInputDevice, OSError) as exc:
+        if args.audio:
+            raise UserError(f"I can't read {args.audio}: {exc}") from exc
+        session.say(session.announcer.no_microphone(str(exc)))
+        run_typed(session)
+        return
+    try:
+        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "vosk"), args.model)
+    except Exception as exc:  # no model installed: the message says what to run
+        raise UserError(str(exc)) from exc
+    channels = channel_names(args.channels, source.channels) if args.channels else None
+    try:
+        if args.audio:
+            play_recording(hearing, source, recognizer, channel_players=channels)
+        else:
+            play_live(hearing, source, recognizer, channel_players=channels)
+    finally:
+        source.close()
+
+
 def write_result(session: Session, path: str | None) -> None:
     if path:
         Path(path).write_text(json.dumps(session.result(), indent=2) + "\n", encoding="utf-8")
@@ -145,6 +174,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             session.feed(record)
         if args.script:
             run_records(session, parse_script(Path(args.script).read_text(encoding="utf-8")), args.pace)
+        elif args.audio or (not args.typed and sys.stdin.isatty()):
+            run_by_voice(session, words, cfg, args)
         else:
             run_typed(session)
         write_result(session, args.result_json)
@@ -205,6 +236,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--timer", type=float, metavar="S", help="seconds on the sand timer")
     play.add_argument("--auto-reject", action="store_true", help="refuse words missing from the dictionary at once")
     play.add_argument("--challenge-vote", action="store_true", help="uninvolved players vote before the dictionary")
+    play.add_argument("--audio", metavar="WAV", help="play a recorded session (the clock follows the recording)")
+    play.add_argument("--channels", metavar="NAMES", help="the player on each input channel, e.g. Ann,Ben,Cat")
+    play.add_argument("--engine", choices=("vosk", "whisper"), help="speech recognizer (default: config, vosk)")
+    play.add_argument("--model", metavar="PATH", help="speech model directory (default: the engine's own)")
+    play.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
+    play.add_argument("--typed", action="store_true", help="type the inputs even when a microphone is present")
     output_options(play)
     play.set_defaults(func=cmd_play)
 

@@ -323,6 +323,30 @@ class Announcer:
         return f"Turn {e.round} scores: " + "; ".join(parts) + "."
 
     # host-level sentences
+    def did_you_say(self, options) -> str:
+        return f"Did you say {' or '.join(options)}?"
+
+    def taking_guess(self, word: str) -> str:
+        return f"I'll take {word}."
+
+    def say_again(self) -> str:
+        return "Then please say it again, or spell it."
+
+    def who_said(self, text: str) -> str:
+        return f"Who said {text}?"
+
+    def was_that(self, player: str) -> str:
+        return f"Was that {player}?"
+
+    def who_then(self, text: str) -> str:
+        return f"Then who said {text}? Say it again with your name first."
+
+    def nobody_claimed(self, text: str) -> str:
+        return f"Nobody said who said {text}, so it doesn't count. Say your name first, like 'Ann, jewelers'."
+
+    def no_microphone(self, reason: str) -> str:
+        return f"I can't hear you: {reason} Type your words instead, one line each, like 'Ann: jewelers'."
+
     def undone(self, what: str) -> str:
         return f"Undone: {what}."
 

@@ -61,6 +61,11 @@ class Session:
     def players(self) -> list[str]:
         return list(self.header["players"])
 
+    @property
+    def tie_window(self) -> float:
+        """Seconds within which words are simultaneous (the table's setting)."""
+        return float(self.header["config"].get("table", {}).get("tie_window", 0.5))
+
     # ------------------------------------------------------------------ feeding
     def feed(self, record: dict, *, quiet: bool = False) -> list[str]:
         """Log, apply and announce one input record; returns the sentences said."""
@@ -195,6 +200,10 @@ class Session:
 
     def _is_undo(self, record: dict) -> bool:
         return "text" in record and intents.parse(record["text"], self.players).kind == "undo"
+
+    def say(self, line: str) -> None:
+        """Say one host sentence that is not about the game state (questions to the table)."""
+        self._say_lines([line], False, remember=True)
 
     def ask(self, *kinds: str, quiet: bool = False) -> list[str]:
         """Answer questions (board, scores, turn, words) aloud."""

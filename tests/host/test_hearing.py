@@ -1,0 +1,94 @@
+"""From heard utterances to plays: matching, confirming, asking who, chatter.
+
+The utterances here are what the speech layer emits (start, text, speaker, ...); the
+audio tests in tests/speech and tests/test_audio_game.py produce them from real audio.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from voice_host.host.hearing import Hearing, HearingSettings
+
+
+@dataclass
+class Heard:
+    start: float
+    text: str
+    speaker: str | None = "Ann"
+    speaker_confidence: float = 0.95
+    ask: bool = False
+
+    @property
+    def end(self) -> float:
+        return self.start + 0.8
+
+    @property
+    def body(self) -> str:
+        return self.text
+
+
+@pytest.fixture
+def ear(table):
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(ignore=("okay", "hmm")))
+    return t, hearing
+
+
+def said(t, hearing, *utterances) -> list[str]:
+    before = len(t.heard)
+    for u in utterances:
+        hearing.hear(u)
+    hearing.tick(t.session.t + 1)
+    return t.heard[before:]
+
+
+def test_split_spelled_and_nato_words_are_joined(ear):
+    t, hearing = ear
+    assert said(t, hearing, Heard(10, "scrap booking"))[0] == "Ann scores 10 points for scrapbooking."
+    t("@board W B J S L C D G")
+    assert said(t, hearing, Heard(20, "j e w e l e r s", "Ben"))[0] == "Ben scores 15 points for jewelers."
+    t("@board W B J S L C D G")
+    nato = "juliet alpha whiskey bravo oscar november echo sierra"
+    assert said(t, hearing, Heard(30, nato, "Cat"))[0] == "Cat scores 17 points for jawbones."
+
+
+def test_unsure_word_is_confirmed_yes_or_settled_by_the_best_guess(ear):
+    t, hearing = ear
+    out = said(t, hearing, Heard(10, "flummocks"))
+    assert out == ["Did you say flummoxes or flummox?"]
+    assert t.game.state.used == []  # nothing played while the question is open
+    out = said(t, hearing, Heard(12, "yes"))
+    assert out[0] == "Ann scores 5 points for flummoxes."  # l2 s3
+    t("@board W B J S L C D G")
+    said(t, hearing, Heard(30, "gliblets", "Ben"))
+    assert t.heard[-1].startswith("Did you say")
+    out = said(t, hearing, Heard(40, "scores", "Cat"))  # nobody answered within 6 s
+    assert out[0].startswith("I'll take ")
+    assert t.game.state.used[-1][1] == "Ben"
+
+
+def test_nobody_knows_who_spoke_so_the_host_asks(ear):
+    t, hearing = ear
+    assert said(t, hearing, Heard(10, "jewelers", speaker=None)) == ["Who said jewelers?"]
+    out = said(t, hearing, Heard(12, "it was Ann", speaker=None))
+    assert out[0] == "Ann scores 15 points for jewelers."
+
+
+def test_a_weak_attribution_is_confirmed(ear):
+    t, hearing = ear
+    assert said(t, hearing, Heard(10, "jewelers", "Ben", 0.4, ask=True)) == ["Was that Ben?"]
+    out = said(t, hearing, Heard(11, "yes", "Ben"))
+    assert out[0] == "Ben interrupts Ann with jewelers: 15, minus 2, scores 13."
+
+
+def test_chatter_and_commands(ear):
+    t, hearing = ear
+    assert said(t, hearing, Heard(10, "that was a good one")) == [
+        "I didn't catch a word in 'that was a good one'. Say just the word, or 'play' and the word."]
+    assert said(t, hearing, Heard(12, "okay")) == [
+        "I didn't catch a word in 'okay'. Say just the word, or 'play' and the word."]
+    assert said(t, hearing, Heard(14, "whose turn is it", "Ben")) == ["Round 1: Ann's turn."]
+    assert t.game.state.used == []
