@@ -55,19 +55,34 @@ def test_split_spelled_and_nato_words_are_joined(ear):
     assert said(t, hearing, Heard(30, nato, "Cat"))[0] == "Cat scores 17 points for jawbones."
 
 
+def unsure(t, heard: str) -> list[str]:
+    """The matcher's top two for a word it is unsure of (the words tests cover its ranking)."""
+    match = t.session.words.match(heard)
+    assert match.confidence < HearingSettings().confirm_below
+    return [w for w, _ in match.alternatives[:2]]
+
+
 def test_unsure_word_is_confirmed_yes_or_settled_by_the_best_guess(ear):
     t, hearing = ear
-    out = said(t, hearing, Heard(10, "flummocks"))
-    assert out == ["Did you say flummoxes or flummox?"]
+    first, second = unsure(t, "flummocks")
+    assert said(t, hearing, Heard(10, "flummocks")) == [f"Did you say {first} or {second}?"]
     assert t.game.state.used == []  # nothing played while the question is open
-    out = said(t, hearing, Heard(12, "yes"))
-    assert out[0] == "Ann scores 5 points for flummoxes."  # l2 s3
+    said(t, hearing, Heard(12, "yes"))
+    assert t.game.state.used == [(first, "Ann")]
     t("@board W B J S L C D G")
+    first, _ = unsure(t, "gliblets")
     said(t, hearing, Heard(30, "gliblets", "Ben"))
-    assert t.heard[-1].startswith("Did you say")
     out = said(t, hearing, Heard(40, "scores", "Cat"))  # nobody answered within 6 s
-    assert out[0].startswith("I'll take ")
-    assert t.game.state.used[-1][1] == "Ben"
+    assert out[0] == f"I'll take {first}."
+    assert t.game.state.used[-1] == (first, "Ben")
+
+
+def test_the_speaker_may_answer_with_the_other_word(ear):
+    t, hearing = ear
+    first, second = unsure(t, "flummocks")
+    said(t, hearing, Heard(10, "flummocks"))
+    said(t, hearing, Heard(12, second))
+    assert t.game.state.used == [(second, "Ann")]
 
 
 def test_nobody_knows_who_spoke_so_the_host_asks(ear):
@@ -92,3 +107,17 @@ def test_chatter_and_commands(ear):
         "I didn't catch a word in 'okay'. Say just the word, or 'play' and the word."]
     assert said(t, hearing, Heard(14, "whose turn is it", "Ben")) == ["Round 1: Ann's turn."]
     assert t.game.state.used == []
+
+
+def test_words_said_while_a_question_is_open_wait_their_turn(ear):
+    t, hearing = ear
+    first, _ = unsure(t, "flummocks")
+    value = t.game.score(first)[0]
+    said(t, hearing, Heard(10, "flummocks"))                 # Ann, unsure: the host asks
+    hearing.hear(Heard(11, "jawbones", "Ben"))                # Ben interrupts meanwhile: held back
+    assert t.game.state.used == []
+    out = said(t, hearing, Heard(17, "scores", "Cat"))        # no answer within 6 s
+    # in the order said: Ann's word first, so Ben's came after it, before the new tiles
+    assert out[:4] == [f"I'll take {first}.", f"Ann scores {value} points for {first}.",
+                       "Ann, draw 2 tiles and tell me the letters.", "Wait until Ann has drawn the new tiles."]
+    assert t.game.state.used == [(first, "Ann")]

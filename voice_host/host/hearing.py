@@ -86,10 +86,16 @@ class Hearing:
     words: object
     settings: HearingSettings = field(default_factory=HearingSettings)
     question: Question | None = None
+    waiting: list = field(default_factory=list)
+    """Utterances heard while a question was open, to be heard once it is settled."""
 
     # ------------------------------------------------------------------ time
     def tick(self, t: float) -> None:
-        """The clock reached ``t``: settle an unanswered question, then let the game run."""
+        """The clock reached ``t``: settle an unanswered question, then let the game run.
+
+        While a question is open the game clock waits at the question's utterance, so
+        that the word, once settled, is played at the moment it was said.
+        """
         q = self.question
         if q is not None and t >= q.asked_at + self.settings.answer_within:
             self.question = None
@@ -100,8 +106,14 @@ class Hearing:
                 self._feed(q.t, q.options[0], q.text, q.heard)
             else:
                 self._say(self.announce.nobody_claimed(q.text))
+            self._catch_up()
         if self.question is None:
             self.session.tick(t)
+
+    def _catch_up(self) -> None:
+        """Hear what was said while a question was open, in order, until a new question."""
+        while self.question is None and self.waiting:
+            self._hear(self.waiting.pop(0))
 
     # ------------------------------------------------------------------ utterances
     def hear(self, u: Heard) -> None:
@@ -110,8 +122,16 @@ class Hearing:
         body = intents.normalize(u.body or u.text)
         if not body:
             return
-        if self.question is not None and self._answer(u, body):
+        if self.question is not None:
+            if self._answer(u, body):
+                self._catch_up()
+            else:
+                self.waiting.append(u)
             return
+        self._hear(u)
+
+    def _hear(self, u: Heard) -> None:
+        body = intents.normalize(u.body or u.text)
         text, match = self.understand(body, u.speaker)
         if text is None:  # table chatter: not an input, so not logged
             self._say(self.announce.refusal("unclear", {"text": body}))
@@ -219,7 +239,7 @@ def play_recording(hearing: Hearing, source, recognizer, *, channel_players=None
     if not hearing.session.begun:
         hearing.session.begin(0.0)
     hearing.tick(max(duration, end))
-    if hearing.question is not None:  # the recording ended on a question: settle it now
+    while hearing.question is not None:  # the recording ended on a question: settle it now
         hearing.tick(hearing.question.asked_at + hearing.settings.answer_within)
     hearing.session.settle()
 
