@@ -13,7 +13,7 @@ import select
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 from voice_host import config
 from voice_host.games import REGISTRY
@@ -34,27 +34,30 @@ def load_words(cfg: dict):
     return Words.load(LexiconSettings(wordlist=d.get("wordlist"), allow=d.get("allow"), deny=d.get("deny")))
 
 
-def make_speaker(no_voice: bool, cfg: dict) -> tuple[Callable[[str], None], Callable[[], None]]:
-    """(speak, close): every announcement is printed as ``host: ...`` and, with a voice, said."""
-    voice = None
-    if not no_voice:
-        try:
-            from voice_host.speech.voice import Voice
+class Speaker:
+    """Every announcement is printed as ``host: ...`` and, with a voice, said aloud."""
 
-            voice = Voice.from_config(cfg.get("voice", {}))
-        except Exception as exc:  # no audio device, no espeak: print only, and say so once
-            print(f"host: (voice unavailable: {exc}; printing only)", flush=True)
+    def __init__(self, no_voice: bool, cfg: dict) -> None:
+        self.voice = None
+        if not no_voice:
+            try:
+                from voice_host.speech.voice import TtsVoice
 
-    def speak(line: str) -> None:
+                v = cfg.get("voice", {})
+                self.voice = TtsVoice(rate=v.get("rate"), volume=v.get("volume"), voice=v.get("voice"))
+            except Exception as exc:  # no espeak, no audio output: print only, and say so once
+                print(f"host: (I can't speak here: {exc}. Printing only.)", flush=True)
+
+    def __call__(self, line: str) -> None:
         print(f"host: {line}", flush=True)
-        if voice is not None:
-            voice.say(line)
+        if self.voice is not None:
+            self.voice.say(line)
 
-    def close() -> None:
-        if voice is not None:
-            voice.close()
-
-    return speak, close
+    def close(self, wait: float = 60.0) -> None:
+        """Let the last sentences be heard (up to ``wait`` seconds), then stop."""
+        if self.voice is not None:
+            self.voice.wait(wait)
+            self.voice.close()
 
 
 # ---------------------------------------------------------------------- play / resume
@@ -117,7 +120,7 @@ def run_typed(session: Session, stream=sys.stdin) -> None:
     session.settle()
 
 
-def run_by_voice(session: Session, words, cfg: dict, args: argparse.Namespace) -> None:
+def run_by_voice(session: Session, words, cfg: dict, args: argparse.Namespace, voice=None) -> None:
     """Play from a recording (--audio) or the microphone; without one, fall back to typing."""
     from voice_host.host.hearing import Hearing, HearingSettings, play_live, play_recording
     from voice_host.speech.recognizer import make_recognizer
@@ -141,7 +144,9 @@ def run_by_voice(session: Session, words, cfg: dict, args: argparse.Namespace) -
         if args.audio:
             play_recording(hearing, source, recognizer, channel_players=channels)
         else:
-            play_live(hearing, source, recognizer, channel_players=channels)
+            if voice is not None and hasattr(source, "clock"):
+                voice.clock = source.clock  # the echo gate compares on the microphone's timeline
+            play_live(hearing, source, recognizer, channel_players=channels, voice=voice)
     finally:
         source.close()
 
@@ -159,9 +164,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         header = new_header(args.game, players, args.seed, cfg, script=args.script)
         words = load_words(cfg)
-        speak, close = make_speaker(args.no_voice, cfg)
+        speaker = Speaker(args.no_voice, cfg)
         log = EventLog(args.log, header) if args.log else None
-        session = Session(header, words, speak, log)
+        session = Session(header, words, speaker, log)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
     try:
@@ -175,12 +180,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.script:
             run_records(session, parse_script(Path(args.script).read_text(encoding="utf-8")), args.pace)
         elif args.audio or (not args.typed and sys.stdin.isatty()):
-            run_by_voice(session, words, cfg, args)
+            run_by_voice(session, words, cfg, args, speaker.voice)
         else:
             run_typed(session)
         write_result(session, args.result_json)
     finally:
-        close()
+        speaker.close()
         if log:
             log.close()
     return 0
@@ -193,12 +198,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from exc
     cfg = header["config"]
     words = load_words(cfg)
-    speak, close = make_speaker(args.no_voice, cfg)
+    speaker = Speaker(args.no_voice, cfg)
     log = EventLog(args.log)
-    session = Session(header, words, speak, log)
+    session = Session(header, words, speaker, log)
     try:
         session.replay(records)
-        speak(f"Resuming {header['game']} after {len(records)} logged inputs.")
+        session.say(session.announcer.resuming(header["game"], len(records)))
         session.ask("board", "turn")
         if args.script:
             done = max((r.get("line", 0) for r in records), default=0)
@@ -208,7 +213,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             run_typed(session)
         write_result(session, args.result_json)
     finally:
-        close()
+        speaker.close()
         log.close()
     return 0
 

@@ -344,6 +344,9 @@ class Announcer:
     def nobody_claimed(self, text: str) -> str:
         return f"Nobody said who said {text}, so it doesn't count. Say your name first, like 'Ann, jewelers'."
 
+    def resuming(self, game: str, inputs: int) -> str:
+        return f"Resuming {game} after {plural(inputs, 'logged input')}."
+
     def no_microphone(self, reason: str) -> str:
         return f"I can't hear you: {reason} Type your words instead, one line each, like 'Ann: jewelers'."
 
