@@ -72,6 +72,12 @@ def overrides(args: argparse.Namespace) -> dict:
     out: dict = {"table": table}
     if args.timer is not None:
         out["prolix"] = {"timer": args.timer}
+    if args.teams or args.children:
+        out["phlounder"] = {k: getattr(args, k).split(",") for k in ("teams", "children") if getattr(args, k)}
+    if args.variant:
+        out["dexikon"] = {"variant": args.variant}
+    if args.set_size is not None:
+        out["road"] = {"set_size": args.set_size}
     return out
 
 
@@ -241,6 +247,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--timer", type=float, metavar="S", help="seconds on the sand timer")
     play.add_argument("--auto-reject", action="store_true", help="refuse words missing from the dictionary at once")
     play.add_argument("--challenge-vote", action="store_true", help="uninvolved players vote before the dictionary")
+    play.add_argument("--teams", metavar="TEAMS", help="Phlounder partners, e.g. Ann+Ben,Cat+Dan")
+    play.add_argument("--children", metavar="NAMES", help="Phlounder: players who use the children's letter die")
+    play.add_argument("--variant", metavar="NAME", help="Dexikon: quick, long or long-best5 (default: standard)")
+    play.add_argument("--set-size", type=int, metavar="N", help="road game: tiles in the set, so the host counts the bag")
     play.add_argument("--audio", metavar="WAV", help="play a recorded session (the clock follows the recording)")
     play.add_argument("--channels", metavar="NAMES", help="the player on each input channel, e.g. Ann,Ben,Cat")
     play.add_argument("--engine", choices=("vosk", "whisper"), help="speech recognizer (default: config, vosk)")
@@ -256,7 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
     output_options(resume)
     resume.set_defaults(func=cmd_resume)
 
-    for module in ("voice_host.words.cli", "voice_host.speech.cli"):
+    for module in ("voice_host.words.cli", "voice_host.speech.cli", "voice_host.demo"):
         try:
             __import__(module, fromlist=["register"]).register(sub)
         except ImportError:

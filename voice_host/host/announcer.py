@@ -107,6 +107,19 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "unknown_question": lambda kind: f"I can't answer '{kind}' in this game.",
     "not_in_this_game": lambda action: "That isn't part of this game.",
     "internal_error": lambda **_: "Sorry, something went wrong on my side with that; nothing has changed.",
+    # Phlounder
+    "bad_number": lambda text, **_: f"I didn't catch a number in '{text}'.",
+    "bad_dice": lambda faces, count: (
+        f"'{faces}' isn't a roll of these dice: give {count} faces, like '@dice {'5N*' if count == 3 else '5N'}'."),
+    "dice_rolled": lambda target: f"The dice are rolled: {target_phrase(target)}. Say bell when your word is done.",
+    "reports_missing": lambda players: f"First I need the words of {names(players)}.",
+    "not_rolled": lambda **_: "Roll the dice first: say roll.",
+    "already_rang": lambda player: f"{player} already rang the bell.",
+    "no_bell": lambda **_: "Nobody has rung the bell yet: words come after the bell.",
+    "already_reported": lambda word, unused: (
+        f"You already reported {word or 'no word'}" + (f", {unused} unused" if unused else "")
+        + ". Say undo to change it."),
+    "does_not_count": lambda player, word, fault: f"{player}'s {word} already doesn't count: {FAULTS.get(fault, fault)}.",
 }
 
 
@@ -123,6 +136,46 @@ def board_sentence(e: E.BoardShown) -> str:
 
 def standings_sentence(rows) -> str:
     return "; ".join(f"{r.player} {r.total}" for r in rows)
+
+
+# ---------------------------------------------------------------------- Phlounder
+KINDS = {"N": "noun", "V": "verb", "*": "word"}
+
+FAULTS = {
+    "no_word": "no word",
+    "too_short": "it is too short",
+    "too_long": "it is longer than the number die allows",
+    "length": "it is the wrong length",
+    "not_noun": "it is not a noun",
+    "not_verb": "it is not a verb",
+    "unused": "letters were left unused",
+    **WORD_REASONS,
+}
+"""Why a Phlounder word does not count."""
+
+
+def target_phrase(t: E.Target) -> str:
+    """What the dice ask for: "a 5-letter noun", "any word of 4 to 7 letters"."""
+    kind = KINDS[t.letter]
+    if t.number == "*":
+        return f"{'any word' if t.letter == '*' else 'a ' + kind} of {t.lengths[0]} to {t.lengths[1]} letters"
+    return f"{'any' if t.letter == '*' else 'a'} {t.number}-letter {kind}"
+
+
+def signed(n: int) -> str:
+    return f"plus {n}" if n > 0 else f"minus {-n}" if n < 0 else "0"
+
+
+def phlounder_line(ln: E.PhlounderLine, bonus: int | None) -> str:
+    """One player's part of a scored round; ``bonus``: the ringer's win bonus, said with the word."""
+    if ln.word is None:
+        return f"{ln.player} no word" + (f", {ln.unused} unused: minus {ln.unused}" if ln.unused else ": 0")
+    if ln.fault is not None:
+        return f"{ln.player} {ln.word} doesn't count, {FAULTS.get(ln.fault, ln.fault)}: {signed(ln.score)}"
+    if bonus is not None:
+        return f"{ln.player} rang with {ln.word}: {bonus} plus {ln.score} is {bonus + ln.score}"
+    said = f"{ln.player} {ln.word} {len(ln.word)}"
+    return said + (f", minus {ln.unused} unused is {ln.score}" if ln.unused else "")
 
 
 class Announcer:
@@ -209,8 +262,8 @@ class Announcer:
     def _ChallengeResolved(self, e: E.ChallengeResolved) -> str:
         if e.stands:
             how = "The table knows it" if e.by_vote else "It's in the dictionary"
-            return (f"{how}: {e.word} stands. {e.challenger}'s challenge fails and costs "
-                    f"{points(e.penalty)} at the end.")
+            cost = f" and costs {points(e.penalty)} at the end" if e.penalty else ""
+            return f"{how}: {e.word} stands. {e.challenger}'s challenge fails{cost}."
         why = WORD_REASONS.get(e.reason or "not_found", "it is not in the dictionary")
         return f"The challenge succeeds: {e.word} is void, {why}."
 
@@ -321,6 +374,65 @@ class Announcer:
                 said += f", {'plus' if mark > 0 else 'minus'} {abs(mark)}"
             parts.append(said)
         return f"Turn {e.round} scores: " + "; ".join(parts) + "."
+
+    # ------------------------------------------------------------------ Phlounder
+    def _TeamsSet(self, e: E.TeamsSet) -> str:
+        text = ("Teams: " + "; ".join(names(t) for t in e.teams) + ".") if e.teams else ""
+        if e.children:
+            text += f" {names(e.children)} {'plays' if len(e.children) == 1 else 'play'} with the children's letter die."
+        return text.strip()
+
+    def _RollAwaited(self, e: E.RollAwaited) -> str:
+        return f"Round {e.round} of {e.rounds}: say roll when you're ready."
+
+    def _DiceRolled(self, e: E.DiceRolled) -> str:
+        text = (f"{e.player} rolls" if e.player else "The dice say") + f": {target_phrase(e.target)}"
+        if e.children:
+            text += f"; for the children, {target_phrase(e.children)}"
+        return text + ". Go!"
+
+    def _DiceShown(self, e: E.DiceShown) -> str:
+        if e.target is None:
+            return f"Round {e.round}: the dice haven't been rolled yet."
+        text = f"Round {e.round}: {target_phrase(e.target)}"
+        return text + (f"; for the children, {target_phrase(e.children)}." if e.children else ".")
+
+    def _BellRung(self, e: E.BellRung) -> str:
+        text = f"Bell! {e.player}, your word?"
+        if e.partners:
+            text += f" {names(e.partners)}, yours too."
+        return text + f" {names(e.others)}: your words and unused letters."
+
+    def _ReportTaken(self, e: E.ReportTaken) -> str:
+        said = e.word or "no word"
+        return f"{e.player}: {said}" + (f", {e.unused} unused." if e.unused else ".")
+
+    def _ReportsAwaited(self, e: E.ReportsAwaited) -> str:
+        return f"Still waiting for {names(e.players)}: your word and unused letters, or no word."
+
+    def _PhlounderScored(self, e: E.PhlounderScored) -> str:
+        head = f"Round {e.round}" + (" again" if e.revised else "")
+        sides = "; ".join(f"{side} {signed(n)}" for side, n in e.sides)
+        if not e.legal:
+            player, word, fault = e.fault
+            why = (f"{player} had no word" if fault == "no_word" else f"{player} left letters unused"
+                   if fault == "unused" else f"{player}'s {word}: {FAULTS.get(fault, fault)}")
+            return f"{head}: {e.ringer}'s bell was illegal, {why}. {sides}."
+        lines = [phlounder_line(ln, None if e.teams or ln.player != e.ringer else e.bonus) for ln in e.lines]
+        text = f"{head}: " + ". ".join(lines) + "."
+        if e.teams:
+            text += f" {e.bonus} for the bell. Teams: {sides}."
+        return text
+
+    def _PhlounderStatus(self, e: E.PhlounderStatus) -> str:
+        head = f"Round {e.round} of {e.rounds}"
+        if e.phase == "race":
+            return f"{head}: {target_phrase(e.target)}; waiting for the bell."
+        if e.phase == "reports":
+            return f"{head}: {e.ringer} rang; waiting for {names(e.missing)}."
+        if e.phase == "over":
+            return "The game is over."
+        return f"{head}: waiting for the roll."
 
     # host-level sentences
     def did_you_say(self, options) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Callable, Protocol
 
 from voice_host.host import intents
 from voice_host.host.session import Session
@@ -88,6 +88,8 @@ class Hearing:
     question: Question | None = None
     waiting: list = field(default_factory=list)
     """Utterances heard while a question was open, to be heard once it is settled."""
+    on_hear: Callable[[Heard], None] | None = None
+    """Called with every utterance as it arrives (to show what was heard)."""
 
     # ------------------------------------------------------------------ time
     def tick(self, t: float) -> None:
@@ -118,6 +120,8 @@ class Hearing:
     # ------------------------------------------------------------------ utterances
     def hear(self, u: Heard) -> None:
         """One utterance from the speech layer."""
+        if self.on_hear is not None:
+            self.on_hear(u)
         self.tick(u.start)
         body = intents.normalize(u.body or u.text)
         if not body:

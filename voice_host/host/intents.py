@@ -16,7 +16,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "challenge": ("challenge", "i challenge", "i challenge that", "challenge that"),
     "flip": ("flip", "timer", "flip the timer", "flip timer", "start the timer", "timer please"),
     "board": ("board", "read the board", "the board", "what's on the board", "whats on the board", "board please"),
-    "scores": ("scores", "score", "the scores", "standings", "what's the score", "whats the score", "scores please"),
+    "scores": ("scores", "score", "the scores", "standings", "what's the score", "whats the score", "what is the score", "scores please"),
     "turn": ("whose turn", "whose turn is it", "turn", "who's turn", "whos turn", "who is up"),
     "words": ("words", "used words", "words used", "what words have been used", "the words"),
     "sheet": ("sheet", "my sheet", "scoresheet", "my scoresheet", "read my sheet"),

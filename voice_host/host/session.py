@@ -20,7 +20,7 @@ from voice_host.host import intents
 from voice_host.host.announcer import Announcer
 from voice_host.host.log import EventLog
 
-CHANGES = (A.Word, A.Challenge, A.FlipTimer, A.Vote, A.SetBoard, A.Draw)
+CHANGES = (A.Word, A.Challenge, A.FlipTimer, A.Vote, A.SetBoard, A.Draw, A.Move)
 """Actions that undo can take back once the game has begun (when they were not refused)."""
 
 

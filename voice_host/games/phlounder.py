@@ -1,0 +1,466 @@
+"""Phlounder: the dice say what kind of word to make; the first to finish rings the bell.
+
+The players grab and arrange real tiles; the host rolls the dice (or hears the faces the
+table rolled), listens for the bell, takes every player's report (the ringer's word;
+everyone else's word or no word and the letters taken but not used), checks each word
+against the dice (length, and noun or verb from lemminflect) and, on a challenge,
+against the dictionary, and scores the round as the rules say: the ringer 2 plus a point
+a letter (4 plus, for a child), everyone else a point a letter minus a point for every
+unused letter, an illegal bell -5 for the ringer and +7 for everyone else. Partners
+score as teams, with the bell penalty and bonus multiplied by the team size. Eleven
+rounds; the highest total wins (docs/RULINGS.md has the readings chosen).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from voice_host.games import actions as A
+from voice_host.games import events as E
+from voice_host.games.base import Game, Setup, register
+from voice_host.games.errors import Refusal
+from voice_host.games.phrases import number
+from voice_host.games.scoring import ranking
+from voice_host.host import intents
+from voice_host.words.pos import parts_of_speech
+
+BELL = ("bell", "done", "phlounder", "ding")
+REPORT = re.compile(r"^(no word|[a-z'\-]+),? unused (.+)$")
+NEEDS = {"N": "NOUN", "V": "VERB"}
+
+
+@dataclass(frozen=True)
+class PhlounderSettings:
+    """config/default.toml [phlounder] (and [table] auto_reject)."""
+
+    rounds: int = 11
+    min_length: int = 4
+    max_length: int = 7
+    number_die: tuple[str, ...] = ("4", "5", "6", "7", "*", "*")
+    letter_die: tuple[str, ...] = ("N", "N", "V", "V", "*", "*")
+    children_letter_die: tuple[str, ...] = ("N", "V", "*", "*", "*", "*")
+    win_bonus: int = 2
+    child_win_bonus: int = 4
+    illegal_bell_penalty: int = 5
+    illegal_bell_bonus: int = 7
+    report_reminder: float = 20
+    teams: tuple[str, ...] = ()
+    """Partners as "Ann+Ben" strings."""
+    children: tuple[str, ...] = ()
+    auto_reject: bool = False
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> "PhlounderSettings":
+        section = {**cfg.get("table", {}), **cfg.get("phlounder", {})}
+        values = {k: tuple(v) if isinstance(v, list) else v for k, v in section.items()
+                  if k in cls.__dataclass_fields__}
+        return cls(**values)
+
+
+@dataclass
+class Said:
+    """A player's report after the bell."""
+
+    t: float
+    word: str | None
+    unused: int
+
+
+@dataclass
+class Round:
+    number: int
+    target: E.Target | None = None
+    children: E.Target | None = None
+    ringer: str | None = None
+    reports: dict[str, Said] = field(default_factory=dict)
+    void: dict[str, str] = field(default_factory=dict)
+    """player -> the dictionary's reason, after a successful challenge."""
+    stood: list[str] = field(default_factory=list)
+    """Players whose word stood a challenge."""
+    scored: bool = False
+
+
+@dataclass
+class PhlounderState:
+    players: list[str]
+    sides: list[tuple[str, ...]]
+    """Teams, or one side per player without partners."""
+    rng: random.Random
+    rounds: list[Round] = field(default_factory=list)
+    phase: str = "setup"
+    """setup, roll (waiting for the dice), race (waiting for the bell), reports, over."""
+    clock: float = 0.0
+    prompted: float = 0.0
+    """When the host last asked for the missing reports."""
+
+    @property
+    def round(self) -> Round:
+        return self.rounds[-1]
+
+
+def team_name(members: tuple[str, ...]) -> str:
+    """A team as players hear it: "Ann and Ben", "Ann, Ben and Cat"."""
+    return ", ".join(members[:-1]) + " and " + members[-1] if len(members) > 1 else members[0]
+
+
+@register
+class Phlounder(Game):
+    """Phlounder for 2 to 6 players, or partners: two or three teams of 2, two teams of 3."""
+
+    name = "phlounder"
+    min_players = 2
+    max_players = 6
+
+    def __init__(self, setup: Setup, settings: PhlounderSettings, words) -> None:
+        players = list(setup.players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError(f"Phlounder is for 2 to 6 players, not {len(players)}.")
+        self.settings = settings
+        self.words = words
+        self.children = tuple(self._named(c, players) for c in settings.children)
+        sides = [tuple(self._named(p, players) for p in team.split("+")) for team in settings.teams]
+        if sides:
+            sizes = sorted(len(s) for s in sides)
+            if sorted(p for s in sides for p in s) != sorted(players) or sizes not in ([2, 2], [2, 2, 2], [3, 3]):
+                raise ValueError("Partners play as two or three teams of 2, or two teams of 3, "
+                                 "with every player in one team.")
+        self.state = PhlounderState(players, sides or [(p,) for p in players], random.Random(setup.seed))
+
+    @staticmethod
+    def _named(name: str, players: list[str]) -> str:
+        found = intents.find_player(name, players)
+        if found is None:
+            raise ValueError(f"{name.strip()} is not one of the players ({', '.join(players)}).")
+        return found
+
+    @classmethod
+    def create(cls, setup: Setup, cfg: dict, words) -> "Phlounder":
+        return cls(setup, PhlounderSettings.from_config(cfg), words)
+
+    @property
+    def teams(self) -> bool:
+        return len(self.state.sides[0]) > 1
+
+    def side_of(self, player: str) -> tuple[str, ...]:
+        return next(s for s in self.state.sides if player in s)
+
+    # ------------------------------------------------------------------ phrases
+    def interpret(self, intent, player: str, t: float) -> A.Action | E.Refused | None:
+        said = intents.normalize(intent.text).replace(",", "")
+        if said == "roll":
+            return A.Roll(t, player)
+        if said in BELL:
+            return A.Bell(t, player)
+        m = REPORT.match(said)
+        if m:
+            unused = number(m.group(2))
+            if unused is None:
+                return E.Refused("bad_number", {"text": m.group(2)}, player)
+            word = None if m.group(1) == "no word" else m.group(1)
+            if word is not None and not intents.WORDLIKE.match(word):
+                return E.Refused("punctuation", {"word": word}, player)
+            return A.Report(t, player, word, unused)
+        if said == "no word":
+            return A.Report(t, player, None, 0)
+        return None
+
+    def directive(self, t: float, name: str, args: list[str]) -> A.Action | None:
+        if name == "dice":
+            return A.SetDice(t, tuple("".join(args).upper()))
+        return None
+
+    def phrases(self) -> dict[str, str]:
+        return {"Dice": "say 'roll'.", "Bell": "say 'bell' when your word is done.",
+                "After the bell": "the ringer says the word; everyone else 'WORD, unused 3' or 'no word, unused 2'."}
+
+    # ------------------------------------------------------------------ the clock
+    def advance(self, t: float) -> list[E.Event]:
+        s = self.state
+        events: list[E.Event] = []
+        if s.phase == "reports" and t >= s.prompted + self.settings.report_reminder:
+            s.prompted = t
+            events.append(E.ReportsAwaited(self._missing()))
+        s.clock = max(s.clock, t)
+        return events
+
+    # ------------------------------------------------------------------ actions
+    def handle(self, action: A.Action) -> list[E.Event]:
+        s = self.state
+        if isinstance(action, A.Begin):
+            if s.phase != "setup":
+                raise Refusal("already_started")
+            events: list[E.Event] = [E.GameStarted(self.name, tuple(s.players), self.settings.rounds)]
+            if self.teams or self.children:
+                events.append(E.TeamsSet(tuple(s.sides) if self.teams else (), self.children))
+            return events + self._next_round()
+        if s.phase == "over" and not isinstance(action, A.Challenge):
+            raise Refusal("game_over")
+        if isinstance(action, A.Roll):
+            self._known(action.player)
+            return self._roll(self._rolled(), action.player)
+        if isinstance(action, A.SetDice):
+            return self._roll(self._faces(action.faces), None)
+        if isinstance(action, A.Bell):
+            return self._bell(action.player)
+        if isinstance(action, A.Word):
+            return self._report(action.t, action.player, action.word, 0)
+        if isinstance(action, A.Report):
+            return self._report(action.t, action.player, action.word, action.unused)
+        if isinstance(action, A.Challenge):
+            return self._challenge(action.player, action.target)
+        raise Refusal("not_in_this_game", action=type(action).__name__)
+
+    def _known(self, player: str) -> None:
+        if player not in self.state.players:
+            raise Refusal("unknown_player", player=player, players=tuple(self.state.players))
+
+    def _next_round(self) -> list[E.Event]:
+        s = self.state
+        s.rounds.append(Round(len(s.rounds) + 1))
+        s.phase = "roll"
+        return [E.RollAwaited(s.round.number, self.settings.rounds)]
+
+    def _target(self, number_face: str, letter: str) -> E.Target:
+        return E.Target(number_face, letter, (self.settings.min_length, self.settings.max_length))
+
+    def _rolled(self) -> tuple[str, ...]:
+        rng, cfg = self.state.rng, self.settings
+        faces = (rng.choice(cfg.number_die), rng.choice(cfg.letter_die))
+        return faces + ((rng.choice(cfg.children_letter_die),) if self.children else ())
+
+    def _faces(self, faces: tuple[str, ...]) -> tuple[str, ...]:
+        """The table's roll, checked against the dice's faces."""
+        cfg = self.settings
+        dice = [cfg.number_die, cfg.letter_die] + ([cfg.children_letter_die] if self.children else [])
+        if len(faces) != len(dice) or any(f not in die for f, die in zip(faces, dice)):
+            raise Refusal("bad_dice", faces="".join(faces), count=len(dice))
+        return faces
+
+    def _roll(self, faces: tuple[str, ...], player: str | None) -> list[E.Event]:
+        s = self.state
+        if s.phase == "race":
+            raise Refusal("dice_rolled", target=s.round.target)
+        if s.phase == "reports":
+            raise Refusal("reports_missing", players=self._missing())
+        r = s.round
+        r.target = self._target(faces[0], faces[1])
+        r.children = self._target(faces[0], faces[2]) if self.children else None
+        s.phase = "race"
+        return [E.DiceRolled(r.target, r.children, player)]
+
+    def _bell(self, player: str) -> list[E.Event]:
+        s = self.state
+        self._known(player)
+        if s.phase == "roll":
+            raise Refusal("not_rolled")
+        if s.phase == "reports":
+            raise Refusal("already_rang", player=s.round.ringer)
+        s.round.ringer = player
+        s.phase, s.prompted = "reports", s.clock
+        partners = tuple(p for p in self.side_of(player) if p != player)
+        others = tuple(p for p in self._clockwise(player) if p not in self.side_of(player))
+        return [E.BellRung(player, partners, others)]
+
+    def _clockwise(self, first: str) -> list[str]:
+        ps = self.state.players
+        i = ps.index(first)
+        return ps[i:] + ps[:i]
+
+    def _missing(self) -> tuple[str, ...]:
+        r = self.state.round
+        return tuple(p for p in self._clockwise(r.ringer) if p not in r.reports)
+
+    def _report(self, t: float, player: str, word: str | None, unused: int) -> list[E.Event]:
+        s = self.state
+        self._known(player)
+        if s.phase != "reports":
+            raise Refusal("no_bell")
+        r = s.round
+        if player in r.reports:
+            raise Refusal("already_reported", word=r.reports[player].word, unused=r.reports[player].unused)
+        if word is not None and self.settings.auto_reject:
+            verdict = self.words.check(word)
+            if not verdict.ok:
+                raise Refusal("not_a_word", word=word, reason=verdict.reason)
+        r.reports[player] = Said(t, word, unused)
+        events: list[E.Event] = [E.ReportTaken(player, word, unused)]
+        if self._missing():
+            return events
+        return events + self._score()
+
+    # ------------------------------------------------------------------ scoring
+    def fault(self, r: Round, player: str) -> str | None:
+        """Why the player's word does not count this round (None: it counts)."""
+        said = r.reports[player]
+        if said.word is None:
+            return "no_word"
+        if player in r.void:
+            return r.void[player]
+        n = len(said.word)
+        low, high = self.settings.min_length, self.settings.max_length
+        target = r.children if player in self.children else r.target
+        if player not in self.side_of(r.ringer):  # any kind of word, no longer than the number die
+            longest = high if target.number == "*" else int(target.number)
+            return "too_short" if n < low else "too_long" if n > longest else None
+        if said.unused:
+            return "unused"
+        if target.number == "*" and not low <= n <= high or target.number != "*" and n != int(target.number):
+            return "length"
+        need = NEEDS.get(target.letter)
+        parts = parts_of_speech(said.word)
+        if need and parts and need not in parts:  # a word the resource does not know gets the benefit of doubt
+            return "not_noun" if need == "NOUN" else "not_verb"
+        return None
+
+    def line(self, r: Round, player: str) -> E.PhlounderLine:
+        said = r.reports[player]
+        letters = len(said.word or "")
+        fault = self.fault(r, player)
+        score = letters - said.unused if fault is None else -(letters + said.unused)
+        return E.PhlounderLine(player, said.word, said.unused, score, fault, player in self.side_of(r.ringer))
+
+    def round_scores(self, r: Round) -> tuple[bool, tuple[str, str | None, str] | None, dict[tuple[str, ...], int]]:
+        """(legal bell, (player, word, fault) that made it illegal or None, score per side)."""
+        cfg = self.settings
+        ringing = self.side_of(r.ringer)
+        k = len(ringing)  # partners: the bell penalty and bonus are doubled or tripled
+        bad = [(p, r.reports[p].word, f) for p in ringing if (f := self.fault(r, p)) is not None]
+        if bad:
+            scores = {side: (-cfg.illegal_bell_penalty if side == ringing else cfg.illegal_bell_bonus) * k
+                      for side in self.state.sides}
+            return False, bad[0], scores
+        scores = {side: sum(self.line(r, p).score for p in side) for side in self.state.sides}
+        scores[ringing] += self.win_bonus(r)
+        return True, None, scores
+
+    def win_bonus(self, r: Round) -> int:
+        return self.settings.child_win_bonus if r.ringer in self.children else self.settings.win_bonus
+
+    def _scored(self, r: Round, revised: bool = False) -> E.PhlounderScored:
+        legal, bad, scores = self.round_scores(r)
+        ringing = self.side_of(r.ringer)
+        order = self._clockwise(r.ringer)
+        lines = tuple(self.line(r, p) for p in sorted(order, key=lambda p: (p not in ringing, order.index(p))))
+        sides = sorted(scores.items(), key=lambda kv: (kv[0] != ringing, order.index(kv[0][0])))
+        return E.PhlounderScored(r.number, r.ringer, legal, bad, lines,
+                                 tuple((team_name(side), n) for side, n in sides), self.win_bonus(r), self.teams,
+                                 revised)
+
+    def _score(self) -> list[E.Event]:
+        s = self.state
+        r = s.round
+        r.scored = True
+        events: list[E.Event] = [self._scored(r), E.RoundOver(r.number, self.standings())]
+        if r.number >= self.settings.rounds:
+            s.phase = "over"
+            return events + [E.GameOver(*self._ranking())]
+        return events + self._next_round()
+
+    def totals(self) -> dict[tuple[str, ...], int]:
+        out = {side: 0 for side in self.state.sides}
+        for r in self.state.rounds:
+            if r.scored:
+                for side, n in self.round_scores(r)[2].items():
+                    out[side] += n
+        return out
+
+    def total(self, player: str) -> int:
+        """The player's score (with partners, the team's)."""
+        return self.totals()[self.side_of(player)]
+
+    def _ranking(self):
+        totals = self.totals()
+        by_label = {team_name(side): n for side, n in totals.items()}
+        return ranking(by_label, by_label.get, lambda _: [])
+
+    def standings(self) -> tuple[E.Standing, ...]:
+        return self._ranking()[0]
+
+    # ------------------------------------------------------------------ challenges
+    def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
+        """A word said since the bell, until the next roll (the final round's even after the end)."""
+        s = self.state
+        self._known(challenger)
+        if target is not None:
+            self._known(target)
+            if target == challenger:
+                raise Refusal("own_word")
+        if s.phase in ("reports", "over"):
+            r = s.round
+        elif s.phase == "roll" and len(s.rounds) > 1:
+            r = s.rounds[-2]
+        else:
+            raise Refusal("nothing_to_challenge", target=target)
+        said = [(x.t, p) for p, x in r.reports.items()
+                if p != challenger and (target is None or p == target) and x.word is not None]
+        if not said:
+            raise Refusal("nothing_to_challenge", target=target)
+        player = max(said)[1]
+        word = r.reports[player].word
+        if player in r.stood:
+            raise Refusal("already_challenged", word=word, player=player)
+        fault = self.fault(r, player)
+        if fault is not None:
+            raise Refusal("does_not_count", player=player, word=word, fault=fault)
+        verdict = self.words.check(word)
+        events: list[E.Event] = [E.ChallengeRaised(challenger, player, word),
+                                 E.ChallengeResolved(challenger, player, word, verdict.ok, reason=verdict.reason)]
+        if verdict.ok:
+            r.stood.append(player)
+            return events
+        r.void[player] = verdict.reason
+        if not r.scored:
+            return events
+        events += [self._scored(r, revised=True), E.RoundOver(r.number, self.standings())]
+        if s.phase == "over":
+            events.append(E.GameOver(*self._ranking()))
+        return events
+
+    # ------------------------------------------------------------------ questions and results
+    def query(self, q: A.Query) -> list[E.Event]:
+        s = self.state
+        r = s.round
+        if q.kind == "scores":
+            return [E.ScoresReport(self.standings(), r.number, self.settings.rounds)]
+        if q.kind == "turn":
+            return [E.PhlounderStatus(r.number, self.settings.rounds, s.phase, r.target, r.ringer,
+                                      self._missing() if s.phase == "reports" else ())]
+        if q.kind == "board":
+            return [E.DiceShown(r.number, r.target, r.children)]
+        if q.kind == "words":
+            return [E.WordsReport(tuple((x.word, p) for p, x in r.reports.items() if x.word))]
+        raise Refusal("unknown_question", kind=q.kind)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.phase == "over"
+
+    def result(self) -> dict:
+        s = self.state
+        totals = self.totals()
+        rounds = []
+        words: dict[str, list[dict]] = {p: [] for p in s.players}
+        for r in s.rounds:
+            if not r.scored:
+                continue
+            legal, _, scores = self.round_scores(r)
+            rounds.append({"round": r.number, "dice": r.target.number + r.target.letter, "ringer": r.ringer,
+                           "legal": legal, "scores": {team_name(side): n for side, n in scores.items()}})
+            for p in s.players:
+                ln = self.line(r, p)
+                words[p].append({"word": ln.word, "score": ln.score, "unused": ln.unused, "round": r.number,
+                                 "kind": "bell" if p == r.ringer else "word" if ln.word else "none",
+                                 "counts": legal and ln.fault is None, "fault": ln.fault})
+        players = [{"name": p, "total": totals[self.side_of(p)], "words": words[p],
+                    **({"team": team_name(self.side_of(p))} if self.teams else {})} for p in s.players]
+        sides = {team_name(side): side for side in s.sides}
+        winners = [p for label in self._ranking()[1] for p in sides[label]] if self.finished else []
+        out = {"game": self.name, "finished": self.finished, "winners": winners,
+               "round": s.round.number if s.rounds else 0, "rounds": self.settings.rounds,
+               "players": players, "round_scores": rounds}
+        if self.teams:
+            out["teams"] = [{"name": team_name(side), "players": list(side), "total": totals[side]}
+                            for side in s.sides]
+        return out
