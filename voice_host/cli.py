@@ -94,12 +94,13 @@ def run_records(session: Session, records: Iterable[dict], pace: float = 0.0) ->
     session.settle()
 
 
-def run_typed(session: Session, stream=sys.stdin) -> None:
+def run_typed(session: Session, stream=None) -> None:
     """Typed play: one ``Name: words`` or ``@directive`` per line.
 
     At a terminal the clock is real time (timers run out while nobody types); piped
     input is read like a script, one second per line.
     """
+    stream = stream or sys.stdin
     interactive = stream.isatty()
     start = time.monotonic() - session.t
     if not session.begun:

@@ -460,7 +460,7 @@ class Announcer:
         return f"Resuming {game} after {plural(inputs, 'logged input')}."
 
     def no_microphone(self, reason: str) -> str:
-        return f"I can't hear you: {reason} Type your words instead, one line each, like 'Ann: jewelers'."
+        return f"I can't hear the table ({reason}). Type instead, one line each, like 'Ann: jewelers'."
 
     def undone(self, what: str) -> str:
         return f"Undone: {what}."

@@ -1,0 +1,24 @@
+"""`voice-host play` at a terminal listens; with no microphone it says so and takes typing."""
+
+from __future__ import annotations
+
+import argparse
+import io
+
+from voice_host import cli
+from voice_host.speech import sources
+
+
+def test_no_microphone_falls_back_to_typed_play(table, monkeypatch):
+    monkeypatch.setattr(sources, "input_devices", lambda: [])
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ann: jewelers\nBen: scores\n"))
+    t = table()
+    args = argparse.Namespace(audio=None, device=None, engine=None, model=None, channels=None)
+    cli.run_by_voice(t.session, t.session.words, t.session.header["config"], args)
+    assert t.heard[-4:] == [
+        "I can't hear the table (no audio input device found (no microphone); play by typing instead). "
+        "Type instead, one line each, like 'Ann: jewelers'.",
+        "Ann scores 15 points for jewelers.",
+        "Ann, draw 2 tiles and tell me the letters.",
+        "Round 1 of 6. Scores: Ann 15; Ben 0; Cat 0.",
+    ]
