@@ -90,6 +90,8 @@ class Hearing:
     """Utterances heard while a question was open, to be heard once it is settled."""
     on_hear: Callable[[Heard], None] | None = None
     """Called with every utterance as it arrives (to show what was heard)."""
+    expect: Callable[[list[str] | None], None] | None = None
+    """Tells the recognizer what it may hear next (the answers to an open question)."""
 
     # ------------------------------------------------------------------ time
     def tick(self, t: float) -> None:
@@ -100,7 +102,7 @@ class Hearing:
         """
         q = self.question
         if q is not None and t >= q.asked_at + self.settings.answer_within:
-            self.question = None
+            self._settled()
             if q.kind == "word":
                 self._say(self.announce.taking_guess(q.options[0]))
                 self._feed(q.t, q.speaker, q.text, q.heard)
@@ -185,7 +187,14 @@ class Hearing:
     # ------------------------------------------------------------------ questions
     def _ask(self, q: Question, sentence: str) -> None:
         self.question = q
+        if self.expect is not None:
+            self.expect(["yes", "no", *q.options, *self.session.players])
         self._say(sentence)
+
+    def _settled(self) -> None:
+        self.question = None
+        if self.expect is not None:
+            self.expect(None)
 
     def _answer(self, u: Heard, body: str) -> bool:
         """Is this the answer to the open question? If so, settle it."""
@@ -193,7 +202,7 @@ class Hearing:
         said = intents.parse(body, self.session.players).kind
         if q.kind == "word" and u.speaker in (q.speaker, None):
             if said in ("yes", "no") or body in q.options:
-                self.question = None
+                self._settled()
                 if said == "no":
                     self._say(self.announce.say_again())
                     return True
@@ -203,7 +212,7 @@ class Hearing:
         if q.kind == "who":
             name = intents.find_player(body.removeprefix("it was ").removeprefix("that was "), self.session.players)
             if name or (q.options and said in ("yes", "no")):
-                self.question = None
+                self._settled()
                 if name or said == "yes":
                     self._feed(q.t, name or q.options[0], q.text, q.heard)
                 else:
@@ -231,12 +240,9 @@ def play_recording(hearing: Hearing, source, recognizer, *, channel_players=None
     The game clock follows the recording: each utterance happens at its start time, and
     the clock runs on to the end of the recording (timers may run out in a silence).
     """
-    from voice_host.speech.turns import TurnConfig, listen
-
-    config = TurnConfig(tie_window=hearing.session.tie_window)
+    listener = _listener(hearing, recognizer, channel_players, voiceprints)
     end = 0.0
-    for u in listen(source, recognizer, hearing.session.players, channel_players=channel_players,
-                    voiceprints=voiceprints, config=config):
+    for u in listener.utterances(source):
         hearing.hear(u)
         end = max(end, u.end)
     duration = getattr(source, "duration", None) or end
@@ -258,7 +264,7 @@ def play_live(hearing: Hearing, source, recognizer, *, channel_players=None, voi
     import threading
     import time
 
-    from voice_host.speech.turns import Discarded, SpeechStarted, TurnConfig, listen
+    from voice_host.speech.turns import Discarded, SpeechStarted
 
     inbox: queue.Queue = queue.Queue()
     speaking: dict[int, float] = {}
@@ -272,14 +278,13 @@ def play_live(hearing: Hearing, source, recognizer, *, channel_players=None, voi
 
     def run() -> None:
         try:
-            for u in listen(source, recognizer, hearing.session.players, channel_players=channel_players,
-                            voiceprints=voiceprints, voice=voice, config=TurnConfig(tie_window=hearing.session.tie_window),
-                            on_event=on_event):
+            for u in listener.utterances(source):
                 speaking.pop(u.channel, None)
                 inbox.put(u)
         finally:
             inbox.put(None)
 
+    listener = _listener(hearing, recognizer, channel_players, voiceprints, voice, on_event)
     threading.Thread(target=run, daemon=True, name="listener").start()
     start = time.monotonic()
     while True:
@@ -298,3 +303,14 @@ def play_live(hearing: Hearing, source, recognizer, *, channel_players=None, voi
         u.end += offset
         hearing.hear(u)
     hearing.session.settle()
+
+
+def _listener(hearing: Hearing, recognizer, channel_players=None, voiceprints=None, voice=None, on_event=None):
+    """The speech layer's listener for this table; whisper is told the answers it may hear."""
+    from voice_host.speech.turns import Listener, TurnConfig
+
+    listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
+                        config=TurnConfig(tie_window=hearing.session.tie_window), on_event=on_event)
+    if recognizer.name == "whisper":  # a prompt only biases whisper; a vosk grammar would shut out other words
+        hearing.expect = listener.expect
+    return listener
