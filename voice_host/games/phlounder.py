@@ -52,7 +52,7 @@ class PhlounderSettings:
     auto_reject: bool = False
 
     @classmethod
-    def from_config(cls, cfg: dict) -> "PhlounderSettings":
+    def from_config(cls, cfg: dict) -> PhlounderSettings:
         section = {**cfg.get("table", {}), **cfg.get("phlounder", {})}
         values = {k: tuple(v) if isinstance(v, list) else v for k, v in section.items()
                   if k in cls.__dataclass_fields__}
@@ -136,7 +136,7 @@ class Phlounder(Game):
         return found
 
     @classmethod
-    def create(cls, setup: Setup, cfg: dict, words) -> "Phlounder":
+    def create(cls, setup: Setup, cfg: dict, words) -> Phlounder:
         return cls(setup, PhlounderSettings.from_config(cfg), words)
 
     @property
