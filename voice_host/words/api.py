@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from voice_host.words.history import Cheapies, Conflict
 from voice_host.words.lexicon import LexiconData, LexiconSettings, load_lexicon
 from voice_host.words.matcher import Match, Matcher
+from voice_host.words.morphology import word_families
 from voice_host.words.solver import Solver, Tile
 
 REASONS = ("not_found", "proper_noun", "acronym", "punctuation", "capitalized", "not_letters")
@@ -101,16 +102,10 @@ class Words:
         same = [self._index[w] for w in (u.strip().lower() for u, _ in used) if w in self]
         return np.unique(np.concatenate([ids, np.array(same, dtype=np.int64)]))
 
-    @property
+    @cached_property
     def _family_table(self) -> tuple[np.ndarray, np.ndarray]:
         """(word id, family id) pairs for every family of every dictionary word."""
-        if not hasattr(self, "_families_of"):
-            f, n = self.data.families, self._n
-            counts = np.diff(f.lemma_ptr[: n + 1])
-            owners = np.concatenate([np.arange(n), np.repeat(np.arange(n), counts)])
-            fams = np.concatenate([f.root[:n], f.root[f.lemma_ids[: f.lemma_ptr[n]]]])
-            self._families_of = (owners, fams)
-        return self._families_of
+        return word_families(self.data.families, self._n)
 
     def frequency(self, word: str) -> float:
         """wordfreq's Zipf frequency of a dictionary word (about 1-7), 0 if unknown."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -31,8 +32,8 @@ _VOWELS = set("aeiou")
 _PARTS = ("NOUN", "VERB", "AUX")
 
 
-def lemminflect():  # noqa: ANN202 - module object
-    """Import lemminflect lazily: it is only needed to build and for unknown words."""
+def lemminflect() -> ModuleType:
+    """lemminflect, imported lazily: only the build and unknown words need it."""
     import lemminflect
 
     return lemminflect
@@ -237,12 +238,15 @@ def build_families(words: Sequence[str], prons: Prons) -> Families:
     return Families(nodes, root, lemma_ptr, lemma_ids, lemma_rule, adj_ptr, adj_ids, adj_rule)
 
 
+def word_families(fam: Families, n_words: int) -> tuple[np.ndarray, np.ndarray]:
+    """(word id, family id) pairs: every family of every lexicon word (ids < n_words)."""
+    owners = np.concatenate([np.arange(n_words), np.repeat(np.arange(n_words), np.diff(fam.lemma_ptr[: n_words + 1]))])
+    return owners, np.concatenate([fam.root[:n_words], fam.root[fam.lemma_ids[: fam.lemma_ptr[n_words]]]])
+
+
 def family_sizes(fam: Families, n_words: int) -> np.ndarray:
     """Number of lexicon words in each family (indexed by family id)."""
-    ids = np.concatenate([fam.root[:n_words], fam.root[fam.lemma_ids[: fam.lemma_ptr[n_words]]]])
-    owners = np.concatenate(
-        [np.arange(n_words), np.repeat(np.arange(n_words), np.diff(fam.lemma_ptr[: n_words + 1]))]
-    )
+    owners, ids = word_families(fam, n_words)
     pairs = np.unique(np.stack([ids, owners], axis=1), axis=0)
     return np.bincount(pairs[:, 0], minlength=len(fam.nodes))
 
