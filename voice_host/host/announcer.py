@@ -120,6 +120,19 @@ REFUSALS: dict[str, Callable[..., str]] = {
         f"You already reported {word or 'no word'}" + (f", {unused} unused" if unused else "")
         + ". Say undo to change it."),
     "does_not_count": lambda player, word, fault: f"{player}'s {word} already doesn't count: {FAULTS.get(fault, fault)}.",
+    # Dexikon
+    "need_points": lambda phrase, word: f"Say the points too, like '{phrase} {word} for 5'.",
+    "not_your_turn": lambda player: f"It's {player}'s turn.",
+    "already_banked": lambda word, by: f"{by} banked {word}: nobody can spell it again this game.",
+    "say_bank_or_spend": lambda word: f"Say 'bank {word} for' its points, or 'spend {word}'.",
+    "last_words": lambda **_: "The game is over: say 'last word', the word and its points.",
+    "not_last_words": lambda **_: "Last words come at the end of the game.",
+    "already_last": lambda word: f"Your last word is {word}.",
+    "no_more_tries": lambda **_: "You have had two tries at a last word.",
+    "no_challenge_pending": lambda **_: "Nobody is challenging your word.",
+    "already_challenging": lambda word: f"You are already challenging {word}.",
+    "too_few_penalties": lambda held: f"You have only {plural(held, 'penalty card')}.",
+    "solo_only": lambda **_: "That is only for the solo game.",
 }
 
 
@@ -433,6 +446,77 @@ class Announcer:
         if e.phase == "over":
             return "The game is over."
         return f"{head}: waiting for the roll."
+
+    # ------------------------------------------------------------------ Dexikon
+    def _StandingsReport(self, e: E.StandingsReport) -> str:
+        return f"Scores: {standings_sentence(e.standings)}."
+
+    def _DexikonStarted(self, e: E.DexikonStarted) -> str:
+        if e.solo:
+            return (f"Dexikon solo for {e.players[0]}: the game ends when you have banked {e.target} words "
+                    f"or the pool runs out; your best {e.best} count.")
+        return (f"Dexikon for {names(e.players)}: the game ends when someone has banked {e.target} words; "
+                f"the best {e.best} count.")
+
+    def _WordBanked(self, e: E.WordBanked) -> str:
+        return f"{e.player} banks {e.word} for {points(e.points)}: {plural(e.count, 'word')} banked."
+
+    def _WordSpent(self, e: E.WordSpent) -> str:
+        if e.word is None:
+            return f"{e.player} spends."
+        return f"{e.player} spends {e.word}" + (f" for {points(e.points)}." if e.points is not None else ".")
+
+    def _ConcedeAsked(self, e: E.ConcedeAsked) -> str:
+        return f"{e.player}, do you concede {e.word}? Say concede, or check to look it up."
+
+    def _ChallengeJoined(self, e: E.ChallengeJoined) -> str:
+        return f"{e.challenger} joins the challenge of {e.word}."
+
+    def _DexikonChallenged(self, e: E.DexikonChallenged) -> str:
+        many = len(e.challengers) > 1
+        if e.outcome == "conceded":
+            text = f"{e.player} concedes {e.word}: no marks, no penalties."
+        elif e.outcome == "stands":
+            return (f"It's in the dictionary: {e.word} stands. {e.player} wins a bonus mark; {names(e.challengers)} "
+                    + ("take a penalty card each." if many else "takes a penalty card."))
+        else:
+            why = WORD_REASONS.get(e.reason or "not_found", "it is not in the dictionary")
+            text = (f"The challenge succeeds: {e.word} is void, {why}. {names(e.challengers)} "
+                    + ("win a bonus mark each" if many else "wins a bonus mark") + f"; {e.player} takes a penalty card.")
+        if e.retry:
+            return text + f" {e.player}, try another word."
+        return text + (f" No third try: {e.player} has no last word." if e.kind == "last"
+                       else f" No third try: {e.player}'s turn ends.")
+
+    def _LastWordsCalled(self, e: E.LastWordsCalled) -> str:
+        if e.players:
+            text = f"{names(e.players)} {'has' if len(e.players) == 1 else 'have'} banked {e.target} words: the game is over."
+        else:
+            text = "The pool deck ran out: the game is over."
+        return text + " Last words: say 'last word', the word and its points."
+
+    def _LastWordTaken(self, e: E.LastWordTaken) -> str:
+        return f"{e.player}'s last word: {e.word} for {points(e.points)}."
+
+    def _TallyNoted(self, e: E.TallyNoted) -> str:
+        if e.kind == "penalty":
+            return f"{e.player} takes {plural(e.count, 'penalty card')}: {e.now} in all."
+        if e.kind == "returned":
+            return f"{e.player} returns {plural(e.count, 'penalty card')}: {e.now} left."
+        if e.kind == "bonus":
+            return f"{e.player}: {points(e.count)} from N and P cards."
+        return f"{e.player} sets aside {plural(e.count, 'penalty', 'penalties')}: {e.now} in all, a point each."
+
+    def _FinalTurn(self, e: E.FinalTurn) -> str:
+        return f"The pool deck is empty: this is {e.player}'s last turn."
+
+    def _DexikonSheet(self, e: E.DexikonSheet) -> str:
+        banked = f"best {e.best} of {len(e.banked)} banked words, {e.best_points}" if e.banked else "no banked words"
+        last = f"last word {e.last[0]}, {e.last[1]}" if e.last else "no last word"
+        text = f"{e.player}: {banked}; {last}; bonus {e.bonus}"
+        if e.penalties:
+            text += f"; {plural(e.penalties, 'penalty card')}, minus {e.penalty_points}"
+        return text + f"; total {e.total}."
 
     # host-level sentences
     def did_you_say(self, options) -> str:

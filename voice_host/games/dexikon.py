@@ -1,0 +1,514 @@
+"""Dexikon scorekeeper: banked words, challenges, the last word and the final score.
+
+The players build their decks with real cards and count their words' points; the host
+keeps the score sheets. Each turn the active player banks or spends a word ("bank
+catch for 5", "spend catch for 5", or just "spend"). A banked word can never be spelled
+again; a spent one leaves no trace. A word stays open to challenge until the next
+player declares or ``challenge_window`` seconds pass; a challenged speller may concede
+(no marks, no penalties) or have it looked up: the winners each gain a bonus mark, the
+losers each a penalty card, and an invalid word gets one more try. Before the first
+player's turn, if anyone has banked enough words (7; the variants 5, 8, 8), the game
+ends; everyone says a last word, and the score is the best banked words (5; 3, 6, 5)
+plus the last word, bonus marks, N and P card points (and, solo, penalties set aside
+with attacks), minus 2 for every penalty card. Ties go to the best single word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from voice_host.games import actions as A
+from voice_host.games import events as E
+from voice_host.games.base import Game, Setup, register
+from voice_host.games.errors import Refusal
+from voice_host.games.phrases import number
+from voice_host.games.scoring import ranking
+from voice_host.host import intents
+
+POINTS = r"(?: for (.+?))?(?: points?)?"
+PHRASES = [
+    ("bank", re.compile(rf"^bank (\S+){POINTS}$")),
+    ("spend", re.compile(rf"^spend(?: (\S+){POINTS})?$")),
+    ("last", re.compile(rf"^(?:my )?last word(?: is)? (\S+){POINTS}$")),
+    ("returned", re.compile(r"^returned? (?:a )?penalt(?:y|ies)(?: cards?)?(?: (.+))?$")),
+    ("penalty", re.compile(r"^(?:a )?penalt(?:y|ies)(?: cards?)?(?: (.+))?$")),
+    ("bonus", re.compile(r"^bonus(?: points?)? (.+?)(?: points?)?$")),
+    ("aside", re.compile(r"^set aside(?: penalt(?:y|ies))?(?: (.+))?$")),
+]
+CONCEDE = ("concede", "i concede", "conceded")
+INSIST = ("check", "check it", "insist", "i insist", "look it up")
+POOL_EMPTY = ("pool empty", "the pool is empty", "pool deck empty", "the pool deck is empty")
+
+
+@dataclass(frozen=True)
+class DexikonSettings:
+    """config/default.toml [dexikon] (and [table] auto_reject)."""
+
+    variant: str = "standard"
+    variants: dict | None = None
+    """name -> [banked words that end the game, best banked words that count]."""
+    challenge_window: float = 10
+    penalty_points: int = 2
+    auto_reject: bool = False
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> DexikonSettings:
+        section = {**cfg.get("table", {}), **cfg.get("dexikon", {})}
+        return cls(**{k: v for k, v in section.items() if k in cls.__dataclass_fields__})
+
+    @property
+    def limits(self) -> tuple[int, int]:
+        """(banked words that end the game, best banked words that count)."""
+        variants = self.variants or {"standard": [7, 5]}
+        if self.variant not in variants:
+            raise ValueError(f"Dexikon has no variant {self.variant}; choose one of {', '.join(variants)}.")
+        target, best = variants[self.variant]
+        return target, best
+
+
+@dataclass
+class Sheet:
+    """A player's score sheet."""
+
+    banked: list[tuple[str, int]] = field(default_factory=list)
+    spent: list[tuple[str, int | None]] = field(default_factory=list)
+    last: tuple[str, int] | None = None
+    last_tries: int = 0
+    marks: int = 0
+    """Challenges won: a bonus point each."""
+    penalties: int = 0
+    """Penalty cards: from lost challenges, from attacks, less those returned."""
+    bonus: int = 0
+    """Points from N and P cards."""
+    aside: int = 0
+    """Solo: penalties set aside with attack cards, a bonus point each."""
+
+
+@dataclass
+class Open:
+    """A word said and still open to challenge."""
+
+    t: float
+    player: str
+    word: str
+    points: int | None
+    kind: str
+    """bank, spend or last."""
+    attempt: int
+    until: float
+    """When it closes unchallenged."""
+    challengers: list[str] = field(default_factory=list)
+    asked: float | None = None
+    """When the speller was asked to concede (a challenge is pending)."""
+
+
+@dataclass
+class DexikonState:
+    players: list[str]
+    sheets: dict[str, Sheet]
+    start: str | None = None
+    order: list[str] = field(default_factory=list)
+    pos: int = 0
+    round: int = 1
+    phase: str = "setup"
+    """setup, turns, last (last words), over."""
+    attempt: int = 0
+    """Words the active player has tried this turn (a second is the last)."""
+    open: list[Open] = field(default_factory=list)
+    final_turn: bool = False
+    """Solo: the pool deck ran out, so this turn is the last."""
+    clock: float = 0.0
+
+    @property
+    def active(self) -> str:
+        return self.order[self.pos]
+
+
+@register
+class Dexikon(Game):
+    """The Dexikon scorekeeper for 1 to 5 players (one: the solo rules)."""
+
+    name = "dexikon"
+    min_players = 1
+    max_players = 5
+
+    def __init__(self, setup: Setup, settings: DexikonSettings, words) -> None:
+        if not self.min_players <= len(setup.players) <= self.max_players:
+            raise ValueError(f"Dexikon is for 1 to 5 players, not {len(setup.players)}.")
+        self.settings = settings
+        self.target, self.best = settings.limits
+        self.words = words
+        self.state = DexikonState(list(setup.players), {p: Sheet() for p in setup.players})
+
+    @classmethod
+    def create(cls, setup: Setup, cfg: dict, words) -> Dexikon:
+        return cls(setup, DexikonSettings.from_config(cfg), words)
+
+    @property
+    def solo(self) -> bool:
+        return len(self.state.players) == 1
+
+    # ------------------------------------------------------------------ phrases
+    def interpret(self, intent, player: str, t: float) -> A.Action | E.Refused | None:
+        said = intents.normalize(intent.text).replace(",", "")
+        if said in CONCEDE or said in INSIST:
+            return A.ChallengeAnswer(t, player, said in CONCEDE)
+        if said in POOL_EMPTY:
+            return A.PoolEmpty(t, player)
+        for kind, pattern in PHRASES:
+            m = pattern.match(said)
+            if m:
+                return self._phrase(kind, m.groups(), player, t)
+        return None
+
+    @staticmethod
+    def _phrase(kind: str, groups: tuple, player: str, t: float) -> A.Action | E.Refused:
+        if kind in ("bank", "spend", "last"):
+            word, points_said = groups
+            if word is not None and not intents.WORDLIKE.match(word):
+                return E.Refused("punctuation", {"word": word}, player)
+            points = number(points_said) if points_said else None
+            if points_said and points is None:
+                return E.Refused("bad_number", {"text": points_said}, player)
+            if points is None and kind != "spend":
+                return E.Refused("need_points", {"phrase": "last word" if kind == "last" else kind, "word": word},
+                                 player)
+            if kind == "last":
+                return A.LastWord(t, player, word, points)
+            return A.Declare(t, player, word, points, kind == "bank")
+        count = number(groups[0]) if groups[0] else 1
+        if count is None or count < 1:
+            return E.Refused("bad_number", {"text": groups[0]}, player)
+        return A.Tally(t, player, kind, count)
+
+    def phrases(self) -> dict[str, str]:
+        return {"Your turn": "'bank WORD for N', 'spend WORD for N' or 'spend'.",
+                "Challenged": "'concede', or 'check' to look it up.",
+                "Cards": "'penalty N', 'returned penalty N', 'bonus N'" + (", 'set aside N', 'pool empty'."
+                                                                          if self.solo else "."),
+                "At the end": "'last word WORD for N'."}
+
+    def settles_at(self) -> float | None:
+        """When every open word (and pending challenge) will have closed by itself."""
+        return max((self._due(o) for o in self.state.open), default=None)
+
+    def _due(self, o: Open) -> float:
+        return o.asked + self.settings.challenge_window if o.asked is not None else o.until
+
+    # ------------------------------------------------------------------ the clock
+    def advance(self, t: float) -> list[E.Event]:
+        s = self.state
+        events: list[E.Event] = []
+        while s.open:
+            o = min(s.open, key=self._due)
+            if t < self._due(o):
+                break
+            s.clock = max(s.clock, self._due(o))
+            events += self._resolve(o, concede=False) if o.asked is not None else self._close(o)
+        s.clock = max(s.clock, t)
+        return events
+
+    # ------------------------------------------------------------------ actions
+    def handle(self, action: A.Action) -> list[E.Event]:
+        s = self.state
+        if isinstance(action, A.Begin):
+            return self._begin()
+        if isinstance(action, A.SetStart):
+            return self._set_start(action.player)
+        if s.phase == "setup":
+            raise Refusal("not_started")
+        player = getattr(action, "player", None)
+        if player is not None and player not in s.players:
+            raise Refusal("unknown_player", player=player, players=tuple(s.players))
+        if isinstance(action, A.Tally):
+            return self._tally(action.player, action.kind, action.count)
+        if s.phase == "over":
+            raise Refusal("game_over")
+        if isinstance(action, A.Declare):
+            return self._declare(action)
+        if isinstance(action, A.LastWord):
+            return self._last_word(action)
+        if isinstance(action, A.Challenge):
+            return self._challenge(action.t, action.player, action.target)
+        if isinstance(action, (A.ChallengeAnswer, A.Vote)):
+            concede = action.concede if isinstance(action, A.ChallengeAnswer) else action.yes
+            return self._answer(action.player, concede)
+        if isinstance(action, A.PoolEmpty):
+            return self._pool_empty()
+        if isinstance(action, A.Word):
+            raise Refusal("say_bank_or_spend", word=action.word)
+        raise Refusal("not_in_this_game", action=type(action).__name__)
+
+    def _begin(self) -> list[E.Event]:
+        s = self.state
+        if s.phase != "setup":
+            raise Refusal("already_started")
+        s.start = s.start or s.players[0]
+        i = s.players.index(s.start)
+        s.order = s.players[i:] + s.players[:i]
+        s.phase = "turns"
+        return [E.DexikonStarted(tuple(s.players), self.target, self.best, self.solo),
+                E.TurnStarted(s.active, s.round)]
+
+    def _set_start(self, player: str) -> list[E.Event]:
+        s = self.state
+        if player not in s.players:
+            raise Refusal("unknown_player", player=player, players=tuple(s.players))
+        if s.phase != "setup":
+            raise Refusal("too_late", what="start")
+        s.start = player
+        return [E.StartSet(player)]
+
+    def banked_by(self, word: str) -> str | None:
+        """Who banked ``word`` (exact spelling): nobody may spell it again."""
+        return next((p for p, sheet in self.state.sheets.items() if any(w == word for w, _ in sheet.banked)), None)
+
+    def _declare(self, a: A.Declare) -> list[E.Event]:
+        s = self.state
+        if s.phase == "last":
+            raise Refusal("last_words")
+        events = self._move_on() if a.player == self._next_player() else []
+        if s.phase != "turns":
+            return events + [E.Refused("last_words", {}, a.player)]
+        if a.player != s.active:
+            raise Refusal("not_your_turn", player=s.active)
+        if s.open:
+            raise Refusal("word_is_final", word=s.open[0].word)
+        if a.word is not None:
+            by = self.banked_by(a.word)
+            if by is not None:
+                raise Refusal("already_banked", word=a.word, by=by)
+            self._auto_check(a.word)
+        sheet = s.sheets[a.player]
+        if a.word is None:
+            return events + [E.WordSpent(a.player, None, None)] + self._end_turn()
+        s.attempt += 1
+        s.open.append(Open(a.t, a.player, a.word, a.points, "bank" if a.bank else "spend", s.attempt,
+                           a.t + self.settings.challenge_window))
+        if a.bank:
+            sheet.banked.append((a.word, a.points))
+            return events + [E.WordBanked(a.player, a.word, a.points, len(sheet.banked))]
+        sheet.spent.append((a.word, a.points))
+        return events + [E.WordSpent(a.player, a.word, a.points)]
+
+    def _auto_check(self, word: str) -> None:
+        if self.settings.auto_reject:
+            verdict = self.words.check(word)
+            if not verdict.ok:
+                raise Refusal("not_a_word", word=word, reason=verdict.reason)
+
+    def _next_player(self) -> str:
+        s = self.state
+        return s.order[(s.pos + 1) % len(s.order)]
+
+    def _move_on(self) -> list[E.Event]:
+        """A new turn has started: the open word can no longer be challenged."""
+        s = self.state
+        if not s.open:
+            return []
+        if s.open[0].asked is not None:
+            raise Refusal("challenge_in_progress", word=s.open[0].word)
+        return self._close(s.open[0])
+
+    def _close(self, o: Open) -> list[E.Event]:
+        """The word can no longer be challenged: in a turn, play passes on."""
+        s = self.state
+        s.open.remove(o)
+        if o.kind == "last":
+            return self._maybe_final()
+        return self._end_turn()
+
+    def _end_turn(self) -> list[E.Event]:
+        """Play passes clockwise; before the first player's turn, the game may end."""
+        s = self.state
+        s.attempt = 0
+        s.pos = (s.pos + 1) % len(s.order)
+        if s.pos == 0:
+            done = [p for p in s.order if len(s.sheets[p].banked) >= self.target]
+            if done or s.final_turn:
+                s.phase = "last"
+                return [E.LastWordsCalled(tuple(done), self.target)]
+            s.round += 1
+        return [E.TurnStarted(s.active, s.round)]
+
+    def _pool_empty(self) -> list[E.Event]:
+        s = self.state
+        if not self.solo:
+            raise Refusal("solo_only")
+        if s.phase != "turns":
+            raise Refusal("last_words")
+        events = self._move_on()  # said at the start of a turn
+        if s.phase != "turns":
+            return events
+        s.final_turn = True
+        return events + [E.FinalTurn(s.active)]
+
+    # ------------------------------------------------------------------ challenges
+    def _challenge(self, t: float, challenger: str, target: str | None) -> list[E.Event]:
+        s = self.state
+        if target is not None and target == challenger:
+            raise Refusal("own_word")
+        words = [o for o in s.open if o.player != challenger and (target is None or o.player == target)]
+        if not words:
+            raise Refusal("nothing_to_challenge", target=target)
+        o = max(words, key=lambda x: x.t)
+        if o.asked is not None:
+            if challenger in o.challengers:
+                raise Refusal("already_challenging", word=o.word)
+            o.challengers.append(challenger)
+            return [E.ChallengeJoined(challenger, o.player, o.word)]
+        o.challengers, o.asked = [challenger], t
+        return [E.ChallengeRaised(challenger, o.player, o.word), E.ConcedeAsked(o.player, o.word)]
+
+    def _answer(self, player: str, concede: bool) -> list[E.Event]:
+        o = next((x for x in self.state.open if x.player == player and x.asked is not None), None)
+        if o is None:
+            raise Refusal("no_challenge_pending")
+        return self._resolve(o, concede)
+
+    def _resolve(self, o: Open, concede: bool) -> list[E.Event]:
+        """Conceded, or looked up: marks and penalty cards, and a second try if void."""
+        s = self.state
+        sheet = s.sheets[o.player]
+        verdict = None if concede else self.words.check(o.word)
+        outcome = "conceded" if concede else "stands" if verdict.ok else "void"
+        if outcome == "stands":
+            sheet.marks += 1
+            for c in o.challengers:
+                s.sheets[c].penalties += 1
+        elif outcome == "void":
+            sheet.penalties += 1
+            for c in o.challengers:
+                s.sheets[c].marks += 1
+        retry = outcome != "stands" and o.attempt < 2
+        event = E.DexikonChallenged(o.player, o.word, tuple(o.challengers), outcome,
+                                    verdict.reason if verdict else None, o.kind, retry)
+        if outcome == "stands":
+            return [event] + self._close(o)
+        s.open.remove(o)
+        if o.kind == "bank":
+            sheet.banked.remove((o.word, o.points))
+        elif o.kind == "spend":
+            sheet.spent.remove((o.word, o.points))
+        else:
+            sheet.last = None
+        if retry:
+            return [event]
+        if o.kind == "last":
+            return [event] + self._maybe_final()
+        return [event] + self._end_turn()
+
+    # ------------------------------------------------------------------ the end
+    def _last_word(self, a: A.LastWord) -> list[E.Event]:
+        s = self.state
+        if s.phase != "last":
+            raise Refusal("not_last_words")
+        sheet = s.sheets[a.player]
+        if sheet.last is not None:
+            raise Refusal("already_last", word=sheet.last[0])
+        if sheet.last_tries >= 2:
+            raise Refusal("no_more_tries")
+        self._auto_check(a.word)
+        sheet.last_tries += 1
+        sheet.last = (a.word, a.points)
+        s.open.append(Open(a.t, a.player, a.word, a.points, "last", sheet.last_tries,
+                           a.t + self.settings.challenge_window))
+        return [E.LastWordTaken(a.player, a.word, a.points)]
+
+    def _maybe_final(self) -> list[E.Event]:
+        """Once every last word is said (or its tries are spent) and settled: final scores."""
+        s = self.state
+        waiting = [p for p, sh in s.sheets.items() if sh.last is None and sh.last_tries < 2]
+        if waiting or s.open:
+            return []
+        s.phase = "over"
+        return self._final()
+
+    def _final(self) -> list[E.Event]:
+        table, winners, tiebreak = self._ranking()
+        return [self.sheet(p) for p in self.state.order] + [
+            E.GameOver(table, () if self.solo else winners, None if self.solo else tiebreak)]
+
+    def _tally(self, player: str, kind: str, count: int) -> list[E.Event]:
+        s = self.state
+        sheet = s.sheets[player]
+        if kind == "aside" and not self.solo:
+            raise Refusal("solo_only")
+        if kind == "returned":
+            if count > sheet.penalties:
+                raise Refusal("too_few_penalties", held=sheet.penalties)
+            sheet.penalties -= count
+        elif kind == "penalty":
+            sheet.penalties += count
+        else:
+            setattr(sheet, kind, getattr(sheet, kind) + count)
+        held = {"penalty": sheet.penalties, "returned": sheet.penalties, "bonus": sheet.bonus, "aside": sheet.aside}
+        events: list[E.Event] = [E.TallyNoted(player, kind, count, held[kind])]
+        return events + (self._final() if s.phase == "over" else [])  # a late correction: the final scores again
+
+    # ------------------------------------------------------------------ scores
+    def counted(self, player: str) -> list[int]:
+        """The banked words' points that count: the best five (or the variant's)."""
+        return sorted((p for _, p in self.state.sheets[player].banked), reverse=True)[: self.best]
+
+    def total(self, player: str) -> int:
+        """The score now: best banked words, last word, bonuses, minus penalty cards."""
+        sh = self.state.sheets[player]
+        return (sum(self.counted(player)) + (sh.last[1] if sh.last else 0) + sh.marks + sh.bonus + sh.aside
+                - self.settings.penalty_points * sh.penalties)
+
+    def _values(self, player: str) -> list[int]:
+        """Every recorded word's points, best first (the tiebreak), the last word included."""
+        sh = self.state.sheets[player]
+        return sorted([p for _, p in sh.banked] + ([sh.last[1]] if sh.last else []), reverse=True)
+
+    def _ranking(self):
+        return ranking(self.state.players, self.total, self._values)
+
+    def sheet(self, player: str) -> E.DexikonSheet:
+        sh = self.state.sheets[player]
+        return E.DexikonSheet(player, tuple(sh.banked), min(self.best, len(sh.banked)), sum(self.counted(player)),
+                              sh.last, sh.marks + sh.bonus + sh.aside, sh.penalties,
+                              self.settings.penalty_points * sh.penalties, self.total(player))
+
+    # ------------------------------------------------------------------ questions and results
+    def query(self, q: A.Query) -> list[E.Event]:
+        s = self.state
+        if q.kind == "scores":
+            return [E.StandingsReport(self._ranking()[0])]
+        if q.kind == "turn":
+            return [E.TurnReport(s.active if s.phase == "turns" else None, s.round)]
+        if q.kind == "sheet":
+            who = q.about or q.player
+            if who not in s.sheets:
+                raise Refusal("unknown_player", player=who, players=tuple(s.players))
+            return [self.sheet(who)]
+        if q.kind == "words":
+            return [E.WordsReport(tuple((w, p) for p in s.order for w, _ in s.sheets[p].banked))]
+        raise Refusal("unknown_question", kind=q.kind)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.phase == "over"
+
+    def result(self) -> dict:
+        s = self.state
+        players = []
+        for p in s.players:
+            sh = s.sheets[p]
+            counted = self.counted(p)
+            words = []
+            for w, pts in sh.banked:
+                counts = pts in counted
+                if counts:
+                    counted.remove(pts)
+                words.append({"word": w, "score": pts, "kind": "banked", "counts": counts})
+            words += [{"word": w, "score": pts, "kind": "spent", "counts": False} for w, pts in sh.spent]
+            if sh.last:
+                words.append({"word": sh.last[0], "score": sh.last[1], "kind": "last", "counts": True})
+            players.append({"name": p, "total": self.total(p), "words": words, "marks": sh.marks, "bonus": sh.bonus,
+                            "penalties": sh.penalties, **({"aside": sh.aside} if self.solo else {})})
+        winners = list(self._ranking()[1]) if self.finished and not self.solo else []
+        return {"game": self.name, "variant": self.settings.variant, "finished": self.finished, "winners": winners,
+                "round": s.round, "players": players}
