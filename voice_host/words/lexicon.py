@@ -218,7 +218,7 @@ def derived_forms(words: set[str], prons: dict[str, list[morphology.Pron]]) -> d
     lm = morphology.lemminflect()
     out: dict[str, str] = {}
     for w in words:
-        pos = morphology.parts_of_speech(w)
+        pos = morphology.headword_parts(w)
         for upos in ("NOUN", "VERB"):
             if upos in pos:
                 out.update((forms[0], w) for forms in lm.getAllInflections(w, upos).values() if forms[0] not in words)

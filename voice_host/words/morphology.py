@@ -141,7 +141,7 @@ def ing_sounds_right(base: str, form: str, prons: Prons) -> bool:
     return any(_ing_expected(p) & set(fp) for p in bp)
 
 
-def parts_of_speech(word: str) -> set[str]:
+def headword_parts(word: str) -> set[str]:
     """lemminflect's parts of speech for which `word` is its own lemma."""
     return {upos for upos, lemmas in lemminflect().getAllLemmas(word).items() if word in lemmas}
 
@@ -151,7 +151,7 @@ def is_ly_derivation(base: str, kind: str, word: str, prons: Prons) -> bool:
     (friendly, weekly; not come/comely) and, where CMUdict knows both, `word` sounds
     like the base plus the suffix (early is not ear + -ly). Without pronunciations
     only adjective bases count (jubilant -> jubilantly)."""
-    pos = parts_of_speech(base)
+    pos = headword_parts(base)
     bp, wp = prons.get(base), prons.get(word)
     if not bp or not wp:
         return "ADJ" in pos
@@ -258,7 +258,7 @@ def unknown_units(word: str, known: Callable[[str], bool]) -> dict[str, int]:
     units = {word: 0}
     units.update(inflection_lemmas(word))
     for base, _kind in ly_bases(word):
-        if not known(base) or "ADJ" in parts_of_speech(base):
+        if not known(base) or "ADJ" in headword_parts(base):
             units.setdefault(base, LY)
     return units
 
