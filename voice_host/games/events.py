@@ -213,7 +213,8 @@ class GameOver(Event):
     """Best first."""
     winners: tuple[str, ...]
     tiebreak: str | None = None
-    """``"best_word"`` when the best-single-word chain decided, ``"shared"`` when it persisted."""
+    """``"best_word"`` when the best-single-word chain decided, ``"shared"`` when it persisted,
+    ``"tie"`` when equal totals share the victory with no words to compare."""
     details: tuple[str, ...] = ()
     """Scoresheet lines per player, for the announcer."""
 
@@ -584,3 +585,41 @@ class DexikonSheet(Event):
     """Penalty cards."""
     penalty_points: int
     total: int
+
+
+# ---------------------------------------------------------------------- road game
+@dataclass(frozen=True)
+class RoadStarted(Event):
+    players: tuple[str, ...]
+    rack: int
+    """Tiles each player draws."""
+    bag: int | None
+    """Tiles left in the bag after the draw, when the host counts them."""
+
+
+@dataclass(frozen=True)
+class RoadPlayed(Event):
+    player: str
+    words: tuple[tuple[str, int], ...]
+    points: int
+    total: int
+    bag: int | None = None
+    """Tiles left in the bag after the redraw, when the host counts them."""
+
+
+@dataclass(frozen=True)
+class Mulliganed(Event):
+    player: str
+
+
+@dataclass(frozen=True)
+class Passed(Event):
+    player: str
+
+
+@dataclass(frozen=True)
+class BagEmptied(Event):
+    """No more mulligans."""
+
+    player: str | None
+    """Who said so; None: the host's count reached zero."""

@@ -14,7 +14,7 @@ def ranking(players: Iterable[str], total: Callable[[str], int], values: Callabl
     Most points wins; a tie goes to the best single word, then the second best, and so
     on (``values(player)``: word values, best first; games without that tiebreak give
     ``[]``); if it persists the victory is shared. Returns (standings, winners,
-    None | "best_word" | "shared").
+    None | "best_word" | "shared" | "tie"); "tie": shared with no words to compare.
     """
     table = tuple(sorted((E.Standing(p, total(p)) for p in players), key=lambda r: (r.total, values(r.player)),
                          reverse=True))
@@ -22,5 +22,7 @@ def ranking(players: Iterable[str], total: Callable[[str], int], values: Callabl
     if len(tied) == 1:
         return table, tuple(tied), None
     best = max(values(p) for p in tied)
+    if not best:
+        return table, tuple(tied), "tie"
     winners = tuple(p for p in tied if values(p) == best)
     return table, winners, "best_word" if len(winners) == 1 else "shared"

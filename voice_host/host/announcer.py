@@ -133,6 +133,13 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "already_challenging": lambda word: f"You are already challenging {word}.",
     "too_few_penalties": lambda held: f"You have only {plural(held, 'penalty card')}.",
     "solo_only": lambda **_: "That is only for the solo game.",
+    # road game
+    "bad_play": lambda text, **_: f"I can't read '{text}'. Say 'play', then each word and its points, like 'play fire for 7, fir for 6'.",
+    "need_tiles": lambda **_: "I'm counting the bag: say how many tiles you played too, like 'play fire for 7 with 4 tiles'.",
+    "no_mulligan": lambda **_: "The bag is empty, so there are no more mulligans.",
+    "bag_already_empty": lambda **_: "The bag is already empty.",
+    "words_checked": lambda **_: "I check every word as it is played, so there is nothing to challenge.",
+    "say_play_points": lambda word: f"Say 'play {word} for' its points, with the other words your tiles made.",
 }
 
 
@@ -292,6 +299,8 @@ class Announcer:
             return f"Game over. {one.player} finishes with {points(one.total)}" + (
                 ": a win!" if e.winners else ".")
         text = f"Game over. Final scores: {standings_sentence(e.standings)}."
+        if e.tiebreak == "tie":
+            return text + f" {names(e.winners)} tie and share the victory."
         if e.tiebreak == "shared":
             return text + f" {names(e.winners)} tie on points and on every word, and share the victory."
         if e.tiebreak == "best_word":
@@ -517,6 +526,25 @@ class Announcer:
         if e.penalties:
             text += f"; {plural(e.penalties, 'penalty card')}, minus {e.penalty_points}"
         return text + f"; total {e.total}."
+
+    # ------------------------------------------------------------------ road game
+    def _RoadStarted(self, e: E.RoadStarted) -> str:
+        text = f"Road game for {names(e.players)}. Each player draws {plural(e.rack, 'tile')}."
+        return text + (f" I'm counting the bag: {plural(e.bag, 'tile')} left." if e.bag is not None else "")
+
+    def _RoadPlayed(self, e: E.RoadPlayed) -> str:
+        said = names(f"{w} {n}" for w, n in e.words)
+        text = f"{e.player} plays {said}: {points(e.points)}, {e.total} in all."
+        return text + (f" {plural(e.bag, 'tile')} left in the bag." if e.bag else "")
+
+    def _Mulliganed(self, e: E.Mulliganed) -> str:
+        return f"{e.player} takes a mulligan."
+
+    def _Passed(self, e: E.Passed) -> str:
+        return f"{e.player} passes."
+
+    def _BagEmptied(self, e: E.BagEmptied) -> str:
+        return "The bag is empty: no more mulligans."
 
     # host-level sentences
     def did_you_say(self, options) -> str:

@@ -1,0 +1,270 @@
+"""The road game scorekeeper: turns, words and points, mulligans, passes, the end.
+
+The players build their roads with a letter-tile set on its own board and add up each
+word's points; the host draws for the start player (lowest letter starts, ties draw
+again), keeps the turn order and the scores, checks every word a play names against the
+dictionary (a word that is not one scores nothing, so the play is said again without
+it), knows when mulligans stop (a player says the bag is empty, or the host counts the
+bag when it knows the set's size and each play says its tiles), and ends the game when
+every player has passed in a row. The highest score wins; equal scores share.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from voice_host.games import actions as A
+from voice_host.games import events as E
+from voice_host.games.base import Game, Setup, register
+from voice_host.games.errors import Refusal
+from voice_host.games.phrases import number
+from voice_host.games.scoring import ranking
+from voice_host.host import intents
+
+PLAY = re.compile(r"^play (.+?)(?: with (.+?) tiles?)?$")
+MULLIGAN = ("mulligan", "take a mulligan", "i take a mulligan", "a mulligan")
+PASS = ("pass", "i pass", "i'll pass")
+BAG_EMPTY = ("bag empty", "the bag is empty", "bag is empty", "the bag is empty now")
+BLANK = "?"
+
+
+@dataclass(frozen=True)
+class RoadSettings:
+    """config/default.toml [road]."""
+
+    rack: int = 10
+    set_size: int = 0
+    """Tiles in the set; 0: unknown, the players say when the bag is empty."""
+    letters: str = ""
+    """The set's tiles, one character each (? a blank), for the draw for the start player."""
+
+    @classmethod
+    def from_config(cls, cfg: dict) -> RoadSettings:
+        section = cfg.get("road", {})
+        return cls(**{k: v for k, v in section.items() if k in cls.__dataclass_fields__})
+
+
+@dataclass
+class Turn:
+    round: int
+    player: str
+    kind: str
+    """play, mulligan or pass."""
+    words: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass
+class RoadState:
+    players: list[str]
+    rng: random.Random
+    start: str | None = None
+    order: list[str] = field(default_factory=list)
+    pos: int = 0
+    round: int = 1
+    phase: str = "setup"
+    """setup, turns, over."""
+    bag: int | None = None
+    """Tiles left in the bag when counted (None: not counted)."""
+    bag_empty: bool = False
+    turns: list[Turn] = field(default_factory=list)
+    passes: int = 0
+    """Passes in a row."""
+
+    @property
+    def active(self) -> str:
+        return self.order[self.pos]
+
+
+def parse_play(text: str) -> tuple[tuple[str, int], ...] | None:
+    """``fire for 7, fir for six and re for 2`` -> ((fire, 7), (fir, 6), (re, 2)); None if unreadable."""
+    tokens = [t for t in text.split() if t != "and"]
+    fors = [i for i, t in enumerate(tokens) if t == "for"]
+    if not fors or fors[0] != 1:
+        return None
+    out = []
+    for j, i in enumerate(fors):
+        end = fors[j + 1] - 1 if j + 1 < len(fors) else len(tokens)
+        word, points = tokens[i - 1], number(" ".join(tokens[i + 1:end])) if i + 1 < end else None
+        if points is None or not intents.WORDLIKE.match(word):
+            return None
+        out.append((word, points))
+    return tuple(out)
+
+
+@register
+class RoadGame(Game):
+    """The road game scorekeeper for 2 to 4 players."""
+
+    name = "road"
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, setup: Setup, settings: RoadSettings, words) -> None:
+        if not self.min_players <= len(setup.players) <= self.max_players:
+            raise ValueError(f"The road game is for 2 to 4 players, not {len(setup.players)}.")
+        self.settings = settings
+        self.words = words
+        self.state = RoadState(list(setup.players), random.Random(setup.seed))
+
+    @classmethod
+    def create(cls, setup: Setup, cfg: dict, words) -> RoadGame:
+        return cls(setup, RoadSettings.from_config(cfg), words)
+
+    # ------------------------------------------------------------------ phrases
+    def interpret(self, intent, player: str, t: float) -> A.Action | E.Refused | None:
+        said = intents.normalize(intent.text).replace(",", "")
+        if said in MULLIGAN:
+            return A.Mulligan(t, player)
+        if said in PASS:
+            return A.Pass(t, player)
+        if said in BAG_EMPTY:
+            return A.BagEmpty(t, player)
+        m = PLAY.match(said)
+        if m:
+            words = parse_play(m.group(1))
+            tiles = number(m.group(2)) if m.group(2) else None
+            if words is None or (m.group(2) and tiles is None):
+                return E.Refused("bad_play", {"text": intent.text}, player)
+            return A.RoadPlay(t, player, words, tiles)
+        return None
+
+    def phrases(self) -> dict[str, str]:
+        return {"Your turn": "'play WORD for N, WORD for N' (with 'with K tiles' when I count the bag), "
+                             "'mulligan' or 'pass'.", "Bag": "'bag empty'."}
+
+    def advance(self, t: float) -> list[E.Event]:
+        return []
+
+    # ------------------------------------------------------------------ actions
+    def handle(self, action: A.Action) -> list[E.Event]:
+        s = self.state
+        if isinstance(action, A.Begin):
+            return self._begin()
+        if isinstance(action, A.SetStart):
+            if action.player not in s.players:
+                raise Refusal("unknown_player", player=action.player, players=tuple(s.players))
+            if s.phase != "setup":
+                raise Refusal("too_late", what="start")
+            s.start = action.player
+            return [E.StartSet(action.player)]
+        if s.phase == "over":
+            raise Refusal("game_over")
+        if isinstance(action, A.BagEmpty):
+            if s.bag_empty:
+                raise Refusal("bag_already_empty")
+            return self._empty_bag(action.player)
+        if isinstance(action, A.Challenge):
+            raise Refusal("words_checked")
+        if isinstance(action, A.Word):
+            raise Refusal("say_play_points", word=action.word)
+        if isinstance(action, (A.RoadPlay, A.Mulligan, A.Pass)):
+            if action.player != s.active:
+                raise Refusal("not_your_turn", player=s.active)
+            if isinstance(action, A.RoadPlay):
+                return self._play(action)
+            if isinstance(action, A.Mulligan):
+                if s.bag_empty:
+                    raise Refusal("no_mulligan")
+                return self._end_turn(Turn(s.round, action.player, "mulligan"), [E.Mulliganed(action.player)])
+            s.passes += 1
+            return self._end_turn(Turn(s.round, action.player, "pass"), [E.Passed(action.player)])
+        raise Refusal("not_in_this_game", action=type(action).__name__)
+
+    def _begin(self) -> list[E.Event]:
+        s = self.state
+        if s.phase != "setup":
+            raise Refusal("already_started")
+        events: list[E.Event] = []
+        if s.start is None:
+            s.start, draws = self._draw_for_start()
+            events.append(E.StartDraws(draws, s.start))
+        i = s.players.index(s.start)
+        s.order = s.players[i:] + s.players[:i]
+        s.phase = "turns"
+        if self.settings.set_size:
+            s.bag = self.settings.set_size - self.settings.rack * len(s.players)
+        return events + [E.RoadStarted(tuple(s.players), self.settings.rack, s.bag), E.TurnStarted(s.active, s.round)]
+
+    def _draw_for_start(self) -> tuple[str, tuple[tuple[tuple[str, str], ...], ...]]:
+        """Each player draws a tile; the lowest letter starts (a blank before A); ties draw again."""
+        contenders, rounds = list(self.state.players), []
+        while True:
+            pool = list(self.settings.letters)
+            drawn = [(p, pool.pop(self.state.rng.randrange(len(pool)))) for p in contenders]
+            rounds.append(tuple((p, "blank" if x == BLANK else x) for p, x in drawn))
+            low = min(x for _, x in drawn)
+            contenders = [p for p, x in drawn if x == low]
+            if len(contenders) == 1:
+                return contenders[0], tuple(rounds)
+
+    def _play(self, a: A.RoadPlay) -> list[E.Event]:
+        s = self.state
+        for word, _ in a.words:
+            verdict = self.words.check(word)
+            if not verdict.ok:
+                raise Refusal("not_a_word", word=word, reason=verdict.reason)
+        counting = s.bag is not None and s.bag > 0
+        if counting and a.tiles is None:
+            raise Refusal("need_tiles")
+        if counting:
+            s.bag -= min(a.tiles, s.bag)  # the redraw
+        points = sum(n for _, n in a.words)
+        events: list[E.Event] = [E.RoadPlayed(a.player, a.words, points, self.total(a.player) + points,
+                                              s.bag if counting else None)]
+        if counting and s.bag == 0:
+            events += self._empty_bag(None)
+        return self._end_turn(Turn(s.round, a.player, "play", a.words), events)
+
+    def _empty_bag(self, player: str | None) -> list[E.Event]:
+        s = self.state
+        s.bag_empty = True
+        if s.bag is not None:
+            s.bag = 0
+        return [E.BagEmptied(player)]
+
+    def _end_turn(self, turn: Turn, events: list[E.Event]) -> list[E.Event]:
+        s = self.state
+        s.turns.append(turn)
+        if turn.kind != "pass":
+            s.passes = 0
+        if s.passes >= len(s.players):
+            s.phase = "over"
+            return events + [E.GameOver(*self._ranking())]
+        s.pos = (s.pos + 1) % len(s.order)
+        if s.pos == 0:
+            s.round += 1
+        return events + [E.TurnStarted(s.active, s.round)]
+
+    # ------------------------------------------------------------------ scores
+    def total(self, player: str) -> int:
+        return sum(p for t in self.state.turns if t.player == player for _, p in t.words)
+
+    def _ranking(self):
+        return ranking(self.state.players, self.total, lambda _: [])
+
+    def query(self, q: A.Query) -> list[E.Event]:
+        s = self.state
+        if q.kind == "scores":
+            return [E.StandingsReport(self._ranking()[0])]
+        if q.kind == "turn":
+            return [E.TurnReport(s.active if s.phase == "turns" else None, s.round)]
+        if q.kind == "words":
+            return [E.WordsReport(tuple((w, t.player) for t in s.turns for w, _ in t.words))]
+        raise Refusal("unknown_question", kind=q.kind)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.phase == "over"
+
+    def result(self) -> dict:
+        s = self.state
+        players = [{"name": p, "total": self.total(p),
+                    "words": [{"word": w, "score": n, "kind": "road", "turn": i + 1, "round": t.round, "counts": True}
+                              for i, t in enumerate(s.turns) if t.player == p for w, n in t.words],
+                    "mulligans": sum(t.kind == "mulligan" for t in s.turns if t.player == p),
+                    "passes": sum(t.kind == "pass" for t in s.turns if t.player == p)} for p in s.players]
+        return {"game": self.name, "finished": self.finished,
+                "winners": list(self._ranking()[1]) if self.finished else [], "round": s.round,
+                "bag": s.bag, "bag_empty": s.bag_empty, "players": players}
