@@ -1,24 +1,12 @@
-"""Shared test helpers: run the real `voice-host` command on a script."""
+"""Fixtures shared by every test folder (helpers to import are in support.py)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def voice_host(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run ``voice-host ARGS`` as a user would, from the repository root."""
-    return subprocess.run(
-        [sys.executable, "-m", "voice_host.cli", *args],
-        cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=timeout,
-    )
+from support import Table, voice_host
 
 
 @pytest.fixture
@@ -38,59 +26,12 @@ def play(tmp_path):
     return run
 
 
-def by_name(result: dict) -> dict:
-    return {p["name"]: p for p in result["players"]}
-
-
 @pytest.fixture(scope="session")
 def words():
     """The default dictionary and morphology (built once, then cached on disk)."""
     from voice_host.words import Words
 
     return Words.load()
-
-
-class Table:
-    """A Prolix session driven by script lines, in process: ``table("Ann: jewelers")``.
-
-    Returns the sentences the host said for those lines. Words waiting for the tie
-    window are scored at the end of each call, as at the end of a script.
-    """
-
-    def __init__(self, words, players="Ann,Ben,Cat", *, seed=1, board="W B J S L C D G", start="Ann",
-                 game="prolix-classic", **table):
-        from voice_host import config
-        from voice_host.host.session import Session, new_header
-
-        cfg = config.load(overrides={"table": table})
-        self.heard: list[str] = []
-        self.session = Session(new_header(game, players.split(","), seed, cfg), words, self.heard.append)
-        setup = []
-        if start:
-            setup.append(f"@start {start}")
-        if board:
-            setup.append(f"@board {board}")
-        if setup:  # otherwise the game begins with the first line played
-            self("\n".join(setup))
-
-    @property
-    def game(self):
-        return self.session.game
-
-    @property
-    def state(self):
-        return self.session.game.state
-
-    def __call__(self, script: str) -> list[str]:
-        from voice_host.cli import run_records
-        from voice_host.host.script import parse_script
-
-        before = len(self.heard)
-        run_records(self.session, parse_script(textwrap.dedent(script), self.session.t))
-        return self.heard[before:]
-
-    def total(self, name: str) -> int:
-        return self.game.totals(name)[0]
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from conftest import ROOT, voice_host
+from support import ROOT, voice_host
 
 from voice_host.host.log import EventLog
 

@@ -11,7 +11,7 @@ Both games are played in table mode on one board, set again after every move
 
 from __future__ import annotations
 
-from conftest import by_name
+from support import by_name
 
 B = "@board W B J S L C D G"
 

@@ -8,7 +8,7 @@ draw, so each word's value can be read off:
 
 from __future__ import annotations
 
-from conftest import by_name
+from support import by_name
 
 B = "@board W B J S L C D G"
 

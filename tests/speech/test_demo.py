@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import need
+from support import need
 
 ROOT = Path(__file__).resolve().parents[2]
 
