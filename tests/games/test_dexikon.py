@@ -7,7 +7,7 @@ totals below are worked by hand from the rules' scoring.
 from __future__ import annotations
 
 import pytest
-from conftest import by_name, voice_host
+from support import by_name, voice_host
 
 from voice_host.games.dexikon import DexikonSettings
 

@@ -6,7 +6,7 @@ round's scores are worked by hand in the comments.
 
 from __future__ import annotations
 
-from conftest import by_name
+from support import by_name, voice_host
 
 from voice_host.words.pos import parts_of_speech
 
@@ -195,13 +195,9 @@ def test_two_teams_of_three_triple_the_bell_penalty_and_bonus(play):
     assert by_name(result)["Eve"]["total"] == 21 and by_name(result)["Ben"]["total"] == -15
 
 
-def test_teams_must_split_the_table_evenly(play):
-    import subprocess
-
-    from conftest import voice_host
-
-    proc: subprocess.CompletedProcess = voice_host("play", "--game", "phlounder", "--players", "Ann,Ben,Cat",
-                                                    "--teams", "Ann+Ben", "--script", "/dev/null", "--no-voice")
+def test_teams_must_split_the_table_evenly():
+    proc = voice_host("play", "--game", "phlounder", "--players", "Ann,Ben,Cat",
+                      "--teams", "Ann+Ben", "--script", "/dev/null", "--no-voice")
     assert proc.returncode == 2
     assert "two or three teams of 2, or two teams of 3" in proc.stderr
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import by_name
+from support import by_name
 
 from voice_host.games.road import RoadGame, RoadSettings, parse_play
 
