@@ -199,12 +199,13 @@ def _spelled_out(word: str, prons: dict[str, list[morphology.Pron]]) -> bool:
 def confirmed(word: str, prons: dict[str, list[morphology.Pron]], webster: set[str]) -> bool:
     """Whether a short or vowelless SCOWL entry is a word rather than an abbreviation:
     a second source must know it (lemminflect's lexicon, a CMUdict pronunciation that
-    is not spelled out letter by letter, or, from two letters on, Webster's)."""
+    is not spelled out letter by letter, or, from two letters on, Webster's). A
+    vowelless entry's pronunciation proves nothing: CMUdict says "dr" as "doctor"."""
     if len(word) > 4 and _VOWEL.search(word):
         return True
     if morphology.lemminflect().getAllLemmas(word):
         return True
-    if word in prons and not _spelled_out(word, prons):
+    if word in prons and _VOWEL.search(word) and not _spelled_out(word, prons):
         return True
     return len(word) > 1 and word in webster
 
