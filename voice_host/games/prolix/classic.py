@@ -89,10 +89,6 @@ class Vote:
 @dataclass
 class ClassicState(ProlixState):
     sheets: dict[str, Sheet] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)
-    """Turn order from the start player."""
-    pos: int = 0
-    """Index of the active player in ``order``."""
     interrupts: int = 0
     """Times the active player has been interrupted this turn."""
     timer: Timer = field(default_factory=Timer)
@@ -102,10 +98,6 @@ class ClassicState(ProlixState):
     vote: Vote | None = None
     then: str = "next"
     """After the draw, the ``next`` player or the active player ``again``."""
-
-    @property
-    def active(self) -> str:
-        return self.order[self.pos]
 
 
 @register

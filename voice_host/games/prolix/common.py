@@ -92,6 +92,14 @@ class ProlixState:
     """Words voided by a successful challenge."""
     drawer: str | None = None
     """Table mode: who must draw now."""
+    order: list[str] = field(default_factory=list)
+    """Turn order from the start player (modes with an active player)."""
+    pos: int = 0
+    """Index of the active player in ``order``."""
+
+    @property
+    def active(self) -> str:
+        return self.order[self.pos]
 
 
 class ProlixGame(Game):
@@ -149,6 +157,14 @@ class ProlixGame(Game):
     def _known(self, player: str) -> None:
         if player not in self.state.players:
             raise Refusal("unknown_player", player=player, players=tuple(self.state.players))
+
+    def _accepting(self, player: str) -> None:
+        """Refuse input from an unknown player, after the game, or while tiles are drawn."""
+        self._known(player)
+        if self.state.phase == "over":
+            raise Refusal("game_over")
+        if self.state.phase == "draw":
+            raise Refusal("wait_for_draw", drawer=self.state.drawer)
 
     def _check_word(self, word: str, also_used: Sequence[tuple[str, str]] = ()) -> None:
         """Refuse a barred word, a cheapie, and (with auto_reject) a word not in the dictionary.

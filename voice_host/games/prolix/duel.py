@@ -96,11 +96,7 @@ class ProlixDuel(ProlixGame):
 
     def _word(self, a: A.Word) -> list[E.Event]:
         s = self.state
-        self._known(a.player)
-        if s.phase == "over":
-            raise Refusal("game_over")
-        if s.phase == "draw":
-            raise Refusal("wait_for_draw", drawer=s.drawer)
+        self._accepting(a.player)
         current = s.rounds[-1]
         if a.player in current.words:
             raise Refusal("word_is_final", word=current.words[a.player][0])

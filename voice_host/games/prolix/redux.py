@@ -60,14 +60,8 @@ class ReduxTurn:
 
 @dataclass
 class ReduxState(ProlixState):
-    order: list[str] = field(default_factory=list)
-    pos: int = 0
     timer: Timer = field(default_factory=Timer)
     turns: list[ReduxTurn] = field(default_factory=list)
-
-    @property
-    def active(self) -> str:
-        return self.order[self.pos]
 
 
 @register
@@ -131,18 +125,10 @@ class ProlixRedux(ProlixGame):
             return self._challenge(action.player, action.target)
         raise Refusal("not_in_this_game", action=type(action).__name__)
 
-    def _turn_open(self) -> ReduxTurn:
-        s = self.state
-        if s.phase == "over":
-            raise Refusal("game_over")
-        if s.phase == "draw":
-            raise Refusal("wait_for_draw", drawer=s.drawer)
-        return s.turns[-1]
-
     def _word(self, a: A.Word) -> list[E.Event]:
         s = self.state
-        self._known(a.player)
-        turn = self._turn_open()
+        self._accepting(a.player)
+        turn = s.turns[-1]
         if a.player in turn.words:
             raise Refusal("word_is_final", word=turn.words[a.player][0])
         self._check_word(a.word, [(w, p) for p, (w, _) in turn.words.items()])  # words heard count as used
@@ -158,8 +144,7 @@ class ProlixRedux(ProlixGame):
     def _flip(self, player: str) -> list[E.Event]:
         """A stalled table may start the timer without a word (see docs/RULINGS.md)."""
         s = self.state
-        self._known(player)
-        self._turn_open()
+        self._accepting(player)
         if s.timer.until is not None:
             raise Refusal("timer_running", holder=s.timer.holder, left=round(s.timer.until - s.clock))
         s.timer = Timer(player, s.clock + self.settings.redux_timer)

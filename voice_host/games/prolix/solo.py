@@ -104,11 +104,7 @@ class ProlixSolo(ProlixGame):
 
     def _word(self, a: A.Word) -> list[E.Event]:
         s = self.state
-        self._known(a.player)
-        if s.phase == "over":
-            raise Refusal("game_over")
-        if s.phase == "draw":
-            raise Refusal("wait_for_draw", drawer=s.drawer)
+        self._accepting(a.player)
         self._check_word(a.word)
         verdict = self.words.check(a.word)  # no opponent to challenge: the host referees
         if not verdict.ok:
