@@ -63,10 +63,16 @@ def test_size_and_shape(words: Words) -> None:
 
 
 def test_abbreviations_removed(words: Words) -> None:
-    for abbreviation in ["bldg", "hdqrs", "atm", "adj", "xiv", "b"]:
+    for abbreviation in ["bldg", "hdqrs", "atm", "adj", "xiv", "b", "dr", "mr"]:
         assert abbreviation not in words, abbreviation
     for short in ["a", "i", "ox", "ado", "nth", "hmm"]:
         assert short in words, short
+    assert words.match("doctor").best == "doctor"  # not "dr", said the same in CMUdict
+
+
+def test_accented_words_are_spelled_without_accents(words: Words) -> None:
+    for word in ["saute", "cafe", "naive", "fiance"]:
+        assert words.check(word).ok, word
 
 
 def test_frequency(words: Words) -> None:

@@ -20,6 +20,7 @@ import math
 import os
 import pickle
 import re
+import unicodedata
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -146,21 +147,27 @@ def read_list(path: str) -> list[str]:
     return [s for s in (line.strip() for line in text.splitlines()) if s and not s.startswith("#")]
 
 
+def fold(entry: str) -> str:
+    """The entry without accents (sauté -> saute): tiles and cards carry no accents."""
+    return "".join(c for c in unicodedata.normalize("NFKD", entry) if not unicodedata.combining(c))
+
+
 def letters_only(entries: Iterable[str]) -> set[str]:
-    """The entries that are words of the letters a-z once lower-cased."""
-    return {w for w in (e.lower() for e in entries) if _LETTERS.fullmatch(w)}
+    """The entries that are words of the letters a-z once lower-cased and unaccented."""
+    return {w for w in (fold(e).lower() for e in entries) if _LETTERS.fullmatch(w)}
 
 
 def read_scowl() -> tuple[set[str], set[str], set[str]]:
     """SCOWL's entries as (lower-case words, proper nouns, acronyms), the last two
-    lower-cased. Entries with apostrophes or non-ASCII letters are left out."""
+    lower-cased. Accents are dropped (sauté -> saute); entries with apostrophes or
+    other non-letters are left out."""
     lower: set[str] = set()
     proper: set[str] = set()
     acronyms: set[str] = set()
     for path in SCOWL_FILES:
         if not os.path.exists(path):
             raise LexiconError(f"{path} is missing: install the Debian packages {SCOWL_PACKAGES}")
-        for entry in read_list(path):
+        for entry in map(fold, read_list(path)):
             low = entry.lower()
             if not _LETTERS.fullmatch(low):
                 continue
@@ -200,12 +207,13 @@ def confirmed(word: str, prons: dict[str, list[morphology.Pron]], webster: set[s
     """Whether a short or vowelless SCOWL entry is a word rather than an abbreviation:
     a second source must know it (lemminflect's lexicon, a CMUdict pronunciation that
     is not spelled out letter by letter, or, from two letters on, Webster's). A
-    vowelless entry's pronunciation proves nothing: CMUdict says "dr" as "doctor"."""
+    two-letter vowelless entry's pronunciation proves nothing: CMUdict says "dr" as
+    "doctor" (hmm, brr and nth keep theirs)."""
     if len(word) > 4 and _VOWEL.search(word):
         return True
     if morphology.lemminflect().getAllLemmas(word):
         return True
-    if word in prons and _VOWEL.search(word) and not _spelled_out(word, prons):
+    if word in prons and (len(word) > 2 or _VOWEL.search(word)) and not _spelled_out(word, prons):
         return True
     return len(word) > 1 and word in webster
 
