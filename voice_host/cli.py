@@ -211,7 +211,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     try:
         session.replay(records)
         session.say(session.announcer.resuming(header["game"], len(records)))
-        session.ask("board", "turn")
+        session.ask(*session.game.status_questions)
         if args.script:
             done = max((r.get("line", 0) for r in records), default=0)
             rest = [r for r in parse_script(Path(args.script).read_text(encoding="utf-8")) if r["line"] > done]

@@ -34,6 +34,8 @@ class Game:
     name: ClassVar[str]
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 99
+    status_questions: ClassVar[tuple[str, ...]] = ("scores", "turn")
+    """What the host reads out to bring the table up to date (after an undo, on resume)."""
     state: Any
 
     def step(self, action: Action) -> list[Event]:

@@ -185,7 +185,7 @@ class Session:
         what = f"{record.get('speaker')}: {record.get('text')}" if "text" in record else "@" + " ".join(
             [record["directive"], *record.get("args", [])])
         return self._say_lines([self.announcer.undone(what)], quiet, remember=True) + self.ask(
-            "board", "turn", quiet=quiet)
+            *self.game.status_questions, quiet=quiet)
 
     def _rebuild(self) -> None:
         """Replay every record but the undone ones and the undo commands themselves."""

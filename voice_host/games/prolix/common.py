@@ -105,6 +105,7 @@ class ProlixState:
 class ProlixGame(Game):
     """The board, the bag and the checks; subclasses supply the turn flow."""
 
+    status_questions = ("board", "turn")
     columns_per_move: ClassVar[int] = 1
     """Columns the tiles move (and tiles drawn per space) after each scored turn."""
     uses_start_player: ClassVar[bool] = True

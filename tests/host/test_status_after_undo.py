@@ -1,0 +1,13 @@
+"""After an undo the host says where the game stands, in that game's own terms."""
+
+from __future__ import annotations
+
+from support import voice_host
+
+
+def test_undo_in_a_game_without_a_board_reads_scores_and_turn():
+    proc = voice_host("play", "--game", "dexikon", "--players", "Ann,Ben", "--no-voice", "--typed",
+                      stdin="Ann: bank catch for 5\nBen: undo\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-3:] == ["host: Undone: Ann: bank catch for 5.", "host: Scores: Ann 0; Ben 0.",
+                                             "host: Round 1: Ann's turn."]
