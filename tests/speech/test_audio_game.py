@@ -8,17 +8,8 @@ the game on it with the whisper engine, attributing by channel.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from audio_script import text_and_audio
 
-import synth as _synth
-
-from voice_host.host.script import parse_script
-from voice_host.speech.sources import write_wav
-
-ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ("Ann", "Ben", "Cat")
 VOICES = {"Ann": "fest_slt", "Ben": "rms", "Cat": "awb"}
 """Each player says only words the whisper model hears right in their voice (checked with
@@ -54,39 +45,11 @@ Ann: pocket
 """
 
 
-def render(script: str, say):
-    """The script as a recording: each utterance on its speaker's channel at its time."""
-    clips = []
-    for record in parse_script(script):
-        if "speaker" in record:
-            clips.append((record["t"], say(record["text"], VOICES[record["speaker"]]), PLAYERS.index(record["speaker"])))
-    return _synth.place(clips, channels=len(PLAYERS))
-
-
-def play(tmp_path: Path, name: str, *args: str) -> dict:
-    out = tmp_path / f"{name}.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "voice_host.cli", "play", "--players", ",".join(PLAYERS), "--start", "Ann",
-         "--seed", "5", "--no-voice", "--result-json", str(out), *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(out.read_text()), proc.stdout
-
-
 def test_a_recorded_game_gives_the_same_result_as_its_script(tmp_path, say, whisper_rec):
-    script = tmp_path / "game.txt"
-    script.write_text(SCRIPT)
-    expected, text_out = play(tmp_path, "text", "--script", str(script))
+    (expected, text_out), (heard, audio_out) = text_and_audio(
+        tmp_path, say, SCRIPT, VOICES, "--players", ",".join(PLAYERS), "--start", "Ann", "--seed", "5")
     assert expected["finished"] is True
-    assert "host: Time! The timer interrupts Ben." in text_out
-    assert any(line.startswith("host: Tiebreaker: Ann basket") for line in text_out.splitlines())
-
-    wav = tmp_path / "game.wav"
-    write_wav(wav, render(SCRIPT, say))
-    heard, audio_out = play(tmp_path, "audio", "--audio", str(wav), "--channels", ",".join(PLAYERS),
-                            "--engine", "whisper")
+    for out in (text_out, audio_out):  # the audio run said the same things about the game as the text run
+        assert "host: Time! The timer interrupts Ben." in out
+        assert any(line.startswith("host: Tiebreaker: Ann basket") for line in out.splitlines())
     assert heard == expected, audio_out
-    # the audio run said the same things about the game as the text run
-    assert "host: Time! The timer interrupts Ben." in audio_out
-    assert any(line.startswith("host: Tiebreaker: Ann basket") for line in audio_out.splitlines())

@@ -26,8 +26,11 @@ from voice_host.games.scoring import ranking
 from voice_host.host import intents
 from voice_host.words.pos import parts_of_speech
 
-BELL = ("bell", "done", "phlounder", "ding")
+BELL = ("bell", "done", "phlounder", "ding", "ring the bell")
+ROLL = ("roll", "roll the dice", "roll them")
 REPORT = re.compile(r"^(no word|[a-z'\-]+),? unused (.+)$")
+REPORT_AFTER = re.compile(r"^(no word|[a-z'\-]+),? (.+) unused$")
+"""Also "WORD, 3 unused": the number before "unused" is how it is often said."""
 NEEDS = {"N": "NOUN", "V": "VERB"}
 
 
@@ -149,11 +152,11 @@ class Phlounder(Game):
     # ------------------------------------------------------------------ phrases
     def interpret(self, intent, player: str, t: float) -> A.Action | E.Refused | None:
         said = intents.normalize(intent.text).replace(",", "")
-        if said == "roll":
+        if said in ROLL:
             return A.Roll(t, player)
         if said in BELL:
             return A.Bell(t, player)
-        m = REPORT.match(said)
+        m = REPORT.match(said) or REPORT_AFTER.match(said)
         if m:
             unused = number(m.group(2))
             if unused is None:

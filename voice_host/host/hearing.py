@@ -21,12 +21,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from typing import Callable, Protocol
 
+from voice_host.config import tomllib
 from voice_host.host import intents
 from voice_host.host.session import Session
 
 SPELLED = re.compile(r"^([a-z] )+[a-z]$")
+
+
+@cache
+def _rewrites() -> tuple[tuple[re.Pattern, str], ...]:
+    data = tomllib.loads(resources.files("voice_host.host").joinpath("data/heard.toml").read_text("utf-8"))
+    return tuple((re.compile(r["heard"]), r["said"]) for r in data["rewrite"])
+
+
+def rewrite(transcript: str) -> str:
+    """Undo the recognizer's usual slips in the games' phrases (data/heard.toml)."""
+    for pattern, said in _rewrites():
+        transcript = pattern.sub(said, transcript)
+    return transcript
 
 
 class Heard(Protocol):
@@ -161,6 +177,7 @@ class Hearing:
     def understand(self, body: str, speaker: str | None):
         """(the text to play, the match behind it): commands pass as heard (match None),
         words are matched; chatter gives (None, None)."""
+        body = rewrite(body)
         players = self.session.players
         intent = intents.parse(body, players)
         if self.session.game.interpret(intent, speaker or players[0], self.session.t) is not None:
