@@ -165,3 +165,25 @@ def test_events_and_noise_only_input(vosk_rec):
     assert list(listen(ArraySource(hum), vosk_rec.clone(), PLAYERS, on_event=events.append)) == []
     assert not [e for e in events if isinstance(e, SpeechStarted)]
     _ = Discarded
+
+
+def test_listener_expect_reaches_every_channel_recognizer(vosk_rec, three_mics):
+    from voice_host.speech.turns import Listener
+
+    path, _ = three_mics
+    listener = Listener(vosk_rec.clone(), ["Alice", "Bob", "Carol"], channel_players=["Alice", "Bob", "Carol"])
+    listener.expect(["네", "아니요"])
+    us = list(listener.utterances(WavSource(path)))
+    assert len(listener._recognizers) == 3
+    assert all(r.grammar == ["네", "아니요", "Alice", "Bob", "Carol"] for r in listener._recognizers)
+    assert all(set(u.text.split()) <= {"네", "아니요", "alice", "bob", "carol"} for u in us)
+
+
+def test_voice_prints_save_and_load(enrolled, tmp_path, say):
+    from voice_host.speech.voiceprint import VoicePrints
+
+    enrolled.save(tmp_path / "prints.npz")
+    again = VoicePrints(enrolled.embedder)
+    again.load(tmp_path / "prints.npz")
+    assert again.players == enrolled.players
+    assert again.identify(say("kingdom", "awb")).speaker == "Carol"

@@ -46,3 +46,11 @@ def test_listen_with_whisper_times_on_the_session_timeline(whisper_rec, say):
     for u in us:
         assert u.end > u.start and u.speaker is None and u.ask
         assert all(u.start - 0.6 <= w.start <= w.end <= u.end + 0.6 for w in u.words)
+
+
+def test_rank_prefers_the_word_said_among_confusable_candidates(whisper_rec, say):
+    audio = padded(say("cutest", "awb"))
+    ranked = whisper_rec.rank(audio, ["pettiest", "protest", "cutest", "cubist"])
+    assert ranked[0][0] == "cutest"
+    assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
+    assert whisper_rec.rank(audio, []) == []
