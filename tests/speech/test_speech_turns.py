@@ -187,3 +187,20 @@ def test_voice_prints_save_and_load(enrolled, tmp_path, say):
     again.load(tmp_path / "prints.npz")
     assert again.players == enrolled.players
     assert again.identify(say("kingdom", "awb")).speaker == "Carol"
+
+
+def test_listen_reports_speech_start_and_partials_before_the_utterance(say, vosk_rec):
+    from voice_host.speech.turns import Partial
+
+    sentence = say("The quick brown fox jumps over the lazy dog, said Bob to Alice.", "rms")
+    audio = place([(1.0, sentence, 0), (2.0 + sentence.size / SAMPLE_RATE, say("challenge", "awb"), 0)],
+                  duration=4.0 + sentence.size / SAMPLE_RATE)[:, 0]
+    order = []
+    for u in listen(ArraySource(audio), vosk_rec.clone(), PLAYERS, on_event=order.append):
+        order.append(u)
+    us = [e for e in order if isinstance(e, Utterance)]
+    assert [u.id for u in us] == [0, 1] and all(u.end > u.start for u in us)
+    first_u = order.index(us[0])
+    assert isinstance(order[0], SpeechStarted) and order[0].time == pytest.approx(1.0, abs=0.12)
+    assert any(isinstance(e, Partial) and e.text for e in order[:first_u])
+    assert len([e for e in order if isinstance(e, SpeechStarted)]) == 2

@@ -198,7 +198,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     models = subparsers.add_parser("models", help="speech models: fetch the default one, show where they are")
     msub = models.add_subparsers(dest="models_command", required=True)
     f = msub.add_parser("fetch", help=f"download the default English vosk model ({VOSK_DEFAULT.name})")
-    f.add_argument("--dest", help="folder to unpack into (default: %(default)s)", default=None)
+    f.add_argument("--dest", default=None,
+                   help="folder to unpack into (default: $VOICE_HOST_MODELS, the checkout's models/, "
+                        "or the user data folder)")
     f.add_argument("--url", default=VOSK_DEFAULT.url, help="archive URL (default: the official one)")
     f.add_argument("--sha256", default=VOSK_DEFAULT.sha256, help="expected SHA-256 of the archive")
     f.add_argument("--force", action="store_true", help="download again even if present")
@@ -249,7 +251,7 @@ def run_devices(args: argparse.Namespace) -> int:
 
     devices = list_devices()
     if not devices:
-        print("no audio devices found")
+        print("no audio devices found: play by typing (voice-host play without a microphone)")
         return 0
     for d in devices:
         marks = ("*in " if d.default_input else "") + ("*out" if d.default_output else "")
