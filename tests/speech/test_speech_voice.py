@@ -111,3 +111,11 @@ def test_transcript_repeating_the_host_is_dropped():
     assert not gate.is_echo_text("alice scores nine", 6.0, 7.0)
     assert gate.host_active(2.9, 3.1) and not gate.host_active(4.0, 4.5)
     _ = Discarded
+
+
+def test_tts_voice_without_an_output_device_says_so(monkeypatch):
+    from voice_host.speech import sources
+
+    monkeypatch.setattr(sources, "list_devices", lambda: [])
+    with pytest.raises(RuntimeError, match="no audio output device"):
+        TtsVoice()

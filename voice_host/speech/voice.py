@@ -194,7 +194,8 @@ class TtsVoice:
 
     `clock` gives the current time on the microphone's timeline (MicSource.clock), so
     :attr:`history` can be compared with what the microphone hears. Without an output
-    device (`play=False`) sentences are rendered and timed as if played.
+    device (`play=False`) sentences are rendered and timed as if played; with
+    `play=True` and no output device the constructor raises RuntimeError.
     """
 
     def __init__(
@@ -207,6 +208,11 @@ class TtsVoice:
         play: bool = True,
         synthesizer: Synthesizer | None = None,
     ):
+        if play:
+            from .sources import list_devices
+
+            if not any(d.max_output_channels > 0 for d in list_devices()):
+                raise RuntimeError("no audio output device")
         self.synth = synthesizer or Synthesizer(rate=rate, volume=volume, voice=voice)
         self.clock = clock or time.monotonic
         self.device = device
@@ -281,7 +287,11 @@ class TtsVoice:
         if self.play:
             import sounddevice as sd
 
-            sd.play(audio, SAMPLE_RATE, device=self.device)
+            from .sources import resample
+
+            # play at the device's own rate (hardware devices may not offer 16 kHz)
+            rate = int(sd.query_devices(self.device, "output")["default_samplerate"])
+            sd.play(resample(audio, SAMPLE_RATE, rate), rate, device=self.device)
         t0 = time.monotonic()
         while time.monotonic() - t0 < duration:
             if self._stop.wait(0.01):
