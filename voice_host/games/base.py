@@ -57,6 +57,14 @@ class Game:
             traceback.print_exc(file=sys.stderr)
             return [Refused("internal_error", {}, player)]
 
+    @classmethod
+    def check_player_count(cls, n: int) -> None:
+        """A ValueError, said to the user, when ``n`` players cannot play this game."""
+        if not cls.min_players <= n <= cls.max_players:
+            span = (f"{cls.min_players} to {cls.max_players} players" if cls.min_players != cls.max_players
+                    else f"{cls.min_players} player{'s' if cls.min_players > 1 else ''}")
+            raise ValueError(f"{cls.name} is for {span}, not {n}.")
+
     # to be provided by each game
     def advance(self, t: float) -> list[Event]:
         """Let the clock reach ``t``: expire timers, settle what the time decides."""

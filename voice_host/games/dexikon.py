@@ -134,8 +134,7 @@ class Dexikon(Game):
     max_players = 5
 
     def __init__(self, setup: Setup, settings: DexikonSettings, words) -> None:
-        if not self.min_players <= len(setup.players) <= self.max_players:
-            raise ValueError(f"Dexikon is for 1 to 5 players, not {len(setup.players)}.")
+        self.check_player_count(len(setup.players))
         self.settings = settings
         self.target, self.best = settings.limits
         self.words = words

@@ -118,8 +118,7 @@ class Phlounder(Game):
 
     def __init__(self, setup: Setup, settings: PhlounderSettings, words) -> None:
         players = list(setup.players)
-        if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(f"Phlounder is for 2 to 6 players, not {len(players)}.")
+        self.check_player_count(len(players))
         self.settings = settings
         self.words = words
         self.children = tuple(self._named(c, players) for c in settings.children)

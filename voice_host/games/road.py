@@ -102,8 +102,7 @@ class RoadGame(Game):
     max_players = 4
 
     def __init__(self, setup: Setup, settings: RoadSettings, words) -> None:
-        if not self.min_players <= len(setup.players) <= self.max_players:
-            raise ValueError(f"The road game is for 2 to 4 players, not {len(setup.players)}.")
+        self.check_player_count(len(setup.players))
         self.settings = settings
         self.words = words
         self.state = RoadState(list(setup.players), random.Random(setup.seed))

@@ -112,11 +112,7 @@ class ProlixGame(Game):
     state_class: ClassVar[type[ProlixState]] = ProlixState
 
     def __init__(self, setup: Setup, settings: ProlixSettings, words) -> None:
-        n = len(setup.players)
-        if not self.min_players <= n <= self.max_players:
-            span = (f"{self.min_players} to {self.max_players} players" if self.min_players != self.max_players
-                    else f"{self.min_players} player{'s' if self.min_players > 1 else ''}")
-            raise ValueError(f"{self.name} is for {span}, not {n}.")
+        self.check_player_count(len(setup.players))
         self.setup = setup
         self.settings = settings
         self.words = words
