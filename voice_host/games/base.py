@@ -101,6 +101,11 @@ class Game:
         """When the words waiting on the clock (the tie window) will have been scored."""
         return None
 
+    def word_value(self, word: str) -> int | None:
+        """What ``word`` would score if played now (None: this game cannot tell), so that
+        the host knows whether two spellings of one sound are worth asking about."""
+        return None
+
     def phrases(self) -> dict[str, str]:
         """Extra spoken phrases this game understands (for help)."""
         return {}

@@ -568,6 +568,25 @@ class Announcer:
     def nobody_claimed(self, text: str) -> str:
         return f"Nobody said who said {text}, so it doesn't count. Say your name first, like 'Ann, jewelers'."
 
+    # voices and spellings (issue 10)
+    def enroll_prompt(self, player: str) -> str:
+        return f"{player}, so I know your voice, please say: I am {player}, and I am ready to play."
+
+    def enrolled(self, player: str) -> str:
+        return f"Thank you, {player}. I know your voice now."
+
+    def not_enrolled(self, players: list[str]) -> str:
+        return (f"I didn't hear {names(players)}, so say your name before your word, like "
+                f"'{players[0]}, jewelers', until I know your voice.")
+
+    def which_spelling(self, options: list[str]) -> str:
+        """'knight with a K, or night?': the spelling with the extra letter named first."""
+        a, b = options[:2]
+        return f"{spelling_hint(a, b)}, or {b}?"
+
+    def took_spelling(self, word: str) -> str:
+        return f"{word}, spelled {' '.join(word.upper())}."
+
     def resuming(self, game: str, inputs: int) -> str:
         return f"Resuming {game} after {plural(inputs, 'logged input')}."
 
@@ -586,3 +605,19 @@ class Announcer:
         ]
         lines += [f"{k}: {v}" for k, v in (extra or {}).items()]
         return " ".join(lines)
+
+
+_AN_LETTERS = set("AEFHILMNORSX")  # letter names that start with a vowel sound: "an L"
+
+
+def spelling_hint(a: str, b: str) -> str:
+    """How ``a`` differs from ``b`` said aloud: "knight with a K", "jewellers with two L's";
+    spelled out when they differ by more than one added letter."""
+    if len(a) == len(b) + 1:
+        for i in range(len(a)):
+            if a[:i] + a[i + 1:] == b:
+                letter = a[i].upper()
+                if a[i] in (a[i - 1: i] + a[i + 1: i + 2]):
+                    return f"{a} with two {letter}'s"
+                return f"{a} with {'an' if letter in _AN_LETTERS else 'a'} {letter}"
+    return f"{a}, spelled {' '.join(a.upper())}"

@@ -107,6 +107,14 @@ class Words:
         """(word id, family id) pairs for every family of every dictionary word."""
         return word_families(self.data.families, self._n)
 
+    def homophones(self, word: str) -> list[str]:
+        """Other dictionary words pronounced like `word` (CMUdict): night for knight."""
+        i = self._index.get(word.strip().lower())
+        if i is None or i >= self._n:
+            return []
+        d = self.data.phonetic
+        return [self._words[j] for j in d.homo_ids[d.homo_ptr[i] : d.homo_ptr[i + 1]] if j != i]
+
     def frequency(self, word: str) -> float:
         """wordfreq's Zipf frequency of a dictionary word (about 1-7), 0 if unknown."""
         i = self._index.get(word.strip().lower())

@@ -145,6 +145,9 @@ class ProlixGame(Game):
         value, flips = score(word, self.state.board, self.ts)
         return value, tuple((f.letter, f.points) for f in flips)
 
+    def word_value(self, word: str) -> int | None:
+        return self.score(word)[0]
+
     # ------------------------------------------------------------------ players
     def _right_of(self, player: str) -> str:
         """The player to one's right: the previous one in clockwise seating."""
