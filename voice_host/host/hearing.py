@@ -20,16 +20,39 @@ Everything here is game-clock time: the recording's timeline, or the live clock.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Callable, Protocol
 
+import jellyfish
+
 from voice_host.config import tomllib
 from voice_host.host import intents
 from voice_host.host.session import Session
+from voice_host.words.matcher import spelled_letters, tokens
 
 SPELLED = re.compile(r"^([a-z] )+[a-z]$")
+ENROLL = re.compile(r"^(?:i am|i'm|im|my name is|my name's|this is)\s+(\S+)")
+"""A player naming themself ("I am Ann, and I am ready to play"): their voice print."""
+CONNECTORS = ("says", "said", "saying")
+
+
+def is_spelled(text: str) -> bool:
+    """Said letter by letter (or in the NATO alphabet): the spelling is known."""
+    return spelled_letters(tokens(text.split(" ", 1)[-1] if text.startswith(("play ", "interrupt ")) else text)) is not None
+
+
+def sounds_like(heard: str, name: str) -> bool:
+    """Does the heard word sound like the name? ("and" for Ann, "been" for Ben, "cut" for Cat.)
+
+    Metaphone keys equal, or equal once a final T/D the recognizer added is dropped."""
+    heard, name = heard.lower(), name.lower()
+    if heard == name:
+        return True
+    a, b = jellyfish.metaphone(heard), jellyfish.metaphone(name)
+    return bool(b) and (a == b or (a[:-1] == b and a[-1:] in ("T", "D") and len(b) >= 1))
 
 
 @cache
@@ -69,6 +92,10 @@ class HearingSettings:
     """Seconds a question waits for an answer before the host settles it."""
     ignore: tuple[str, ...] = ()
     """Lone words that are table chatter, not plays (``play okay`` still plays)."""
+    homophone_zipf: float = 2.5
+    """A homophone this common (wordfreq Zipf) is a spelling worth asking about."""
+    enroll_within: float = 15.0
+    """Seconds the live opening waits for each player to say who they are."""
 
     @classmethod
     def from_config(cls, cfg: dict) -> "HearingSettings":
@@ -82,7 +109,8 @@ class Question:
     """A question the host asked and is waiting on."""
 
     kind: str
-    """"word" (did you say X?) or "who" (who said it? / was that X?)."""
+    """"word" (did you say X?), "spelling" (knight with a K, or night?) or "who" (who
+    said it? / was that X?)."""
     t: float
     """When the utterance it is about started (the record keeps that time)."""
     asked_at: float
@@ -91,7 +119,10 @@ class Question:
     """The understood text, waiting to be played."""
     heard: str
     options: list[str] = field(default_factory=list)
-    """For "word": the alternatives (best first); for "who": the guessed speaker, if any."""
+    """For "word": the alternatives (best first); for "spelling": the two spellings
+    (the one with the extra letter first); for "who": the guessed speaker, if any."""
+    guess: str | None = None
+    """For "spelling": what the host takes if nobody answers."""
 
 
 @dataclass
@@ -108,6 +139,15 @@ class Hearing:
     """Called with every utterance as it arrives (to show what was heard)."""
     expect: Callable[[list[str] | None], None] | None = None
     """Tells the recognizer what it may hear next (the answers to an open question)."""
+    voiceprints: object | None = None
+    """The table's voice prints (speech.voiceprint.VoicePrints) with one microphone: a
+    player who says "I am Ann ..." is enrolled, a name said first adds to the print."""
+    enrolling: list[str] = field(default_factory=list)
+    """Players the host is still asking to say who they are (the live opening)."""
+    enroll_asked_at: float = 0.0
+    """When the host asked the first of ``enrolling``."""
+    unheard: list[str] = field(default_factory=list)
+    """Players who did not answer the opening's question (told to say their name first)."""
 
     # ------------------------------------------------------------------ time
     def tick(self, t: float) -> None:
@@ -116,11 +156,15 @@ class Hearing:
         While a question is open the game clock waits at the question's utterance, so
         that the word, once settled, is played at the moment it was said.
         """
+        if self.enrolling:
+            if t >= self.enroll_asked_at + self.settings.enroll_within:
+                self._next_enrollment(t, heard=False)
+            return
         q = self.question
         if q is not None and t >= q.asked_at + self.settings.answer_within:
             self._settled()
-            if q.kind == "word":
-                self._say(self.announce.taking_guess(q.options[0]))
+            if q.kind in ("word", "spelling"):
+                self._say(self.announce.taking_guess(q.guess or q.options[0]))
                 self._feed(q.t, q.speaker, q.text, q.heard)
             elif q.options:
                 self._feed(q.t, q.options[0], q.text, q.heard)
@@ -140,10 +184,13 @@ class Hearing:
         """One utterance from the speech layer."""
         if self.on_hear is not None:
             self.on_hear(u)
-        self.tick(u.start)
+        if self._enroll(u):
+            return
         body = intents.normalize(u.body or u.text)
         if not body:
             return
+        self.open(u.start)
+        self.tick(u.start)
         if self.question is not None:
             if self._answer(u, body):
                 self._catch_up()
@@ -153,26 +200,136 @@ class Hearing:
         self._hear(u)
 
     def _hear(self, u: Heard) -> None:
-        body = intents.normalize(u.body or u.text)
-        text, match = self.understand(body, u.speaker)
+        speaker, ask, body = u.speaker, u.ask, intents.normalize(u.body or u.text)
+        named = self._named_by_sound(body) if getattr(u, "speaker_method", None) not in ("channel", "name") else None
+        if named is not None:
+            speaker, body = named
+            ask = False
+        if speaker is not None and (named is not None or getattr(u, "speaker_method", None) == "name"):
+            self._learn_voice(speaker, u)
+        text, match = self.understand(body, speaker)
         if text is None:  # table chatter: not an input, so not logged
             self._say(self.announce.refusal("unclear", {"text": body}))
             return
-        if u.speaker is None:
+        if speaker is None:
             self._ask(Question("who", u.start, u.end, None, text, u.text), self.announce.who_said(text))
             return
-        if u.ask:
-            self._ask(Question("who", u.start, u.end, u.speaker, text, u.text, [u.speaker]),
-                      self.announce.was_that(u.speaker))
+        if ask:
+            self._ask(Question("who", u.start, u.end, speaker, text, u.text, [speaker]),
+                      self.announce.was_that(speaker))
             return
-        if match is not None and match.confidence < self.settings.confirm_below:
+        spelled = is_spelled(body)
+        if match is not None and match.confidence < self.settings.confirm_below and not (
+                not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
             options = [w for w, _ in match.alternatives[:3]]
             prefix = text[: len(text) - len(match.best)]
-            q = Question("word", u.start, u.end, u.speaker, text, u.text, options)
+            q = Question("word", u.start, u.end, speaker, text, u.text, options)
             q.text = prefix + options[0]
             self._ask(q, self.announce.did_you_say(options[:2]))
             return
-        self._feed(u.start, u.speaker, text, u.text)
+        if match is not None and not spelled:
+            spellings = self._spellings(match.best)
+            if len(spellings) > 1:
+                prefix = text[: len(text) - len(match.best)]
+                values = {self.session.game.word_value(w) for w in spellings}
+                if len(values) > 1 or None in values:
+                    options = sorted(spellings, key=len, reverse=True)
+                    q = Question("spelling", u.start, u.end, speaker, text, u.text, options, guess=match.best)
+                    self._ask(q, self.announce.which_spelling(options))
+                    return
+                self._say(self.announce.took_spelling(match.best))
+        self._feed(u.start, speaker, text, u.text)
+
+    def _spellings(self, word: str) -> list[str]:
+        """``word`` and its most common homophone, if that is a word a table would say
+        (night for knight, jewellers for jewelers)."""
+        others = [w for w in self.words.homophones(word) if self.words.frequency(w) >= self.settings.homophone_zipf]
+        if not others:
+            return [word]
+        return [word, max(others, key=self.words.frequency)]
+
+    # ------------------------------------------------------------------ voices
+    def _player_named(self, said: str) -> str | None:
+        players = self.session.players
+        return intents.find_player(said, players) or next((p for p in players if sounds_like(said, p)), None)
+
+    def _named_by_sound(self, body: str) -> tuple[str, str] | None:
+        """("Ann", "jewelers") for "and jewelers": a first word that sounds like a player's
+        name, when what follows is a play and the whole is not."""
+        first, _, rest = body.partition(" ")
+        name = next((p for p in self.session.players if sounds_like(first, p)), None) if rest else None
+        if name is None:
+            return None
+        rest = rest.split(" ", 1)[1] if rest.split(" ", 1)[0] in CONNECTORS and " " in rest else rest
+        if self.understand(body, name)[0] is not None or self.understand(rest, name)[0] is None:
+            return None
+        return name, rest
+
+    def _enroll(self, u: Heard) -> bool:
+        """A player saying who they are gives their voice print (again, if they had one)."""
+        audio = getattr(u, "audio", None)
+        if self.voiceprints is None or audio is None or not len(audio):
+            return False
+        m = ENROLL.match(intents.normalize(u.text))
+        name = self._player_named(m.group(1)) if m else None
+        if name is None and self.enrolling and not self.session.begun:
+            name = self.enrolling[0]  # the player the host asked, whatever they said
+        if name is None:
+            return False
+        try:
+            self.voiceprints.forget(name)
+            self.voiceprints.enroll(name, audio)
+        except Exception as exc:  # a voice print is a help, never a reason to stop the game
+            print(f"voice print for {name} failed: {exc}", file=sys.stderr)
+            return False
+        self._say(self.announce.enrolled(name))
+        if name in self.enrolling:
+            self.enrolling.remove(name)
+            self.enrolling.insert(0, name)
+            self._next_enrollment(u.end, heard=True)
+        return True
+
+    def _next_enrollment(self, t: float, heard: bool) -> None:
+        """The first player asked has answered (or not, in time): ask the next, or open."""
+        skipped = [] if heard else [self.enrolling[0]]
+        self.enrolling.pop(0)
+        self.unheard += skipped
+        if self.enrolling:
+            self.enroll_asked_at = t
+            self._say(self.announce.enroll_prompt(self.enrolling[0]))
+        else:
+            self.open(t)
+
+    def _learn_voice(self, player: str, u: Heard) -> None:
+        """A word with the name said first adds to that player's voice print."""
+        audio = getattr(u, "audio", None)
+        if self.voiceprints is None or audio is None or len(audio) < 8000:
+            return
+        try:
+            self.voiceprints.enroll(player, audio)
+        except Exception as exc:
+            print(f"voice print for {player} failed: {exc}", file=sys.stderr)
+
+    def start_enrollment(self, t: float) -> None:
+        """The live opening with one microphone: ask each player whose voice the host
+        does not know yet, in seating order, then open the game."""
+        known = set(getattr(self.voiceprints, "players", ()))
+        self.enrolling = [p for p in self.session.players if p not in known]
+        self.enroll_asked_at = t
+        if self.enrolling:
+            self._say(self.announce.enroll_prompt(self.enrolling[0]))
+        else:
+            self.open(t)
+
+    def open(self, t: float) -> None:
+        """Begin the game (the intro, the board, whose turn) before anything heard is judged."""
+        self.unheard += self.enrolling
+        self.enrolling = []
+        if self.unheard:
+            self._say(self.announce.not_enrolled(self.unheard))
+            self.unheard = []
+        if not self.session.begun:
+            self.session.begin(t)
 
     def understand(self, body: str, speaker: str | None):
         """(the text to play, the match behind it): commands pass as heard (match None),
@@ -226,6 +383,12 @@ class Hearing:
                 word = body if body in q.options else q.options[0]
                 self._feed(q.t, q.speaker, q.text[: len(q.text) - len(q.options[0])] + word, q.heard)
                 return True
+        if q.kind == "spelling" and u.speaker in (q.speaker, None):
+            word = self._spelling_answer(body, said, q.options)
+            if word is not None:
+                self._settled()
+                self._feed(q.t, q.speaker, q.text[: len(q.text) - len(q.guess or "")] + word, q.heard)
+                return True
         if q.kind == "who":
             name = intents.find_player(body.removeprefix("it was ").removeprefix("that was "), self.session.players)
             if name or (q.options and said in ("yes", "no")):
@@ -236,6 +399,24 @@ class Hearing:
                     self._say(self.announce.who_then(q.text))
                 return True
         return False
+
+    @staticmethod
+    def _spelling_answer(body: str, said: str, options: list[str]) -> str | None:
+        """Which of two spellings an answer means: the extra letter named ("with a k",
+        "two l's", "k"), "yes" for the first, "no" or "the other" for the second, or
+        the word spelled out."""
+        first, second = options[:2]
+        letters = body.replace("'s", "").split()
+        spelled = "".join(letters) if all(len(w) == 1 for w in letters) else None
+        if spelled in options:
+            return spelled
+        extra = {c for c in first if first.count(c) > second.count(c)}
+        if said == "yes" or any(w in ("first", "two", "double") for w in letters) or \
+                (letters and letters[-1] in extra and (len(letters) == 1 or letters[-2] in ("a", "an", "with"))):
+            return first
+        if said == "no" or any(w in ("second", "other", "without", "single", "one") for w in letters):
+            return second
+        return None
 
     def _feed(self, t: float, speaker: str | None, text: str, heard: str) -> None:
         record = {"t": t, "speaker": speaker, "text": text, "heard": heard}
@@ -263,8 +444,7 @@ def play_recording(hearing: Hearing, source, recognizer, *, channel_players=None
         hearing.hear(u)
         end = max(end, u.end)
     duration = getattr(source, "duration", None) or end
-    if not hearing.session.begun:
-        hearing.session.begin(0.0)
+    hearing.open(end)
     hearing.tick(max(duration, end))
     while hearing.question is not None:  # the recording ended on a question: settle it now
         hearing.tick(hearing.question.asked_at + hearing.settings.answer_within)
@@ -302,6 +482,10 @@ def play_live(hearing: Hearing, source, recognizer, *, channel_players=None, voi
             inbox.put(None)
 
     listener = _listener(hearing, recognizer, channel_players, voiceprints, voice, on_event)
+    if hearing.voiceprints is not None and not channel_players:
+        hearing.start_enrollment(offset)  # one microphone: learn each voice first
+    else:
+        hearing.open(offset)
     threading.Thread(target=run, daemon=True, name="listener").start()
     start = time.monotonic()
     while True:
@@ -326,6 +510,8 @@ def _listener(hearing: Hearing, recognizer, channel_players=None, voiceprints=No
     """The speech layer's listener for this table; whisper is told the answers it may hear."""
     from voice_host.speech.turns import Listener, TurnConfig
 
+    if voiceprints is None and not channel_players:
+        voiceprints = hearing.voiceprints
     listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
                         config=TurnConfig(tie_window=hearing.session.tie_window), on_event=on_event)
     if recognizer.name == "whisper":  # a prompt only biases whisper; a vosk grammar would shut out other words

@@ -363,16 +363,16 @@ class Attributor:
         who = self.channel_players.get(channel)
         if who:
             return Attribution(who, c.channel_confidence, "channel", body)
+        ident = None
         if self.voiceprints is not None and self.voiceprints.players and audio is not None and audio.size:
             ident = self.voiceprints.identify(audio, candidates=[p for p in self.players] or None)
-            if ident.speaker is not None:
-                conf = ident.confidence
-                if name == ident.speaker:  # two independent signs agree
-                    conf = 1 - (1 - conf) * (1 - by_name[1])
-                if conf >= c.ask_below or not name:
-                    return Attribution(ident.speaker, conf, "voiceprint", body)
-        if name:
-            return Attribution(name, by_name[1], "name", body)
+        if name:  # a name said first wins; a voice print that agrees makes it surer
+            conf = by_name[1]
+            if ident is not None and ident.speaker == name:
+                conf = 1 - (1 - conf) * (1 - ident.confidence)
+            return Attribution(name, conf, "name", body)
+        if ident is not None and ident.speaker is not None:
+            return Attribution(ident.speaker, ident.confidence, "voiceprint", body)
         return Attribution(None, 0.0, None, body)
 
 

@@ -1,0 +1,154 @@
+"""Issue 10 in the host: voices enrolled in play, names heard by sound, spellings asked
+about, and the game's opening said before anything heard is judged.
+
+The utterances are what the speech layer emits; the voice prints are a stand-in that
+records what the host enrolled (tests/speech has the real d-vectors on real audio).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from voice_host.host.announcer import spelling_hint
+from voice_host.host.hearing import Hearing, HearingSettings, sounds_like
+
+
+@dataclass
+class Heard:
+    start: float
+    text: str
+    speaker: str | None = None
+    speaker_confidence: float = 0.0
+    ask: bool = False
+    speaker_method: str | None = None
+    audio: np.ndarray = field(default_factory=lambda: np.ones(16000, np.float32))
+
+    @property
+    def end(self) -> float:
+        return self.start + 0.8
+
+    @property
+    def body(self) -> str:
+        return self.text
+
+
+class Prints:
+    """Records enrollments like speech.voiceprint.VoicePrints (players, enroll, forget)."""
+
+    def __init__(self):
+        self.clips: dict[str, int] = {}
+
+    @property
+    def players(self):
+        return list(self.clips)
+
+    def enroll(self, name, audio):
+        self.clips[name] = self.clips.get(name, 0) + 1
+
+    def forget(self, name):
+        self.clips.pop(name, None)
+
+
+@pytest.fixture
+def ear(table):
+    def make(**kw):
+        t = table(**kw)
+        return t, Hearing(t.session, t.session.words, HearingSettings(), voiceprints=Prints())
+    return make
+
+
+def said(t, hearing, *utterances) -> list[str]:
+    before = len(t.heard)
+    for u in utterances:
+        hearing.hear(u)
+    hearing.tick(utterances[-1].start + 1)  # past the tie window
+    return t.heard[before:]
+
+
+def test_names_sound_alike():
+    assert sounds_like("and", "Ann") and sounds_like("been", "Ben") and sounds_like("cut", "Cat")
+    assert not sounds_like("jewelers", "Ann") and not sounds_like("bun", "Ann")
+
+
+def test_a_name_heard_as_another_word_still_names_the_player(ear):
+    t, hearing = ear()
+    assert said(t, hearing, Heard(10, "and jawbones"))[0] == "Ann scores 17 points for jawbones."
+    t("@board W B J S L C D G")
+    # Ben's turn, his name heard as "been"
+    assert said(t, hearing, Heard(20, "been says cowbells"))[0] == "Ben scores 16 points for cowbells."
+    assert hearing.voiceprints.clips == {"Ann": 1, "Ben": 1}  # a name said first teaches the voice
+    # a sentence that is chatter stays chatter, names or not
+    assert said(t, hearing, Heard(30, "cut that out please")) == [
+        "I didn't catch a word in 'cut that out please'. Say just the word, or 'play' and the word."]
+
+
+def test_saying_who_you_are_enrolls_your_voice_at_any_moment(ear):
+    t, hearing = ear()
+    out = said(t, hearing, Heard(1, "I am Ben and I am ready to play"), Heard(5, "my name is cut"))
+    assert out == ["Thank you, Ben. I know your voice now.", "Thank you, Cat. I know your voice now."]
+    assert hearing.voiceprints.clips == {"Ben": 1, "Cat": 1}
+    assert t.game.state.used == []  # not a play
+    said(t, hearing, Heard(9, "this is Ben again"))  # again: enrolled anew, not added to
+    assert hearing.voiceprints.clips == {"Ben": 1, "Cat": 1}
+
+
+def test_the_opening_is_said_before_anything_heard_is_judged(ear):
+    t, hearing = ear(start=None, board=None)
+    out = said(t, hearing, Heard(2, "I am Ann"), Heard(6, "lanterns"))
+    assert out[0] == "Thank you, Ann. I know your voice now."
+    assert out[1].startswith("Prolix Classic for Ann, Ben and Cat")
+    assert out[-1] == "Who said lanterns?"
+
+
+def test_the_live_opening_asks_each_player_in_turn(ear):
+    t, hearing = ear(start=None, board=None)
+    hearing.start_enrollment(0.0)
+    assert t.heard == ["Ann, so I know your voice, please say: I am Ann, and I am ready to play."]
+    out = said(t, hearing, Heard(3, "hello everyone"))  # the player asked, whatever they said
+    assert out == ["Thank you, Ann. I know your voice now.",
+                   "Ben, so I know your voice, please say: I am Ben, and I am ready to play."]
+    hearing.tick(20)  # Ben says nothing for 15 s: the host moves on to Cat
+    assert t.heard[-1] == "Cat, so I know your voice, please say: I am Cat, and I am ready to play."
+    out = said(t, hearing, Heard(22, "I am Cat and I am ready to play"))
+    assert out[:2] == ["Thank you, Cat. I know your voice now.",
+                       "I didn't hear Ben, so say your name before your word, like 'Ben, jewelers', until I know your voice."]
+    assert out[2].startswith("Prolix Classic for Ann, Ben and Cat")
+    assert t.session.begun and hearing.voiceprints.players == ["Ann", "Cat"]
+
+
+def test_homophones_that_score_differently_are_asked_about(ear):
+    t, hearing = ear(board="K N G H T S L R")
+    value = {w: t.game.score(w)[0] for w in ("knight", "night")}
+    assert value["knight"] != value["night"]
+    assert said(t, hearing, Heard(10, "night", "Ann", 0.95)) == ["knight with a K, or night?"]
+    assert t.game.state.used == []
+    out = said(t, hearing, Heard(12, "with a k", "Ann", 0.95))
+    assert out[0] == f"Ann scores {value['knight']} points for knight."
+    t("@board K N G H T S L R")
+    said(t, hearing, Heard(20, "knight", "Ben", 0.95))
+    out = said(t, hearing, Heard(22, "no", "Ben", 0.95))  # not the first: the other
+    assert out[0] == f"Ben scores {value['night']} points for night."
+
+
+def test_homophones_that_score_the_same_are_taken_and_spelled(ear):
+    t, hearing = ear()  # one L on the board: jewellers scores what jewelers scores
+    assert said(t, hearing, Heard(10, "jewelers", "Ann", 0.95))[:2] == [
+        "jewelers, spelled J E W E L E R S.", "Ann scores 15 points for jewelers."]
+
+
+def test_an_unanswered_spelling_question_takes_the_heard_word(ear):
+    t, hearing = ear(board="K N G H T S L R")
+    said(t, hearing, Heard(10, "night", "Ann", 0.95))
+    hearing.tick(17)
+    assert "I'll take night." in t.heard[-3:]
+    assert t.game.state.used == [("night", "Ann")]
+
+
+def test_spelling_hints():
+    assert spelling_hint("knight", "night") == "knight with a K"
+    assert spelling_hint("jewellers", "jewelers") == "jewellers with two L's"
+    assert spelling_hint("hour", "our") == "hour with an H"
+    assert spelling_hint("their", "there") == "their, spelled T H E I R"
