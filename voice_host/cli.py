@@ -71,7 +71,7 @@ def overrides(args: argparse.Namespace) -> dict:
         table["challenge_vote"] = True
     out: dict = {"table": table}
     if args.timer is not None:
-        out["prolix"] = {"timer": args.timer}
+        out["prolix"] = {"timer": args.timer, "redux_timer": args.timer}  # Redux's own timer too
     if args.teams or args.children:
         out["phlounder"] = {k: getattr(args, k).split(",") for k in ("teams", "children") if getattr(args, k)}
     if args.variant:
@@ -143,10 +143,12 @@ def run_by_voice(session: Session, words, cfg: dict, args: argparse.Namespace, v
         run_typed(session)
         return
     try:
-        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "vosk"), args.model)
+        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
     except Exception as exc:  # no model installed: the message says what to run
         raise UserError(str(exc)) from exc
     channels = channel_names(args.channels, source.channels) if args.channels else None
+    if not channels:  # one microphone: who spoke comes from voice prints
+        hearing.voiceprints = table_voices(args.voices)
     try:
         if args.audio:
             play_recording(hearing, source, recognizer, channel_players=channels)
@@ -156,6 +158,26 @@ def run_by_voice(session: Session, words, cfg: dict, args: argparse.Namespace, v
             play_live(hearing, source, recognizer, channel_players=channels, voice=voice)
     finally:
         source.close()
+        if args.voices and hearing.voiceprints is not None and hearing.voiceprints.players:
+            hearing.voiceprints.save(args.voices)
+
+
+def table_voices(path: str | None):
+    """The table's voice prints: loaded from ``--voices FILE`` when it exists (saved there
+    at the end); None when voice prints cannot run here (the name said first still works)."""
+    try:
+        from voice_host.speech.voiceprint import VoicePrints
+
+        prints = VoicePrints()
+    except Exception as exc:  # no embedder model: attribution by name only
+        print(f"host: (I can't learn voices here: {exc}.)", flush=True)
+        return None
+    if path and Path(path).is_file():
+        try:
+            prints.load(path)
+        except (OSError, ValueError, KeyError) as exc:
+            raise UserError(f"I can't read the voice prints in {path}: {exc}") from exc
+    return prints
 
 
 def write_result(session: Session, path: str | None) -> None:
@@ -254,7 +276,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--set-size", type=int, metavar="N", help="road game: tiles in the set, so the host counts the bag")
     play.add_argument("--audio", metavar="WAV", help="play a recorded session (the clock follows the recording)")
     play.add_argument("--channels", metavar="NAMES", help="the player on each input channel, e.g. Ann,Ben,Cat")
-    play.add_argument("--engine", choices=("vosk", "whisper"), help="speech recognizer (default: config, vosk)")
+    play.add_argument("--engine", choices=("auto", "moonshine", "vosk", "whisper"),
+                      help="speech recognizer (default: config, auto: the best installed)")
+    play.add_argument("--voices", metavar="FILE", help="the table's voice prints: loaded if present, saved at the end")
     play.add_argument("--model", metavar="PATH", help="speech model directory (default: the engine's own)")
     play.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
     play.add_argument("--typed", action="store_true", help="type the inputs even when a microphone is present")

@@ -54,7 +54,7 @@ def test_solo_scratch_words_timeout_fallback_and_a_missed_target(play):
     assert "45 in all: short of the target of 50. The game is lost." in lines
     assert any(x.startswith("The best word on that board was") and x.endswith("for 19.") for x in lines)
     assert lines[-2:] == ["Game over. Ann finishes with 45 points.",
-                          "The game is over. Ask for the scores to hear them again."]
+                          "The game is over: Ann finished with 45."]
 
 
 def test_solo_six_rounds_won_with_a_tables_own_targets(play, tmp_path):

@@ -10,7 +10,7 @@ from typing import Any, Callable, ClassVar
 
 from voice_host.games.actions import Action, Query, Tick
 from voice_host.games.errors import Refusal
-from voice_host.games.events import Event, Refused
+from voice_host.games.events import Event, GameOver, Refused
 
 
 @dataclass(frozen=True)
@@ -44,14 +44,20 @@ class Game:
         try:
             events = self.advance(action.t)
             if isinstance(action, Tick):
-                return events
+                return self._remember_final(events)
             before = copy.deepcopy(self.state)
             try:
-                events += self.query(action) if isinstance(action, Query) else self.handle(action)
+                if isinstance(action, Query) and action.kind == "scores" and self.finished and self._final_said:
+                    events.append(self._final_said)  # after the end, the scores are the final result
+                else:
+                    events += self.query(action) if isinstance(action, Query) else self.handle(action)
             except Refusal as r:
                 self.state = before
-                events.append(Refused(r.code, dict(r.params), player))
-            return events
+                params = dict(r.params)
+                if r.code == "game_over":  # every input after the end is answered with the result
+                    params.update(self.final_result())
+                events.append(Refused(r.code, params, player))
+            return self._remember_final(events)
         except Exception:  # a bug must not end a game in progress: undo the step, say so, report it
             self.state = start
             traceback.print_exc(file=sys.stderr)
@@ -64,6 +70,30 @@ class Game:
             span = (f"{cls.min_players} to {cls.max_players} players" if cls.min_players != cls.max_players
                     else f"{cls.min_players} player{'s' if cls.min_players > 1 else ''}")
             raise ValueError(f"{cls.name} is for {span}, not {n}.")
+
+    _final_said: GameOver | None = None
+    """The last "game over" said: the answer to "scores" once the game has ended."""
+
+    def _remember_final(self, events: list[Event]) -> list[Event]:
+        for e in events:
+            if isinstance(e, GameOver):
+                self._final_said = e
+        return events
+
+    def final_result(self) -> dict:
+        """What "the game is over" says: the winners and their score (and its unit)."""
+        r = self.result()
+        totals = {p["name"]: p["total"] for p in r.get("players", ())}
+        team = {p["name"]: p.get("team") for p in r.get("players", ())}
+        winners = tuple(r.get("winners", ()))
+        sides = tuple(dict.fromkeys(team[w] or w for w in winners))
+        out = {"winners": sides, "total": totals[winners[0]] if winners else None, "unit": self.score_unit}
+        if not winners and len(totals) == 1:  # solo: no winner, a score
+            out["alone"] = next(iter(totals.items()))
+        return out
+
+    score_unit: ClassVar[str] = "point"
+    """What a total counts (a duel counts marks)."""
 
     # to be provided by each game
     def advance(self, t: float) -> list[Event]:

@@ -277,6 +277,8 @@ class Phlounder(Game):
     def _report(self, t: float, player: str, word: str | None, unused: int) -> list[E.Event]:
         s = self.state
         self._known(player)
+        if s.phase == "roll" and len(s.rounds) > 1 and player not in s.rounds[-2].reports:
+            raise Refusal("round_scored", round=s.rounds[-2].number)
         if s.phase != "reports":
             raise Refusal("no_bell")
         r = s.round
@@ -288,14 +290,19 @@ class Phlounder(Game):
                 raise Refusal("not_a_word", word=word, reason=verdict.reason)
         r.reports[player] = Said(t, word, unused)
         events: list[E.Event] = [E.ReportTaken(player, word, unused)]
-        if self._missing():
+        if self._missing() and not self._bell_failed(r):
             return events
         return events + self._score()
+
+    def _bell_failed(self, r: Round) -> bool:
+        """Has a word of the ringing side already failed? Then the round is scored at once:
+        an illegal bell's scores "are not based on words formed" (docs/RULINGS.md 58)."""
+        return any(p in r.reports and self.fault(r, p) is not None for p in self.side_of(r.ringer))
 
     # ------------------------------------------------------------------ scoring
     def fault(self, r: Round, player: str) -> str | None:
         """Why the player's word does not count this round (None: it counts)."""
-        said = r.reports[player]
+        said = self.report(r, player)
         if said.word is None:
             return "no_word"
         if player in r.void:
@@ -316,8 +323,13 @@ class Phlounder(Game):
             return "not_noun" if need == "NOUN" else "not_verb"
         return None
 
+    @staticmethod
+    def report(r: Round, player: str) -> Said:
+        """The player's report; none (a round scored at once after an illegal bell): no word."""
+        return r.reports.get(player) or Said(0.0, None, 0)
+
     def line(self, r: Round, player: str) -> E.PhlounderLine:
-        said = r.reports[player]
+        said = self.report(r, player)
         letters = len(said.word or "")
         fault = self.fault(r, player)
         score = letters - said.unused if fault is None else -(letters + said.unused)
@@ -328,7 +340,7 @@ class Phlounder(Game):
         cfg = self.settings
         ringing = self.side_of(r.ringer)
         k = len(ringing)  # partners: the bell penalty and bonus are doubled or tripled
-        bad = [(p, r.reports[p].word, f) for p in ringing if (f := self.fault(r, p)) is not None]
+        bad = [(p, self.report(r, p).word, f) for p in ringing if (f := self.fault(r, p)) is not None]
         if bad:
             scores = {side: (-cfg.illegal_bell_penalty if side == ringing else cfg.illegal_bell_bonus) * k
                       for side in self.state.sides}
@@ -413,6 +425,8 @@ class Phlounder(Game):
             r.stood.append(player)
             return events
         r.void[player] = verdict.reason
+        if not r.scored and player in self.side_of(r.ringer) and s.phase == "reports":
+            return events + self._score()  # an illegal bell: the others' words don't matter
         if not r.scored:
             return events
         events += [self._scored(r, revised=True), E.RoundOver(r.number, self.standings())]

@@ -67,7 +67,7 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "not_started": lambda **_: "The game hasn't started yet.",
     "already_started": lambda **_: "The game has already started.",
     "too_late": lambda what, **_: f"It's too late to set the {what} player; the game has started.",
-    "game_over": lambda **_: "The game is over. Ask for the scores to hear them again.",
+    "game_over": lambda **kw: game_over_sentence(**kw),
     "busy": lambda **_: "Let the current word or challenge finish first.",
     "board_incomplete": lambda **_: "The board needs a tile on every space.",
     "no_draw_due": lambda **_: "No tiles are due to be drawn right now.",
@@ -115,6 +115,7 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "reports_missing": lambda players: f"First I need the words of {names(players)}.",
     "not_rolled": lambda **_: "Roll the dice first: say roll.",
     "already_rang": lambda player: f"{player} already rang the bell.",
+    "round_scored": lambda round: f"Round {round} is already scored: the bell was illegal, so no other words count. Say roll for the next round.",
     "no_bell": lambda **_: "Nobody has rung the bell yet: words come after the bell.",
     "already_reported": lambda word, unused: (
         f"You already reported {word or 'no word'}" + (f", {unused} unused" if unused else "")
@@ -141,6 +142,18 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "words_checked": lambda **_: "I check every word as it is played, so there is nothing to challenge.",
     "say_play_points": lambda word: f"Say 'play {word} for' its points, with the other words your tiles made.",
 }
+
+
+def game_over_sentence(winners=(), total=None, unit="point", alone=None, **_) -> str:
+    """The answer to any input after the end: who won, with what ("Ann won with 91.")."""
+    score = (str(total) if unit == "point" else plural(total, unit)) if total is not None else ""
+    if len(winners) == 1:
+        return f"The game is over: {winners[0]} won with {score}."
+    if winners:
+        return f"The game is over: {names(winners)} share the victory with {score}."
+    if alone:
+        return f"The game is over: {alone[0]} finished with {alone[1] if unit == 'point' else plural(alone[1], unit)}."
+    return "The game is over. Ask for the scores to hear them again."
 
 
 def board_sentence(e: E.BoardShown) -> str:

@@ -360,6 +360,8 @@ class ProlixClassic(ProlixGame):
     def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
         s = self.state
         self._known(challenger)
+        if s.phase == "over":  # game over is over: the result said stays the result
+            raise Refusal("game_over")
         if target is not None:
             self._known(target)
             if target == challenger:
@@ -392,6 +394,8 @@ class ProlixClassic(ProlixGame):
     def _vote(self, player: str, yes: bool) -> list[E.Event]:
         s = self.state
         v = s.vote
+        if s.phase == "over":
+            raise Refusal("game_over")
         if v is None:
             raise Refusal("no_vote")
         if player not in v.voters:

@@ -285,8 +285,8 @@ class ProlixGame(Game):
     def query(self, q: A.Query) -> list[E.Event]:
         if q.kind == "board":
             return [self.board_view()]
-        if q.kind == "words":
-            return [E.WordsReport(tuple(self.state.used))]
+        if q.kind == "words":  # a word a challenge voided is no longer on anyone's sheet
+            return [E.WordsReport(tuple((w, p) for w, p in self.state.used if w not in self.state.barred))]
         return self.mode_query(q)
 
     def mode_query(self, q: A.Query) -> list[E.Event]:

@@ -48,6 +48,7 @@ class ProlixDuel(ProlixGame):
     columns_per_move = 2
     uses_start_player = False
     state_class = DuelState
+    score_unit = "mark"
 
     def marks(self) -> dict[str, int]:
         counts = {p: 0 for p in self.state.players}
