@@ -47,6 +47,9 @@ class Session:
     speak: Callable[[str], None] = print
     log: EventLog | None = None
     announcer: Announcer = field(default_factory=Announcer)
+    cue: Callable[[list[E.Event], float], None] | None = None
+    """Called with each announced step's events and the game time, before their sentences
+    are said (host.cues.Cues: earcons)."""
 
     def __post_init__(self) -> None:
         self.game = create_game(self.header, self.words)
@@ -215,6 +218,8 @@ class Session:
         return self._say_lines([self.announcer.refusal(code, params)], quiet, remember=False)
 
     def _say(self, events: list[E.Event], *, quiet: bool, remember: bool) -> list[str]:
+        if self.cue is not None and not quiet:
+            self.cue(events, self.t)
         lines = [line for line in (self.announcer.say(e) for e in events) if line]
         return self._say_lines(lines, quiet, remember and bool(lines))
 
