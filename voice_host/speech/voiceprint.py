@@ -205,8 +205,9 @@ class VoicePrints:
 
     def save(self, path: str | Path) -> None:
         """Write the voice prints (not the audio) to an .npz file."""
-        np.savez(Path(path), **{f"p_{i}": v for i, v in enumerate(self._prints.values())},
-                 names=np.array(list(self._prints)))
+        with open(path, "wb") as f:  # a file object: numpy would add ".npz" to a name without it
+            np.savez(f, **{f"p_{i}": v for i, v in enumerate(self._prints.values())},
+                     names=np.array(list(self._prints)))
 
     def load(self, path: str | Path) -> None:
         """Read voice prints written by :meth:`save` (replacing same-named ones)."""

@@ -1,0 +1,65 @@
+"""A table with one microphone: players say who they are, then only their words.
+
+The recording opens the way the live host opens a game ("I am Ann, and I am ready to
+play."), then each player says bare words in turn; `voice-host play --audio` with the
+default settings (no --engine, no --channels) must put every word on the right sheet:
+the same result as the script played as text.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from audio_script import play, render
+from conftest import need
+
+from voice_host.speech.sources import write_wav
+
+PLAYERS = ("Ann", "Ben", "Cat")
+VOICES = {"Ann": "fest_slt", "Ben": "rms", "Cat": "awb"}
+OPENING = "".join(f"[+3.5] {p}: I am {p}, and I am ready to play.\n" for p in PLAYERS)
+WORDS = """
+[+4] Ann: pocket
+[+3] Ben: market
+[+3] Cat: window
+[+3] Ann: basket
+[+3] Ben: kitchen
+[+3] Cat: forest
+[+3] Ann: rocket
+[+3] Ben: monkey
+[+3] Cat: pencil
+"""
+
+
+@pytest.fixture(scope="module")
+def moonshine_ready():
+    """The default engine must be Moonshine, installed from PyPI with the project."""
+    from voice_host.speech.recognizer import make_recognizer
+
+    try:
+        engine = make_recognizer("auto").name
+    except Exception as exc:  # noqa: BLE001 - said in the failure
+        engine = f"none ({exc})"
+    need(engine == "moonshine", f"the default recognizer is {engine}, not moonshine")
+
+
+def test_enrolled_voices_on_one_microphone_put_every_word_on_the_right_sheet(tmp_path, say, moonshine_ready):
+    options = ("--players", ",".join(PLAYERS), "--start", "Ann", "--seed", "5")
+    (tmp_path / "words.txt").write_text(WORDS)
+    expected, _ = play(tmp_path, "text", "--script", str(tmp_path / "words.txt"), *options)
+    wav = tmp_path / "table.wav"
+    write_wav(wav, render(OPENING + WORDS, say, VOICES, channels=False))
+    heard, out = play(tmp_path, "audio", "--audio", str(wav), *options, "--voices", str(tmp_path / "voices.npz"))
+    lines = [line for line in out.splitlines() if line.startswith("host: ")]
+    assert lines[:5] == ["host: Ann starts."] + [f"host: Thank you, {p}. I know your voice now." for p in PLAYERS] + [
+        "host: Prolix Classic for Ann, Ben and Cat: 6 rounds."], out
+    assert "Who said" not in out
+    assert heard == expected, out
+    assert (tmp_path / "voices.npz").is_file()  # the table's voices, for next time
+    # next time, the voices are known: bare words only, no opening
+    wav2 = tmp_path / "again.wav"
+    write_wav(wav2, render(WORDS, say, VOICES, channels=False))
+    again, out2 = play(tmp_path, "again", "--audio", str(wav2), *options, "--voices", str(tmp_path / "voices.npz"))
+    assert "I know your voice" not in out2 and again == expected, out2
+    assert json.loads(json.dumps(again))["finished"] is False
