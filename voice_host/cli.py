@@ -17,6 +17,7 @@ from typing import Iterable
 
 from voice_host import config
 from voice_host.games import REGISTRY
+from voice_host.host import output
 from voice_host.host.log import EventLog
 from voice_host.host.script import parse_line, parse_script
 from voice_host.host.session import Session, new_header
@@ -34,30 +35,9 @@ def load_words(cfg: dict):
     return Words.load(LexiconSettings(wordlist=d.get("wordlist"), allow=d.get("allow"), deny=d.get("deny")))
 
 
-class Speaker:
-    """Every announcement is printed as ``host: ...`` and, with a voice, said aloud."""
-
-    def __init__(self, no_voice: bool, cfg: dict) -> None:
-        self.voice = None
-        if not no_voice:
-            try:
-                from voice_host.speech.voice import TtsVoice
-
-                v = cfg.get("voice", {})
-                self.voice = TtsVoice(rate=v.get("rate"), volume=v.get("volume"), voice=v.get("voice"))
-            except Exception as exc:  # no espeak, no audio output: print only, and say so once
-                print(f"host: (I can't speak here: {exc}. Printing only.)", flush=True)
-
-    def __call__(self, line: str) -> None:
-        print(f"host: {line}", flush=True)
-        if self.voice is not None:
-            self.voice.say(line)
-
-    def close(self, wait: float = 60.0) -> None:
-        """Let the last sentences be heard (up to ``wait`` seconds), then stop."""
-        if self.voice is not None:
-            self.voice.wait(wait)
-            self.voice.close()
+Speaker = output.Speaker
+"""Prints every announcement as ``host: ...``, says it (unless --no-voice), records it
+(--speak-to), with earcons: voice_host/host/output.py."""
 
 
 # ---------------------------------------------------------------------- play / resume
@@ -127,7 +107,8 @@ def run_typed(session: Session, stream=None) -> None:
     session.settle()
 
 
-def run_by_voice(session: Session, words, cfg: dict, args: argparse.Namespace, voice=None) -> None:
+def run_by_voice(session: Session, words, cfg: dict, args: argparse.Namespace, voice=None,
+                 voice_output=None) -> None:
     """Play from a recording (--audio) or the microphone; without one, fall back to typing."""
     from voice_host.host.hearing import Hearing, HearingSettings, play_live, play_recording
     from voice_host.speech.recognizer import make_recognizer
@@ -147,6 +128,10 @@ def run_by_voice(session: Session, words, cfg: dict, args: argparse.Namespace, v
     except Exception as exc:  # no model installed: the message says what to run
         raise UserError(str(exc)) from exc
     channels = channel_names(args.channels, source.channels) if args.channels else None
+    if args.audio and voice_output is not None and voice_output.file is not None:
+        # --speak-to: the host answers when the recording has reached that point
+        source = output.Timeline(source)
+        voice_output.clock = lambda: max(session.t, source.now)
     if not channels:  # one microphone: who spoke comes from voice prints
         hearing.voiceprints = table_voices(args.voices)
     try:
@@ -193,9 +178,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         header = new_header(args.game, players, args.seed, cfg, script=args.script)
         words = load_words(cfg)
-        speaker = Speaker(args.no_voice, cfg)
+        speaker = Speaker(args.no_voice, cfg, args.speak_to)
         log = EventLog(args.log, header) if args.log else None
         session = Session(header, words, speaker, log)
+        speaker.attach(session)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
     try:
@@ -209,7 +195,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.script:
             run_records(session, parse_script(Path(args.script).read_text(encoding="utf-8")), args.pace)
         elif args.audio or (not args.typed and sys.stdin.isatty()):
-            run_by_voice(session, words, cfg, args, speaker.voice)
+            run_by_voice(session, words, cfg, args, speaker.voice, speaker)
         else:
             run_typed(session)
         write_result(session, args.result_json)
@@ -227,11 +213,15 @@ def cmd_resume(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from exc
     cfg = header["config"]
     words = load_words(cfg)
-    speaker = Speaker(args.no_voice, cfg)
+    try:
+        speaker = Speaker(args.no_voice, cfg, args.speak_to)
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
     log = EventLog(args.log)
     session = Session(header, words, speaker, log)
     try:
         session.replay(records)
+        speaker.attach(session)  # the file starts at the resume point
         session.say(session.announcer.resuming(header["game"], len(records)))
         session.ask(*session.game.status_questions)
         if args.script:
@@ -256,6 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--no-voice", action="store_true", help="print announcements instead of speaking them")
         p.add_argument("--result-json", metavar="OUT", help="write the result (scores, words, winners) here")
         p.add_argument("--pace", type=float, default=0.0, metavar="S", help="wait S real seconds between script lines")
+        p.add_argument("--speak-to", metavar="FILE.wav",
+                       help="also record everything the host says into this WAV, on the game's timeline")
 
     play = sub.add_parser("play", help="host a game (scripted, typed or spoken)")
     play.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY))

@@ -2,8 +2,10 @@
 
 Each line of the demo script is said by a synthetic voice (flite's or festival's when
 installed, else espeak-ng's), laid on one recording with pauses, and played through the
-real pipeline: voice activity, the recognizer, attribution by the name said first, the
-words matcher, the Prolix rules, and the host's answers (spoken unless --no-voice).
+real pipeline on one microphone: voice activity, the recognizer, each player's voice
+learnt from "I am NAME", then bare words attributed by voice print (or by the name said
+first), the words matcher, the Prolix rules, and the host's answers (spoken unless
+--no-voice).
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ import numpy as np
 
 PLAYERS = ("Ann", "Ben", "Cat")
 LINES = (  # (player, what they say, pause before it in seconds)
-    ("Ann", "Ann, window", 1.0),
-    ("Ben", "Ben says market", 3.0),
+    ("Ann", "I am Ann, and I am ready to play.", 1.0),
+    ("Ben", "I am Ben, and I am ready to play.", 1.5),
+    ("Cat", "I am Cat, and I am ready to play.", 1.5),
+    ("Ann", "window", 2.0),
+    ("Ben", "market", 3.0),
     ("Cat", "Cat, basket", 3.5),
-    ("Ann", "Ann says challenge", 3.0),
-    ("Ben", "Ben, what is the score", 3.0),
+    ("Ann", "challenge", 3.0),
+    ("Ben", "what is the score", 3.0),
 )
 
 
@@ -60,45 +65,43 @@ def synthesize(lines=LINES) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
     return np.concatenate(parts), said
 
 
-def pick_recognizer(engine: str | None, model: str | None):
-    """The engine asked for; else whisper when its model is installed, else vosk."""
-    from voice_host.speech.recognizer import make_recognizer
-
-    if engine:
-        return make_recognizer(engine, model)
-    try:
-        return make_recognizer("whisper", model)
-    except Exception:
-        return make_recognizer("vosk", model)
-
-
 def run(args) -> int:
     from voice_host import config
     from voice_host.cli import Speaker, UserError, load_words
     from voice_host.host.hearing import Hearing, HearingSettings, play_recording
+    from voice_host.host.output import Timeline
     from voice_host.host.session import Session, new_header
+    from voice_host.speech.recognizer import make_recognizer
     from voice_host.speech.sources import ArraySource
+    from voice_host.speech.voiceprint import VoicePrints
 
     cfg = config.load()
     try:
         audio, said = synthesize()
-        recognizer = pick_recognizer(args.engine, args.model)
+        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
     except Exception as exc:
         raise UserError(f"The demo can't run here: {exc}") from exc
     print(f"demo: {len(said)} lines said by synthetic players, heard by {recognizer.name}:", flush=True)
     for t, player, text in said:
         print(f"demo: at {t:4.1f} s {player} says '{text}'", flush=True)
-    speaker = Speaker(args.no_voice, cfg)
+    try:
+        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
     session = Session(new_header("prolix-classic", list(PLAYERS), 1, cfg), load_words(cfg), speaker)
+    speaker.attach(session)
     session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
 
     def show(u) -> None:
         who = f"{u.speaker} (by {u.speaker_method})" if u.speaker else "someone"
         print(f"heard: at {u.start:4.1f} s {who}: '{u.text}'", flush=True)
 
-    hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show)
+    hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show,
+                      voiceprints=VoicePrints())
     try:
-        play_recording(hearing, ArraySource(audio[:, None]), recognizer)
+        source = Timeline(ArraySource(audio[:, None]))
+        speaker.clock = lambda: max(session.t, source.now)  # --speak-to: where the recording has got to
+        play_recording(hearing, source, recognizer)
     finally:
         speaker.close()
     return 0
@@ -106,7 +109,9 @@ def run(args) -> int:
 
 def register(subparsers) -> None:
     demo = subparsers.add_parser("demo", help="hear a short game played by synthetic voices (no microphone needed)")
-    demo.add_argument("--engine", choices=("vosk", "whisper"), help="recognizer (default: whisper if installed)")
+    demo.add_argument("--engine", choices=("auto", "moonshine", "vosk", "whisper"),
+                      help="recognizer (default: config, auto: the best installed)")
     demo.add_argument("--model", metavar="PATH", help="speech model directory")
     demo.add_argument("--no-voice", action="store_true", help="print the host's answers instead of speaking them")
+    demo.add_argument("--speak-to", metavar="FILE.wav", help="also record the host's answers into this WAV")
     demo.set_defaults(func=run)

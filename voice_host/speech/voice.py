@@ -44,6 +44,10 @@ class HostPlayback:
     """The mono 16 kHz audio played (None when only the interval is known)."""
     interrupted: bool = False
     """True when stop() cut it off (barge-in)."""
+    latency: float | None = None
+    """Seconds from say() to its first sample going out (TtsVoice)."""
+    earcon: str | None = None
+    """The earcon's name when this was an earcon, not a sentence."""
 
 
 class HostVoice(Protocol):
@@ -120,6 +124,8 @@ class Synthesizer:
         self.voice = voice
         """A pyttsx3 voice id or (part of a) name, e.g. "en-us"; None: default."""
         self.driver = driver
+        self.attempts = 3
+        """Tries per sentence (espeak's driver sometimes writes no file)."""
         self._requests: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="tts-synth", daemon=True)
         self._ready = threading.Event()
@@ -131,16 +137,7 @@ class Synthesizer:
 
     def _run(self) -> None:
         try:
-            import pyttsx3
-
-            _quiet_pyttsx3()
-            engine = pyttsx3.init(self.driver) if self.driver else pyttsx3.init()
-            if self.rate is not None:
-                engine.setProperty("rate", int(self.rate))
-            if self.volume is not None:
-                engine.setProperty("volume", float(self.volume))
-            if self.voice:
-                engine.setProperty("voice", self._voice_id(engine, self.voice))
+            engine = self._new_engine()
         except BaseException as e:  # noqa: BLE001 - reported to the constructor
             self._error = e
             self._ready.set()
@@ -148,21 +145,56 @@ class Synthesizer:
         self._ready.set()
         tmpdir = Path(tempfile.mkdtemp(prefix="voice-host-tts-"))
         n = 0
+        current_rate = self.rate
         while True:
             item = self._requests.get()
             if item is None:
                 break
-            text, reply = item
-            n += 1
-            out = tmpdir / f"s{n}.wav"
-            try:
-                engine.save_to_file(text, str(out))
-                engine.runAndWait()
-                audio = read_wav(out)[:, 0]
-                out.unlink(missing_ok=True)
-                reply.put(audio)
-            except BaseException as e:  # noqa: BLE001
-                reply.put(e)
+            text, reply, rate = item
+            error: BaseException | None = None
+            for attempt in range(self.attempts):
+                n += 1
+                out = tmpdir / f"s{n}.wav"
+                try:
+                    want = rate if rate is not None else self.rate
+                    if want is not None and want != current_rate:
+                        engine.setProperty("rate", int(want))
+                        current_rate = want
+                    engine.save_to_file(text, str(out))
+                    engine.runAndWait()
+                    if not out.is_file() or out.stat().st_size <= 44:
+                        # espeak's driver sometimes writes nothing ("Error opening ...: System error")
+                        raise OSError(f"the speech engine wrote no audio for {text!r}")
+                    audio = read_wav(out)[:, 0]
+                    out.unlink(missing_ok=True)
+                    reply.put(audio)
+                    error = None
+                    break
+                except BaseException as e:  # noqa: BLE001 - retried, then reported to the caller
+                    error = e
+                    out.unlink(missing_ok=True)
+                    time.sleep(0.05 * (attempt + 1))
+                    if attempt == self.attempts - 2:  # last try with a fresh engine
+                        try:
+                            engine = self._new_engine()
+                            current_rate = self.rate
+                        except BaseException:  # noqa: BLE001
+                            pass
+            if error is not None:
+                reply.put(error)
+
+    def _new_engine(self):
+        import pyttsx3
+
+        _quiet_pyttsx3()
+        engine = pyttsx3.init(self.driver) if self.driver else pyttsx3.init()
+        if self.rate is not None:
+            engine.setProperty("rate", int(self.rate))
+        if self.volume is not None:
+            engine.setProperty("volume", float(self.volume))
+        if self.voice:
+            engine.setProperty("voice", self._voice_id(engine, self.voice))
+        return engine
 
     @staticmethod
     def _voice_id(engine, wanted: str) -> str:
@@ -175,10 +207,12 @@ class Synthesizer:
                 return v.id
         raise ValueError(f"no text-to-speech voice {wanted!r}")
 
-    def synthesize(self, text: str) -> np.ndarray:
-        """The audio of `text` (mono float32, 16 kHz)."""
+    def synthesize(self, text: str, rate: int | None = None) -> np.ndarray:
+        """The audio of `text` (mono float32, 16 kHz), at `rate` words per minute
+        (None: the rate given to the constructor). A sentence the engine fails to write
+        is retried (`attempts` times, the last with a fresh engine) before raising."""
         reply: queue.Queue = queue.Queue()
-        self._requests.put((text, reply))
+        self._requests.put((text, reply, rate))
         result = reply.get()
         if isinstance(result, BaseException):
             raise result
@@ -189,13 +223,17 @@ class Synthesizer:
 
 
 class TtsVoice:
-    """The host's spoken voice: a queue of sentences rendered by pyttsx3 and played
-    with sounddevice from a background thread; stop() cuts playback at once.
+    """The host's spoken voice: a queue of sentences (and earcons) rendered by a
+    synthesizer (Piper or pyttsx3, see speech.tts) in one thread and played with
+    sounddevice from another, piece by piece, so the first clause sounds while the
+    rest is rendered; stop() cuts playback at once.
 
     `clock` gives the current time on the microphone's timeline (MicSource.clock), so
     :attr:`history` can be compared with what the microphone hears. Without an output
     device (`play=False`) sentences are rendered and timed as if played; with
-    `play=True` and no output device the constructor raises RuntimeError.
+    `play=True` and no output device the constructor raises RuntimeError. A sentence
+    that fails to render (after the synthesizer's retries) is printed instead
+    (``host: ...`` on stderr) and the voice carries on.
     """
 
     def __init__(
@@ -206,34 +244,69 @@ class TtsVoice:
         clock: Callable[[], float] | None = None,
         device: int | str | None = None,
         play: bool = True,
-        synthesizer: Synthesizer | None = None,
+        synthesizer=None,
+        engine: str | None = None,
+        settings=None,
+        notify: Callable[[str], None] | None = None,
     ):
+        """`synthesizer`: a ready one (speech.tts, or a bare voice.Synthesizer); else
+        `settings` (tts.VoiceSettings) or `engine` ("auto", "piper", "pyttsx3"; default
+        "pyttsx3" when only rate/volume/voice are given, as before) build one."""
         if play:
             from .sources import list_devices
 
             if not any(d.max_output_channels > 0 for d in list_devices()):
                 raise RuntimeError("no audio output device")
-        self.synth = synthesizer or Synthesizer(rate=rate, volume=volume, voice=voice)
+        from . import tts
+
+        if synthesizer is None:
+            if settings is None:
+                settings = tts.VoiceSettings(engine=engine or "pyttsx3",
+                                             pyttsx3={"rate": rate, "volume": volume, "voice": voice},
+                                             piper={"volume": volume})
+            synthesizer = tts.make_synthesizer(settings, notify=notify)
+        elif not hasattr(synthesizer, "pieces"):  # a bare pyttsx3 Synthesizer
+            synthesizer = tts.Pyttsx3Synthesizer(synthesizer=synthesizer, volume=volume, warm_up=False)
+        self.synth = synthesizer
         self.clock = clock or time.monotonic
         self.device = device
         self.play = play
         self.history: list[HostPlayback] = []
-        """Every sentence played, with its interval and audio (for the EchoGate)."""
-        self._queue: queue.Queue = queue.Queue()
-        self._stop = threading.Event()
+        """Every sentence and earcon played, with its interval and audio (for the EchoGate)."""
+        self._texts: queue.Queue = queue.Queue()
+        self._audio: queue.Queue = queue.Queue()
+        self._gen = 0
         self._idle = threading.Event()
         self._idle.set()
         self._pending = 0
         self._lock = threading.Lock()
-        self._current: HostPlayback | None = None
-        self._thread = threading.Thread(target=self._run, name="host-voice", daemon=True)
-        self._thread.start()
+        self._stream = None
+        self._renderer = threading.Thread(target=self._render_loop, name="host-voice-render", daemon=True)
+        self._player = threading.Thread(target=self._play_loop, name="host-voice-play", daemon=True)
+        self._renderer.start()
+        self._player.start()
+
+    @property
+    def engine(self) -> str:
+        """"piper" or "pyttsx3"."""
+        return getattr(self.synth, "engine", "pyttsx3")
 
     def say(self, text: str) -> None:
+        self._enqueue(("say", text))
+
+    def cue(self, name: str) -> None:
+        """Play the earcon `name` (speech.earcons) in turn with the sentences."""
+        self._enqueue(("cue", name))
+
+    def adjust(self, rate_step: float = 0, volume_step: float = 0):
+        """Slower/faster, softer/louder from the next sentence: see tts.Level."""
+        return self.synth.adjust(rate_step=rate_step, volume_step=volume_step)
+
+    def _enqueue(self, item: tuple[str, str]) -> None:
         with self._lock:
             self._pending += 1
             self._idle.clear()
-        self._queue.put(text)
+            self._texts.put((self._gen, item, time.monotonic()))
 
     @property
     def speaking(self) -> bool:
@@ -241,15 +314,15 @@ class TtsVoice:
 
     def stop(self) -> None:
         with self._lock:
+            self._gen += 1
             while True:
                 try:
-                    self._queue.get_nowait()
+                    self._texts.get_nowait()
                     self._pending -= 1
                 except queue.Empty:
                     break
-            if self._pending:
-                self._stop.set()
-            else:
+            if self._pending <= 0:
+                self._pending = 0
                 self._idle.set()
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -257,55 +330,101 @@ class TtsVoice:
 
     def close(self) -> None:
         self.stop()
-        self._queue.put(None)
+        self._texts.put(None)
         self.synth.close()
-
-    def _run(self) -> None:
-        while True:
-            text = self._queue.get()
-            if text is None:
-                return
-            self._stop.clear()
+        if self._stream is not None:
             try:
-                audio = self.synth.synthesize(text)
-                if not self._stop.is_set():
-                    self._play(text, audio)
+                self._stream.close()
+            except Exception:  # noqa: BLE001
+                pass
+
+    # ------------------------------------------------------------------ threads
+    def _render_loop(self) -> None:
+        from . import earcons, tts
+
+        while True:
+            item = self._texts.get()
+            if item is None:
+                self._audio.put(None)
+                return
+            gen, (kind, what), said_at = item
+            try:
+                if kind == "cue":
+                    self._audio.put((gen, kind, what, said_at, earcons.earcon(what, self.synth.sample_rate)))
+                else:
+                    for piece in tts.render(self.synth, what):
+                        if gen != self._gen:
+                            break
+                        self._audio.put((gen, kind, what, said_at, piece))
             except Exception as e:  # noqa: BLE001 - never kill the host; say it in text
-                print(f"host: {text}  [voice error: {e}]", file=sys.stderr)
-            finally:
+                print(f"host: {what}  [voice error: {e}]", file=sys.stderr, flush=True)
+            self._audio.put((gen, "end", what, said_at, None))
+
+    def _play_loop(self) -> None:
+        record: HostPlayback | None = None
+        while True:
+            item = self._audio.get()
+            if item is None:
+                return
+            gen, kind, what, said_at, piece = item
+            if kind == "end":
+                record = None
                 with self._lock:
                     self._pending -= 1
                     if self._pending <= 0:
                         self._pending = 0
                         self._idle.set()
+                continue
+            if gen != self._gen:
+                continue
+            piece = piece * float(self.synth.volume) if kind == "say" else piece
+            if record is None:
+                start = self.clock()
+                record = HostPlayback(what if kind == "say" else "", start, start, np.zeros(0, np.float32),
+                                      latency=time.monotonic() - said_at, earcon=what if kind == "cue" else None)
+                self.history.append(record)
+            self._play_piece(record, piece, gen)
 
-    def _play(self, text: str, audio: np.ndarray) -> None:
-        start = self.clock()
-        duration = audio.size / SAMPLE_RATE
-        record = HostPlayback(text, start, start + duration, audio)
-        self.history.append(record)
+    def _play_piece(self, record: HostPlayback, piece: np.ndarray, gen: int) -> None:
+        from .sources import resample
+
+        rate = self.synth.sample_rate
+        duration = piece.size / rate
+        record.samples = np.concatenate([record.samples, resample(piece, rate, SAMPLE_RATE)])
+        record.end = max(record.end, self.clock()) + duration
         if self.play:
-            import sounddevice as sd
-
-            from .sources import resample
-
-            # play at the device's own rate (hardware devices may not offer 16 kHz)
-            rate = int(sd.query_devices(self.device, "output")["default_samplerate"])
-            sd.play(resample(audio, SAMPLE_RATE, rate), rate, device=self.device)
+            stream, out_rate = self._output()
+            audio = resample(np.clip(piece, -1.0, 1.0), rate, out_rate).astype(np.float32)
+            block = max(1, out_rate // 50)
+            for i in range(0, audio.size, block):
+                if gen != self._gen:
+                    stream.abort()
+                    stream.start()
+                    self._cut(record)
+                    return
+                stream.write(audio[i:i + block].reshape(-1, 1))
+            return
         t0 = time.monotonic()
         while time.monotonic() - t0 < duration:
-            if self._stop.wait(0.01):
-                if self.play:
-                    import sounddevice as sd
-
-                    sd.stop()
-                record.end = self.clock()
-                record.interrupted = True
+            if gen != self._gen:
+                self._cut(record)
                 return
-        if self.play:
+            time.sleep(0.01)
+
+    def _cut(self, record: HostPlayback) -> None:
+        record.end = self.clock()
+        record.interrupted = True
+
+    def _output(self):
+        if self._stream is None:
             import sounddevice as sd
 
-            sd.wait()
+            # play at the device's own rate (hardware devices may not offer 16 or 22 kHz)
+            rate = int(sd.query_devices(self.device, "output")["default_samplerate"])
+            self._stream = sd.OutputStream(samplerate=rate, channels=1, dtype="float32", device=self.device)
+            self._stream.start()
+            self._stream_rate = rate
+        return self._stream, self._stream_rate
 
 
 class EchoGate:
@@ -408,3 +527,4 @@ class EchoGate:
 
 
 __all__ = ["EchoGate", "HostPlayback", "HostVoice", "PrintVoice", "Synthesizer", "TtsVoice"]
+
