@@ -25,6 +25,12 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if abs(n) == 1 else (many or one + 's')}"
 
 
+def clip(text: str, most: int = 60) -> str:
+    """What was heard, said back no longer than a breath: a 5,000-letter line is not read out."""
+    text = str(text)
+    return text if len(text) <= most else text[: most - 3].rstrip() + "..."
+
+
 def points(n: int) -> str:
     return plural(n, "point")
 
@@ -57,11 +63,13 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "unknown_player": lambda player, players=(): f"I don't know a player called {player}; the players are {names(players)}.",
     "unknown_speaker": lambda player, players=(): f"I don't know who {player} is; the players are {names(players)}.",
     "no_speaker": lambda **_: "Start the line with the player's name, like 'Ann: jewelers'.",
-    "bad_line": lambda text, **_: f"I can't read '{text}'. Write a line as 'Name: word' or '@directive'.",
-    "unknown_directive": lambda text, **_: f"I don't know the directive '{text}'.",
-    "bad_wait": lambda text, **_: f"'{text}' needs a number of seconds, like '@wait 46'.",
-    "bad_directive": lambda text, **_: f"I can't use '{text}' in this game.",
-    "unclear": lambda text, **_: f"I didn't catch a word in '{text}'. Say just the word, or 'play' and the word.",
+    "bad_line": lambda text, **_: f"I can't read '{clip(text)}'. Write a line as 'Name: word' or '@directive'.",
+    "unknown_directive": lambda text, **_: f"I don't know the directive '{clip(text)}'.",
+    "bad_wait": lambda text, **_: f"'{clip(text)}' needs a number of seconds, like '@wait 46'.",
+    "bad_directive": lambda text, **_: f"I can't use '{clip(text)}' in this game.",
+    "unclear": lambda text, **_: f"I didn't catch a word in '{clip(text)}'. Say just the word, or 'play' and the word.",
+    "too_long": lambda letters, longest, **_: (
+        f"That word has {letters} letters; the longest word in the dictionary has {longest}. Say it again."),
     "punctuation": lambda word, **_: f"{word} can't be played: words with apostrophes or hyphens are not allowed.",
     "nothing_to_undo": lambda **_: "There is nothing to undo.",
     "not_started": lambda **_: "The game hasn't started yet.",
@@ -108,7 +116,7 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "not_in_this_game": lambda action: "That isn't part of this game.",
     "internal_error": lambda **_: "Sorry, something went wrong on my side with that; nothing has changed.",
     # Phlounder
-    "bad_number": lambda text, **_: f"I didn't catch a number in '{text}'.",
+    "bad_number": lambda text, **_: f"I didn't catch a number in '{clip(text)}'.",
     "bad_dice": lambda faces, count: (
         f"'{faces}' isn't a roll of these dice: give {count} faces, like '@dice {'5N*' if count == 3 else '5N'}'."),
     "dice_rolled": lambda target: f"The dice are rolled: {target_phrase(target)}. Say bell when your word is done.",
@@ -135,7 +143,7 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "too_few_penalties": lambda held: f"You have only {plural(held, 'penalty card')}.",
     "solo_only": lambda **_: "That is only for the solo game.",
     # road game
-    "bad_play": lambda text, **_: f"I can't read '{text}'. Say 'play', then each word and its points, like 'play fire for 7, fir for 6'.",
+    "bad_play": lambda text, **_: f"I can't read '{clip(text)}'. Say 'play', then each word and its points, like 'play fire for 7, fir for 6'.",
     "need_tiles": lambda **_: "I'm counting the bag: say how many tiles you played too, like 'play fire for 7 with 4 tiles'.",
     "no_mulligan": lambda **_: "The bag is empty, so there are no more mulligans.",
     "bag_already_empty": lambda **_: "The bag is already empty.",

@@ -10,6 +10,7 @@ changes nothing (the host says it did not catch a word).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 PHRASES: dict[str, tuple[str, ...]] = {
@@ -52,17 +53,24 @@ class Intent:
     """For ``word``: said as "my word is ...", a word the player commits to."""
 
 
+def fold(text: str) -> str:
+    """Accents dropped before anything else (café -> cafe, sauté -> saute): tiles and
+    cards carry none, and the dictionary is folded the same way."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def normalize(text: str) -> str:
-    """Lower case, punctuation around words dropped, inner apostrophes/hyphens kept."""
-    text = text.lower().replace("’", "'")
+    """Accents folded, lower case, punctuation around words dropped, inner
+    apostrophes/hyphens kept."""
+    text = fold(text).lower().replace("’", "'")
     text = re.sub(r"[^a-z0-9'\- ]+", " ", text)
     return " ".join(w.strip("'-") if not PUNCTUATED.match(w) else w for w in text.split()).strip()
 
 
 def find_player(name: str, players: list[str] | tuple[str, ...]) -> str | None:
-    name = name.strip().lower()
+    name = fold(name).strip().lower()
     for p in players:
-        if p.lower() == name:
+        if fold(p).lower() == name:
             return p
     return None
 

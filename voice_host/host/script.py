@@ -39,7 +39,10 @@ def parse_line(raw: str, t_prev: float, line: int = 0) -> dict | None:
         text = text[m.end():]
     t = round(t_prev + step, 6)
     if text.startswith("@"):
-        name, *args = text[1:].split()
+        parts = text[1:].split()
+        if not parts:  # a lone "@": a directive with no name
+            return {"line": line, "t": t, "error": "bad_line", "text": text}
+        name, *args = parts
         name = name.lower()
         if name not in DIRECTIVES:
             return {"line": line, "t": t, "error": "unknown_directive", "text": text}
@@ -48,6 +51,8 @@ def parse_line(raw: str, t_prev: float, line: int = 0) -> dict | None:
                 seconds = float(args[0]) if len(args) == 1 else -1
             except ValueError:
                 seconds = -1
+            if not 0 <= seconds < 10**7:  # also nan and inf
+                return {"line": line, "t": t, "error": "bad_wait", "text": text}
             if seconds < 0:
                 return {"line": line, "t": t, "error": "bad_wait", "text": text}
             return {"line": line, "t": round(t_prev + seconds, 6), "wait": seconds}

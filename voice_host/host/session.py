@@ -141,6 +141,10 @@ class Session:
             return self._refuse("no_speaker", {}, quiet)
         if player is None:
             return self._refuse("unknown_speaker", {"player": speaker, "players": tuple(self.players)}, quiet)
+        longest = getattr(self.words, "longest", None)
+        tokens = intents.normalize(record["text"]).split()
+        if longest and any(len(w) > longest for w in tokens):  # no word can be longer: refuse it whole
+            return self._refuse("too_long", {"letters": max(map(len, tokens)), "longest": longest}, quiet)
         intent = intents.parse(record["text"], self.players)
         t = self.t
         if intent.kind == "repeat":

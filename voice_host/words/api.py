@@ -53,6 +53,11 @@ class Words:
     def __len__(self) -> int:
         return self._n
 
+    @cached_property
+    def longest(self) -> int:
+        """Letters in the dictionary's longest word: no word said can be longer."""
+        return max(map(len, self._words), default=0)
+
     def __contains__(self, word: object) -> bool:
         i = self._index.get(word) if isinstance(word, str) else None
         return i is not None and i < self._n

@@ -79,8 +79,10 @@ def run(args: argparse.Namespace) -> int:
     except LexiconError as err:
         print(f"voice-host word: {err}", file=sys.stderr)
         return 2
-    used = parse_used(args.used)
-    results = [verdict_line(words, w, used) for w in args.words]
+    from voice_host.host.intents import fold  # accents first: café is cafe
+
+    used = [(fold(w), p) for w, p in parse_used(args.used)]
+    results = [verdict_line(words, fold(w), used) for w in args.words]
     for _, line in results:
         print(line)
     return 0 if all(ok for ok, _ in results) else 1
