@@ -36,6 +36,7 @@ from voice_host.words.matcher import spelled_letters, tokens
 SPELLED = re.compile(r"^([a-z] )+[a-z]$")
 ENROLL = re.compile(r"^(?:i am|i'm|im|my name is|my name's|this is)\s+(\S+)")
 """A player naming themself ("I am Ann, and I am ready to play"): their voice print."""
+READY = re.compile(r"\bready to play\b")
 CONNECTORS = ("says", "said", "saying")
 
 
@@ -265,13 +266,22 @@ class Hearing:
             return None
         return name, rest
 
+    def _introduced(self, text: str) -> str | None:
+        """The player who says who they are: "i am ann ...", "my name is ben", or a name
+        in the opening's sentence however the start was heard ("hi ann and i am ready to play")."""
+        m = ENROLL.match(text)
+        if m:
+            return self._player_named(m.group(1))
+        if READY.search(text):
+            return next(filter(None, map(self._player_named, text.split()[:4])), None)
+        return None
+
     def _enroll(self, u: Heard) -> bool:
         """A player saying who they are gives their voice print (again, if they had one)."""
         audio = getattr(u, "audio", None)
         if self.voiceprints is None or audio is None or not len(audio):
             return False
-        m = ENROLL.match(intents.normalize(u.text))
-        name = self._player_named(m.group(1)) if m else None
+        name = self._introduced(intents.normalize(u.text))
         if name is None and self.enrolling and not self.session.begun:
             name = self.enrolling[0]  # the player the host asked, whatever they said
         if name is None:

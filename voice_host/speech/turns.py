@@ -372,7 +372,10 @@ class Attributor:
                 conf = 1 - (1 - conf) * (1 - ident.confidence)
             return Attribution(name, conf, "name", body)
         if ident is not None and ident.speaker is not None:
-            return Attribution(ident.speaker, ident.confidence, "voiceprint", body)
+            conf = ident.confidence
+            if set(self.players) - set(self.voiceprints.players):  # it may be a voice not enrolled yet
+                conf = min(conf, c.ask_below / 2)
+            return Attribution(ident.speaker, conf, "voiceprint", body)
         return Attribution(None, 0.0, None, body)
 
 
