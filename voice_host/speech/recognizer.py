@@ -10,6 +10,10 @@ times are seconds from the start of the audio fed since the last reset.
 - :class:`WhisperRecognizer` (extra "whisper"): faster-whisper run once per utterance
   when it ends; recognizes rare and long words a small vosk vocabulary cannot output;
   expected words become the decoder's prompt and hotwords.
+- :class:`~voice_host.speech.moonshine.MoonshineRecognizer` ("moonshine", the best
+  installed by default: "auto"): Moonshine base with our own decoding loop, run once
+  per utterance; `constrain(Sayable)` restricts it to what may be said (a dictionary
+  word after an optional name, or a phrase), scored by the decoder itself.
 """
 
 from __future__ import annotations
@@ -55,9 +59,20 @@ class Transcript:
     final: bool = True
     """False for a partial result that may still change."""
     engine: str = ""
-    """Which engine produced it ("vosk" or "whisper")."""
+    """Which engine produced it ("vosk", "whisper" or "moonshine")."""
     raw: str = ""
     """The engine's own text before normalization (case, punctuation)."""
+    constrained: bool = False
+    """True when `text` is a sentence of the language the recognizer was constrained
+    to (Recognizer.constrain / expect, moonshine); False for free text, including a
+    constrained recognizer's fall-back to free text for chatter."""
+    alternatives: list[tuple[str, float]] = field(default_factory=list)
+    """Constrained recognition's n-best sentences (normalized), best first, with the
+    decoder's log-likelihoods (nats; higher is better)."""
+    free: str = ""
+    """The unconstrained decode of the same audio, normalized (moonshine)."""
+    free_score: float | None = None
+    """The free decode's log-likelihood, comparable with `alternatives`' scores."""
 
 
 class Recognizer(Protocol):
@@ -79,6 +94,11 @@ class Recognizer(Protocol):
     def expect(self, phrases: Sequence[str] | None) -> None:
         """Tell the engine what it may hear next (None: anything). Takes effect at
         the next utterance."""
+
+    # Engines that can search a whole language (moonshine) also have
+    #   constrain(sayable: Sayable | None) -> None
+    # (see voice_host.speech.sayable); use constrain_recognizer() to call it on any
+    # engine: the others get the closed phrase list (names and phrases) instead.
 
     def clone(self) -> "Recognizer":
         """A fresh independent stream sharing the loaded model (one per channel)."""
@@ -367,21 +387,95 @@ class WhisperRecognizer:
         return sorted(scored, key=lambda cs: cs[1], reverse=True)
 
 
-ENGINES = ("vosk", "whisper")
-"""The engine names `--engine` accepts."""
+ENGINES = ("auto", "moonshine", "whisper", "vosk")
+"""The engine names `--engine` accepts ("auto": the best one installed)."""
+
+AUTO_ORDER = ("moonshine", "whisper", "vosk")
+"""Best first, by benchmarks/recognition.py (words right on held-out voices)."""
 
 
-def make_recognizer(engine: str = "vosk", model: str | Path | None = None, **options) -> Recognizer:
-    """The recognizer for `--engine` and `--model` (each engine finds its default model)."""
+def available_engines() -> list[str]:
+    """The engines whose software and model are installed here, best first."""
+    out = []
+    try:
+        from .moonshine import moonshine_available
+
+        if moonshine_available():
+            out.append("moonshine")
+    except ImportError:  # pragma: no cover - onnxruntime is a dependency
+        pass
+    try:
+        import faster_whisper  # noqa: F401
+
+        find_whisper_model()
+        out.append("whisper")
+    except Exception:  # noqa: BLE001 - not installed or no model
+        pass
+    try:
+        import vosk  # noqa: F401
+
+        find_vosk_model()
+        out.append("vosk")
+    except Exception:  # noqa: BLE001
+        pass
+    return out
+
+
+def resolve_engine(engine: str = "auto") -> str:
+    """The engine "auto" stands for here (moonshine, else whisper, else vosk); other
+    names are returned as they are."""
+    if engine != "auto":
+        return engine
+    found = available_engines()
+    return found[0] if found else "vosk"  # vosk's error message says how to get a model
+
+
+def make_recognizer(engine: str = "auto", model: str | Path | None = None, **options) -> Recognizer:
+    """The recognizer for `--engine` and `--model` (each engine finds its default model).
+
+    "auto" picks the best engine installed (see :func:`available_engines`); with an
+    explicit `model` path it keeps the engine that path belongs to (a vosk model
+    folder, a CTranslate2 whisper folder, a Moonshine folder with encoder_model.ort).
+    """
+    if engine == "auto":
+        if model is not None:
+            p = Path(model)
+            if (p / "encoder_model.ort").is_file():
+                engine = "moonshine"
+            elif (p / "model.bin").is_file():
+                engine = "whisper"
+            else:
+                engine = "vosk"
+        else:
+            engine = resolve_engine("auto")
     if engine == "vosk":
         return VoskRecognizer(model, **options)
     if engine == "whisper":
         return WhisperRecognizer(model, **options)
+    if engine == "moonshine":
+        from .moonshine import MoonshineRecognizer
+
+        return MoonshineRecognizer(model, **options)
     raise ValueError(f"unknown speech engine {engine!r} (choose from {', '.join(ENGINES)})")
 
 
+def constrain_recognizer(recognizer: Recognizer, sayable) -> None:
+    """Tell any recognizer what may be said next: moonshine searches the whole
+    language; the others get its names and phrases as a closed list (or None)."""
+    if hasattr(recognizer, "constrain"):
+        recognizer.constrain(sayable)
+    elif sayable is None:
+        recognizer.expect(None)
+    else:
+        recognizer.expect(list(sayable.phrases) + [n for n in sayable.names if n not in sayable.phrases] or None)
+
+
 __all__ = [
+    "AUTO_ORDER",
     "ENGINES",
+    "available_engines",
+    "constrain_recognizer",
+    "resolve_engine",
     "Recognizer",
     "Transcript",
     "VoskRecognizer",

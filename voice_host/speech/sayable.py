@@ -1,0 +1,219 @@
+"""What may be said next, as a language a recognizer can be constrained to.
+
+A :class:`Sayable` is the set of sentences the host accepts at one moment:
+
+    [name [","]] (word | phrase)   or   phrase
+
+``names`` are player names that may come first ("Ann, jewelers"), ``words`` the whole
+dictionary (given once: its compiled form is cached per object), ``phrases`` the
+commands, questions and answers (multi-word allowed: "how much time", "challenge
+ben", "yes", "b", "bravo", "ann"). Everything is lower case; a sentence's words are
+separated by single spaces.
+
+:class:`Language` is the compiled form a decoder walks character by character: a
+state is a small frozenset of positions in three sorted string lists (the words,
+the phrases, the names), a trie node being the range of strings sharing the
+prefix read so far. The recognizer may also write the sentence with capitals, a
+comma (or . : ! ?) after the name and up to two trailing punctuation marks
+(". , ? !") before the end; :func:`normalize_sentence` removes them.
+"""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_left
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+NAME_PUNCT = ",.:;!?"
+"""Marks the recognizer may write right after a name (then a space)."""
+END_PUNCT = ".,?!"
+"""Marks the recognizer may write after the sentence (at most two)."""
+MAX_END_PUNCT = 2
+
+
+def _clean(items: Iterable[str] | None) -> tuple[str, ...]:
+    out = []
+    for s in items or ():
+        s = " ".join(str(s).lower().replace(",", " ").split())
+        if s:
+            out.append(s)
+    return tuple(dict.fromkeys(out))
+
+
+@dataclass(frozen=True, eq=False)
+class Sayable:
+    """The sentences that may be said next (see the module doc)."""
+
+    phrases: tuple[str, ...] = ()
+    """Commands, questions, answers: whole sentences, lower case, multi-word allowed."""
+    words: Iterable[str] | None = None
+    """The dictionary (each a lower-case word), or None. Give the same object each
+    time (e.g. :meth:`dictionary`): its compiled form is cached by identity."""
+    names: tuple[str, ...] = ()
+    """Player names that may come before a word or a phrase."""
+    _compiled: list = field(default_factory=list, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "phrases", _clean(self.phrases))
+        object.__setattr__(self, "names", _clean(self.names))
+
+    @staticmethod
+    def dictionary() -> tuple[str, ...]:
+        """The default dictionary's words (shared; pass as `words`)."""
+        return _dictionary_words()
+
+    @classmethod
+    def game(cls, phrases: Iterable[str] = (), names: Iterable[str] = (), words: bool = True) -> "Sayable":
+        """Names first optionally, then a dictionary word or one of `phrases`."""
+        return cls(tuple(phrases), cls.dictionary() if words else None, tuple(names))
+
+    @classmethod
+    def closed(cls, phrases: Iterable[str]) -> "Sayable":
+        """Exactly one of `phrases` (what `Recognizer.expect` means)."""
+        return cls(tuple(phrases))
+
+    def language(self) -> "Language":
+        """The compiled language (built once per Sayable; the word list once per object)."""
+        if not self._compiled:
+            self._compiled.append(Language(self))
+        return self._compiled[0]
+
+    def __contains__(self, sentence: object) -> bool:
+        return isinstance(sentence, str) and self.language().accepts(normalize_sentence(sentence))
+
+
+_dict_lock = threading.Lock()
+_dict_words: list[tuple[str, ...]] = []
+
+
+def _dictionary_words() -> tuple[str, ...]:
+    with _dict_lock:
+        if not _dict_words:
+            from voice_host.words import Words
+
+            _dict_words.append(tuple(Words.load().data.words))
+        return _dict_words[0]
+
+
+_sorted_cache: dict[int, tuple[object, list[str]]] = {}
+_sorted_lock = threading.Lock()
+
+
+def _sorted_words(words: Iterable[str]) -> list[str]:
+    """The words sorted and cleaned, cached by the identity of the object."""
+    key = id(words)
+    with _sorted_lock:
+        hit = _sorted_cache.get(key)
+        if hit is not None and hit[0] is words:
+            return hit[1]
+    out = sorted({w.strip().lower() for w in words if w and w.strip()})
+    with _sorted_lock:
+        if len(_sorted_cache) >= 8:
+            _sorted_cache.pop(next(iter(_sorted_cache)))
+        _sorted_cache[key] = (words, out)  # keeps `words` alive: the id stays valid
+    return out
+
+
+def normalize_sentence(text: str) -> str:
+    """A recognized sentence as the language's form: lower case, the marks dropped."""
+    from .recognizer import normalize_text
+
+    return normalize_text(text)
+
+
+class Language:
+    """The compiled :class:`Sayable`: a character automaton (see the module doc).
+
+    States (hashable tuples) inside a frozenset:
+      ("W", lo, hi, d)  in a dictionary word after d characters (words[lo:hi] share them)
+      ("Q", lo, hi, d)  in a phrase, likewise
+      ("N", lo, hi, d)  in a name
+      ("NP",)           after a name and its mark: a space must follow
+      ("P", k)          after a complete body sentence and k end marks
+      ("S",)            the start, before an optional leading space
+    """
+
+    def __init__(self, sayable: Sayable):
+        self.words: list[str] = _sorted_words(sayable.words) if sayable.words is not None else []
+        self.phrases: list[str] = sorted(set(sayable.phrases))
+        self.names: list[str] = sorted(set(sayable.names))
+        self._lists = {"W": self.words, "Q": self.phrases, "N": self.names}
+        self._step: dict[tuple, frozenset] = {}
+        body = set()
+        if self.words:
+            body.add(("W", 0, len(self.words), 0))
+        if self.phrases:
+            body.add(("Q", 0, len(self.phrases), 0))
+        self.body_roots = frozenset(body)
+        roots = set(body)
+        if self.names:
+            roots.add(("N", 0, len(self.names), 0))
+        self.roots = frozenset(roots)
+        self.start = frozenset(roots | {("S",)}) if roots else frozenset()
+
+    def __len__(self) -> int:
+        return len(self.words) + len(self.phrases)
+
+    def _advance(self, s: tuple, c: str) -> list[tuple]:
+        kind = s[0]
+        if kind == "S":
+            return list(self.roots) if c == " " else []
+        if kind in "WQN":
+            _, lo, hi, d = s
+            strings = self._lists[kind]
+            complete = len(strings[lo]) == d
+            out = []
+            if complete:
+                if kind != "N":
+                    if c in END_PUNCT:
+                        out.append(("P", 1))
+                else:
+                    if c == " ":
+                        out.extend(self.body_roots)
+                    elif c in NAME_PUNCT:
+                        out.append(("NP",))
+            prefix = strings[lo][:d]
+            a = bisect_left(strings, prefix + c, lo, hi)
+            if a < hi and len(strings[a]) > d and strings[a][d] == c:
+                b = bisect_left(strings, prefix + chr(ord(c) + 1), a, hi)
+                out.append((kind, a, b, d + 1))
+            return out
+        if kind == "NP":
+            return list(self.body_roots) if c == " " else []
+        if kind == "P":
+            return [("P", s[1] + 1)] if c in END_PUNCT and s[1] < MAX_END_PUNCT else []
+        return []
+
+    def step(self, states: frozenset, c: str) -> frozenset:
+        """The states after reading character `c` (empty: not a prefix any more)."""
+        key = (states, c)
+        hit = self._step.get(key)
+        if hit is None:
+            out = set()
+            for s in states:
+                out.update(self._advance(s, c))
+            hit = frozenset(out)
+            if len(self._step) > 200_000:
+                self._step.clear()
+            self._step[key] = hit
+        return hit
+
+    def feed(self, states: frozenset, text: str) -> frozenset:
+        for c in text:
+            if not states:
+                break
+            states = self.step(states, c)
+        return states
+
+    def final(self, states: frozenset) -> bool:
+        """Whether the text read so far is a whole sentence (the end may come)."""
+        for s in states:
+            if s[0] == "P":
+                return True
+            if (s[0] == "W" or s[0] == "Q") and len(self._lists[s[0]][s[1]]) == s[3]:
+                return True
+        return False
+
+    def accepts(self, sentence: str) -> bool:
+        return self.final(self.feed(self.start, sentence))
