@@ -1,0 +1,294 @@
+"""The host's voice, measured: how soon a reply starts sounding, and how well it is understood.
+
+    .venv/bin/python benchmarks/voice.py                 # both engines, moonshine (else whisper)
+    .venv/bin/python benchmarks/voice.py --engines piper --recognizers moonshine,whisper
+
+1. Latency: the time from a reply's text to its first audio sample, for every distinct
+   sentence the host says in a whole scripted game (the three-player Prolix Classic game
+   of tests/prolix/test_classic_games.py), said one at a time through TtsVoice (the real
+   render thread and play thread; no sound card here, so "first sample" is the moment
+   the first piece is handed to the output). Piper's cache of rendered clauses is off
+   (cold figures: every sentence rendered for the first time); the warm figure is with
+   the cache, after the game has been said once. Target: p95 <= 150 ms.
+2. Intelligibility: the same game played with ``--speak-to`` (every sentence laid into
+   one WAV on the game's timeline), each sentence cut back out of the file (0.3 s
+   margins) and recognized by the project's own recognizer, free decoding (no grammar):
+   Moonshine when it is installed, whisper otherwise. Words right = hits of a Levenshtein
+   alignment of the words / words said, after the same normalization on both sides
+   (lower case, punctuation out, numbers as digits with text2num: "15" = "fifteen", "+"
+   = "plus", letter names as letters: "double u" = "w"). Target: >= 97% for the
+   default voice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+B = "@board W B J S L C D G"
+GAME = f"""
+@start Ann
+{B}
+Ann: jewelers
+{B}
+Cat: jawbones
+{B}
+Ben: cowbell
+{B}
+Cat: jumbled
+{B}
+Ben: timer
+Ben: jigsaw
+Cat: timer
+@wait 46
+{B}
+Cat: jigsaw
+{B}
+Ben: wildcards
+[+0] Ann: bewildering
+{B}
+Ann: swindle
+[+0] Ben: lowball
+{B}
+Cat: jackals
+{B}
+Ann: jibblewock
+Ben: challenge
+Ann: jaywalks
+Cat: challenge Ann
+{B}
+Ben: jeweler
+Ben: jobs
+{B}
+Ann: gawks
+[+0] Ben: globs
+{B}
+Cat: scrabble
+{B}
+Ann: wedge
+{B}
+Ben: bulbs
+{B}
+Cat: wisdom
+{B}
+Ann: jabbed
+{B}
+Ben: club
+{B}
+Cat: bold
+{B}
+Ann: sledge
+{B}
+Ben: gloves
+{B}
+Cat: brag
+"""
+PLAYERS = ["Ann", "Ben", "Cat"]
+TARGET_LATENCY_P95 = 0.150
+TARGET_WORDS = 0.97
+
+LETTERS = {"double u": "w", "double you": "w", "bee": "b", "be": "b", "see": "c", "sea": "c", "dee": "d",
+           "gee": "g", "jay": "j", "el": "l", "ell": "l", "es": "s", "ess": "s", "em": "m", "en": "n"}
+
+
+def normalize(text: str) -> list[str]:
+    """Words for scoring: the same on both sides (see the module's docstring)."""
+    from text_to_num import alpha2digit
+
+    t = text.lower().replace("+", " plus ").replace("-", " ")
+    t = re.sub(r"[^a-z0-9' ]+", " ", t)
+    t = alpha2digit(t, "en", threshold=0)
+    t = re.sub(r"(\d+)\s*(st|nd|rd|th)\b", r"\1", t)
+    for name, letter in LETTERS.items():
+        t = re.sub(rf"\b{name}\b", letter, t)
+    return [w.strip("'") for w in t.split() if w.strip("'")]
+
+
+def words_right(ref: list[str], hyp: list[str]) -> tuple[int, int]:
+    """(hits, errors) of the alignment: substitutions + deletions + insertions."""
+    from rapidfuzz.distance import Levenshtein
+
+    ops = Levenshtein.editops(ref, hyp)
+    wrong = sum(1 for op in ops if op.tag in ("replace", "delete"))
+    return len(ref) - wrong, len(ops)
+
+
+def percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def game_sentences() -> list[str]:
+    from voice_host import config
+    from voice_host.cli import load_words, run_records
+    from voice_host.host.script import parse_script
+    from voice_host.host.session import Session, new_header
+
+    cfg = config.load()
+    said: list[str] = []
+    session = Session(new_header("prolix-classic", PLAYERS, 1, cfg), load_words(cfg), said.append)
+    run_records(session, parse_script(GAME))
+    return said
+
+
+def settings_for(engine: str):
+    from voice_host.speech.tts import VoiceSettings
+
+    return VoiceSettings(engine=engine, piper={"rate": 1.0, "volume": 1.0}, pyttsx3={"rate": 175, "volume": 1.0})
+
+
+def latency(engine: str, sentences: list[str]) -> dict:
+    from voice_host.speech.voice import TtsVoice
+
+    voice = TtsVoice(play=False, settings=settings_for(engine))
+    if hasattr(voice.synth, "cache_size"):
+        voice.synth.cache_size = 0
+    out = {}
+    for label, texts in (("cold", sentences), ("warm", sentences)):
+        if label == "warm":
+            if not hasattr(voice.synth, "cache_size"):
+                continue
+            voice.synth.cache_size = 1000
+            for s in sentences:  # fill the cache: the game said once
+                list(voice.synth.pieces(s))
+        times = []
+        for text in texts:
+            n = len(voice.history)
+            voice.say(text)
+            t0 = time.monotonic()
+            while len(voice.history) == n and time.monotonic() - t0 < 10:
+                time.sleep(0.0005)
+            times.append(voice.history[-1].latency if len(voice.history) > n else float("inf"))
+            voice.stop()
+            voice.wait(5)
+        out[label] = times
+    voice.close()
+    return out
+
+
+def speak_to(engine: str, path: Path):
+    """The game played with --speak-to (no loudspeakers): (placed sentences, file audio, rate)."""
+    import soundfile as sf
+
+    from voice_host import config
+    from voice_host.cli import load_words, run_records
+    from voice_host.host.output import Speaker
+    from voice_host.host.script import parse_script
+    from voice_host.host.session import Session, new_header
+
+    cfg = config.load(overrides={"voice": {"engine": engine}})
+    speaker = Speaker(True, cfg, str(path))
+    session = Session(new_header("prolix-classic", PLAYERS, 1, cfg), load_words(cfg), speaker)
+    speaker.attach(session)
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        run_records(session, parse_script(GAME))
+        speaker.close()
+    audio, rate = sf.read(str(path), dtype="float32")
+    return speaker.file.placed, audio, rate, speaker.engine
+
+
+def recognizer(name: str):
+    from voice_host.speech.recognizer import make_recognizer
+
+    rec = make_recognizer(name)
+    if name == "moonshine":
+        return lambda audio: rec.transcribe(audio, sayable=None).text
+    return lambda audio: rec.transcribe(audio).text
+
+
+def intelligibility(placed, audio, rate, recognize) -> tuple[float, int, list[tuple[str, str]]]:
+    from voice_host.speech.sources import SAMPLE_RATE, resample
+
+    hits = total = 0
+    misses = []
+    for i, p in enumerate(placed):
+        if p.kind != "say":
+            continue
+        before = placed[i - 1].end if i else 0.0
+        after = placed[i + 1].start if i + 1 < len(placed) else audio.size / rate
+        a = int(max(before, p.start - 0.3) * rate)  # margins, never into the neighbours
+        b = int(min(after, p.end + 0.3) * rate)
+        heard = recognize(resample(audio[a:b], rate, SAMPLE_RATE))
+        ref, hyp = normalize(p.what), normalize(heard)
+        h, _ = words_right(ref, hyp)
+        hits += h
+        total += len(ref)
+        if h < len(ref):
+            misses.append((p.what, heard))
+    return hits / max(1, total), total, misses
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--engines", default="piper,pyttsx3")
+    ap.add_argument("--recognizers", default="auto", help="moonshine, whisper, or auto (moonshine, else whisper)")
+    ap.add_argument("--show-misses", type=int, default=8)
+    args = ap.parse_args()
+
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    sentences = game_sentences()
+    distinct = list(dict.fromkeys(sentences))
+    print(f"the game: {len(sentences)} sentences said, {len(distinct)} distinct, "
+          f"{sum(len(s.split()) for s in sentences)} words")
+    names = args.recognizers.split(",")
+    if names == ["auto"]:
+        try:
+            recognizer("moonshine")
+            names = ["moonshine"]
+        except Exception as exc:  # noqa: BLE001
+            print(f"(no moonshine: {exc}; using whisper)")
+            names = ["whisper"]
+    recognizers = {n: recognizer(n) for n in names}
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for engine in args.engines.split(","):
+            lat = latency(engine, distinct)
+            t0 = time.monotonic()
+            placed, audio, rate, used = speak_to(engine, Path(tmp) / f"{engine}.wav")
+            render_s = time.monotonic() - t0
+            if used != engine:
+                print(f"{engine}: not available here ({used} used instead); skipped")
+                continue
+            row = {"engine": engine, "lat": lat, "render_s": render_s, "audio_s": audio.size / rate, "words": {}}
+            for n, rec in recognizers.items():
+                row["words"][n] = intelligibility(placed, audio, rate, rec)
+            rows.append(row)
+
+    print()
+    print(f"{'voice engine':14} {'first sample p50 / p95 (cold)':>30} {'warm p50 / p95':>16} "
+          + " ".join(f"{'words right, ' + n:>24}" for n in recognizers))
+    for r in rows:
+        cold = r["lat"]["cold"]
+        warm = r["lat"].get("warm")
+        p50, p95 = statistics.median(cold) * 1000, percentile(cold, 0.95) * 1000
+        ok = "ok" if p95 <= TARGET_LATENCY_P95 * 1000 else "MISSED"
+        warm_s = f"{statistics.median(warm) * 1000:.0f} / {percentile(warm, 0.95) * 1000:.0f} ms" if warm else "-"
+        words = " ".join(f"{100 * acc:>19.1f}% of {n}" for acc, n, _ in r["words"].values())
+        print(f"{r['engine']:14} {p50:>14.0f} / {p95:.0f} ms ({ok:6}) {warm_s:>16} {words}")
+    print(f"targets: first sample p95 <= {TARGET_LATENCY_P95 * 1000:.0f} ms; words right >= {TARGET_WORDS:.0%} "
+          "for the default voice (piper)")
+    for r in rows:
+        for n, (acc, total, misses) in r["words"].items():
+            verdict = "" if r["engine"] != "piper" else (" ok" if acc >= TARGET_WORDS else " MISSED")
+            print(f"\n{r['engine']} heard by {n}: {acc:.1%} of {total} words{verdict}; the whole game rendered "
+                  f"into the file in {r['render_s']:.1f} s for {r['audio_s']:.0f} s of audio")
+            for said, heard in misses[: args.show_misses]:
+                print(f"  said:  {said}\n  heard: {heard}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
