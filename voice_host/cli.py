@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import select
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -18,7 +19,8 @@ from typing import Iterable
 from voice_host import config
 from voice_host.games import REGISTRY
 from voice_host.host import output
-from voice_host.host.log import EventLog
+from voice_host.host import checks
+from voice_host.host.log import EventLog, set_aside
 from voice_host.host.script import parse_line, parse_script
 from voice_host.host.session import Session, new_header
 
@@ -170,35 +172,102 @@ def write_result(session: Session, path: str | None) -> None:
         Path(path).write_text(json.dumps(session.result(), indent=2) + "\n", encoding="utf-8")
 
 
+def load_config(path: str | None, extra: dict) -> dict:
+    """The merged settings, or the sentence saying why the table's file can't be used."""
+    try:
+        return config.load(path, extra)
+    except FileNotFoundError as exc:
+        raise UserError(f"There is no settings file {exc.filename}.") from None
+    except IsADirectoryError:
+        raise UserError(f"{path} is a folder, not a settings file.") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not a text file, so it can't hold settings.") from None
+    except (OSError, ValueError) as exc:  # tomllib.TOMLDecodeError is a ValueError
+        raise UserError(f"I can't use the settings in {path}: {exc}.") from None
+
+
+def setup_records(args: argparse.Namespace) -> list[dict]:
+    """--start and --board as the table-mode directives they stand for."""
+    setup = []
+    if args.start:
+        setup.append({"line": 0, "t": 0.0, "directive": "start", "args": [args.start]})
+    if args.board:
+        setup.append({"line": 0, "t": 0.0, "directive": "board", "args": args.board.replace(",", " ").split()})
+    return setup
+
+
+def interactive(args: argparse.Namespace) -> bool:
+    """Played live at a terminal or by voice (not a script, a recording or piped lines)."""
+    return not args.script and not args.audio and sys.stdin.isatty()
+
+
+def auto_log_path(game: str) -> Path:
+    """Where a live game is saved when no --log is given, so Ctrl-C never loses it."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("voice-host")) / "games"
+    return folder / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}.log"
+
+
+def inputs(records: list[dict]) -> int:
+    """The inputs a log holds: lines said, typed or scripted (not the game's own marks)."""
+    return sum(1 for r in records if "text" in r or "directive" in r or "error" in r
+               or ("wait" in r and not r.get("pause")))
+
+
+def pause(session: Session, log: EventLog | None) -> None:
+    """Ctrl-C: score what was said just before, keep the clock, say how to carry on."""
+    try:
+        session.settle()
+        if log is not None:
+            session.feed({"t": session.t, "wait": 0, "pause": True})  # a timer's time left survives the break
+    except Exception:  # the game is saved input by input: nothing more to keep
+        pass
+    if log is None:
+        session.say(session.announcer.not_saved())
+    else:
+        session.say(session.announcer.saved(shlex.quote(str(log.path))))
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     if len(set(p.lower() for p in players)) != len(players):
         raise UserError("Each player needs a different name.")
-    cfg = config.load(args.config, overrides(args))
+    problem = checks.number_problems(args.timer, args.tie_window, args.set_size, args.pace)
+    if problem is None and args.game in REGISTRY:
+        problem = checks.players_problem(args.game, players, REGISTRY[args.game])
+    if problem:
+        raise UserError(problem)
+    cfg = load_config(args.config, overrides(args))
+    setup = setup_records(args)
     try:
+        script = checks.read_text(args.script, "script") if args.script else None
         header = new_header(args.game, players, args.seed, cfg, script=args.script)
         words = load_words(cfg)
+        problem = checks.setup_problem(lambda speak: Session(header, words, speak), setup,
+                                       {"start": "--start", "board": "--board"})
+        if problem:  # a bad setup option stops here: the game never starts on the host's own board
+            raise UserError(problem)
         speaker = Speaker(args.no_voice, cfg, args.speak_to)
-        log = EventLog(args.log, header) if args.log else None
+        log_path = args.log or (auto_log_path(args.game) if interactive(args) else None)
+        log = EventLog(log_path, header) if log_path else None
         session = Session(header, words, speaker, log)
         speaker.attach(session)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
     try:
-        setup = []
-        if args.start:
-            setup.append({"line": 0, "t": 0.0, "directive": "start", "args": [args.start]})
-        if args.board:
-            setup.append({"line": 0, "t": 0.0, "directive": "board", "args": args.board.replace(",", " ").split()})
         for record in setup:
             session.feed(record)
-        if args.script:
-            run_records(session, parse_script(Path(args.script).read_text(encoding="utf-8")), args.pace)
+        if script is not None:
+            run_records(session, parse_script(script), args.pace)
         elif args.audio or (not args.typed and sys.stdin.isatty()):
             run_by_voice(session, words, cfg, args, speaker.voice, speaker)
         else:
             run_typed(session)
         write_result(session, args.result_json)
+    except KeyboardInterrupt:
+        pause(session, log)
+        return 130
     finally:
         speaker.close()
         if log:
@@ -208,8 +277,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     try:
-        header, records = EventLog.read(args.log)
-    except (OSError, ValueError) as exc:
+        header, records, damaged = EventLog.salvage(args.log)
+        script = checks.read_text(args.script, "script") if args.script else None
+    except ValueError as exc:
         raise UserError(str(exc)) from exc
     cfg = header["config"]
     words = load_words(cfg)
@@ -217,20 +287,33 @@ def cmd_resume(args: argparse.Namespace) -> int:
         speaker = Speaker(args.no_voice, cfg, args.speak_to)
     except ValueError as exc:
         raise UserError(str(exc)) from exc
-    log = EventLog(args.log)
+    kept = None
+    if damaged is not None:  # keep the original whole; the log goes on from the inputs before the damage
+        kept = set_aside(args.log)
+        log = EventLog(args.log, {k: v for k, v in header.items() if k != "voice_host_log"})
+        for record in records:
+            log.append(record)
+    else:
+        log = EventLog(args.log)
     session = Session(header, words, speaker, log)
     try:
         session.replay(records)
         speaker.attach(session)  # the file starts at the resume point
-        session.say(session.announcer.resuming(header["game"], len(records)))
+        if kept is not None:
+            session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
+        session.say(session.announcer.resuming(header["game"], inputs(records)))
+        session.settle()  # a word said just before the break is scored before whose turn it is
         session.ask(*session.game.status_questions)
-        if args.script:
+        if script is not None:
             done = max((r.get("line", 0) for r in records), default=0)
-            rest = [r for r in parse_script(Path(args.script).read_text(encoding="utf-8")) if r["line"] > done]
+            rest = [r for r in parse_script(script) if r["line"] > done]
             run_records(session, rest, args.pace)
         else:
             run_typed(session)
         write_result(session, args.result_json)
+    except KeyboardInterrupt:
+        pause(session, log)
+        return 130
     finally:
         speaker.close()
         log.close()

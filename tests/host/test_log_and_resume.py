@@ -112,7 +112,8 @@ def test_play_refuses_to_overwrite_a_log_and_explains_bad_setups(tmp_path):
     assert "already holds a game; continue it with 'voice-host resume" in proc.stderr
     proc = voice_host("play", "--players", "Ann,Ben", "--no-voice", stdin="")
     assert proc.returncode == 2
-    assert proc.stderr.strip() == "voice-host: prolix-classic is for 3 to 5 players, not 2."
+    assert proc.stderr.strip() == ("voice-host: prolix-classic is for 3 to 5 players, not 2. "
+                                   "For 2 players, play --game prolix-duel.")
     proc = voice_host("play", "--players", "Ann,Ann,Ben", "--no-voice", stdin="")
     assert proc.stderr.strip() == "voice-host: Each player needs a different name."
     proc = voice_host("resume", str(tmp_path / "missing.log"), "--no-voice")

@@ -611,6 +611,16 @@ class Announcer:
     def resuming(self, game: str, inputs: int) -> str:
         return f"Resuming {game} after {plural(inputs, 'logged input')}."
 
+    def log_damaged(self, line: int, path: str, inputs: int, kept: str) -> str:
+        return (f"Line {line} of {path} is damaged. I replayed the {plural(inputs, 'input')} before it, and play "
+                f"continues from there; the original log is kept as {kept}.")
+
+    def saved(self, path: str) -> str:
+        return f"Stopped. The game is saved; to carry on, run: voice-host resume {path}"
+
+    def not_saved(self) -> str:
+        return "Stopped. This game had no log, so it can't be resumed; start with --log FILE to save one."
+
     def no_microphone(self, reason: str) -> str:
         return f"I can't hear the table ({reason}). Type instead, one line each, like 'Ann: jewelers'."
 

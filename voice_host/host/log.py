@@ -51,6 +51,45 @@ class EventLog:
         self._file.close()
 
     @staticmethod
+    def salvage(path: str | Path) -> tuple[dict, list[dict], int | None]:
+        """(header, records, damaged): like ``read``, but a damaged line in the middle
+        stops the reading instead of refusing the whole log; ``damaged`` is its line
+        number (None when the log is whole). Every problem is a sentence (ValueError)."""
+        p = Path(path)
+        if p.is_dir():
+            raise ValueError(f"{p} is a folder, not a game log.")
+        try:
+            data = p.read_bytes()
+        except FileNotFoundError:
+            raise ValueError(f"There is no game log {p}.") from None
+        except OSError as exc:
+            raise ValueError(f"I can't read {p}: {exc.strerror or exc}.") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        if text is None or "\x00" in text:
+            raise ValueError(f"{p} is not a voice-host game log (it isn't even text).")
+        lines = text.split("\n")
+        parsed: list[dict] = []
+        damaged = None
+        for i, line in enumerate(lines):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                record = None
+            if not (isinstance(record, dict) and (not parsed or _sound(record))):
+                if parsed and i < len(lines) - 2:  # not the torn tail of a killed write: damage
+                    damaged = i + 1
+                break
+            parsed.append(record)
+        if not parsed or parsed[0].get("voice_host_log") != FORMAT:
+            raise ValueError(f"{p} is not a voice-host game log.")
+        return parsed[0], parsed[1:], damaged
+
+    @staticmethod
     def read(path: str | Path) -> tuple[dict, list[dict]]:
         """(header, records); a torn last line is dropped."""
         lines = Path(path).read_text(encoding="utf-8").split("\n")
@@ -67,3 +106,27 @@ class EventLog:
         if not parsed or parsed[0].get("voice_host_log") != FORMAT:
             raise ValueError(f"{path} is not a voice-host event log.")
         return parsed[0], parsed[1:]
+
+
+def _sound(record: dict) -> bool:
+    """Is this an input record the session can apply (see host.script)?"""
+    t = record.get("t", 0.0)
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or t != t:
+        return False
+    if "text" in record:
+        return isinstance(record["text"], str) and isinstance(record.get("speaker", ""), (str, type(None)))
+    if "directive" in record:
+        return isinstance(record["directive"], str) and all(isinstance(a, str) for a in record.get("args", []))
+    return "wait" in record or "begin" in record or "error" in record
+
+
+def set_aside(path: str | Path) -> Path:
+    """Move a damaged log out of the way, kept whole: game.log -> game.log.damaged (-2, ...)."""
+    p = Path(path)
+    target = p.with_name(p.name + ".damaged")
+    n = 1
+    while target.exists():
+        n += 1
+        target = p.with_name(f"{p.name}.damaged-{n}")
+    p.rename(target)
+    return target

@@ -59,6 +59,8 @@ class Session:
         self.last_said: list[str] = []
         self.begun = False
         self.t = 0.0
+        self.refused: str | None = None
+        """The refusal said for the last input applied, if it was refused."""
 
     @property
     def players(self) -> list[str]:
@@ -105,6 +107,7 @@ class Session:
     # ------------------------------------------------------------------ applying
     def _apply(self, index: int, *, quiet: bool) -> list[str]:
         record = self.records[index]
+        self.refused = None
         self.t = max(self.t, float(record.get("t", self.t)))
         if record.get("begin"):
             self.begun = True
@@ -219,12 +222,16 @@ class Session:
 
     # ------------------------------------------------------------------ speaking
     def _refuse(self, code: str, params: dict, quiet: bool) -> list[str]:
-        return self._say_lines([self.announcer.refusal(code, params)], quiet, remember=False)
+        self.refused = self.announcer.refusal(code, params)
+        return self._say_lines([self.refused], quiet, remember=False)
 
     def _say(self, events: list[E.Event], *, quiet: bool, remember: bool) -> list[str]:
         if self.cue is not None and not quiet:
             self.cue(events, self.t)
         lines = [line for line in (self.announcer.say(e) for e in events) if line]
+        for e in events:
+            if isinstance(e, E.Refused):
+                self.refused = self.announcer.say(e)
         return self._say_lines(lines, quiet, remember and bool(lines))
 
     def _say_lines(self, lines: list[str], quiet: bool, remember: bool) -> list[str]:

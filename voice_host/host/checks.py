@@ -1,0 +1,77 @@
+"""What the command line checks before a game starts: files it reads, setup options,
+the number of players. Each problem is one sentence a player understands (raised as
+``Unusable``, which the command prints before exiting with a non-zero status), so that
+a bad option never starts a game on the host's own board and never shows a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SUGGEST = {"prolix-classic": {1: "prolix-solo", 2: "prolix-duel"}}
+"""A game for the number of players that the chosen one is not for."""
+
+
+class Unusable(ValueError):
+    """A file or an option the host cannot use, said in one sentence."""
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """The text of a file the user named (a script), or the sentence saying why not."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise Unusable(f"There is no file {p} to use as the {what}.") from None
+    except IsADirectoryError:
+        raise Unusable(f"{p} is a folder, not a {what} file.") from None
+    except PermissionError:
+        raise Unusable(f"I'm not allowed to read {p}.") from None
+    except OSError as exc:
+        raise Unusable(f"I can't read {p}: {exc.strerror or exc}.") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Unusable(f"{p} is not a text file, so it can't be a {what}.") from None
+    if "\x00" in text:
+        raise Unusable(f"{p} is not a text file, so it can't be a {what}.")
+    return text
+
+
+def players_problem(game: str, players: list[str], cls) -> str | None:
+    """Why these players cannot play ``game`` (with the game they can play), or None."""
+    try:
+        cls.check_player_count(len(players))
+    except ValueError as exc:
+        other = SUGGEST.get(game, {}).get(len(players))
+        if other:
+            return f"{exc} For {len(players)} {'player' if len(players) == 1 else 'players'}, play --game {other}."
+        return str(exc)
+    return None
+
+
+def number_problems(timer: float | None, tie_window: float | None, set_size: int | None,
+                    pace: float | None) -> str | None:
+    """A timer, tie window, bag size or pace that makes no sense, said; else None."""
+    if timer is not None and not 0 < timer <= 3600:
+        return f"--timer needs a number of seconds above 0, not {timer:g}."
+    if tie_window is not None and not 0 <= tie_window <= 10:
+        return f"--tie-window needs seconds from 0 to 10, not {tie_window:g}."
+    if set_size is not None and set_size < 0:
+        return f"--set-size needs the number of tiles in the set, not {set_size}."
+    if pace is not None and pace < 0:
+        return f"--pace needs seconds of 0 or more, not {pace:g}."
+    return None
+
+
+def setup_problem(session_factory, setup: list[dict], option: dict[str, str]) -> str | None:
+    """Try the table's setup (``--start``, ``--board``) on a throwaway session: the
+    sentence of the first refusal, naming the option, or None when all of it is taken."""
+    heard: list[str] = []
+    probe = session_factory(heard.append)
+    for record in setup:
+        heard.clear()
+        probe.feed(record)
+        if probe.refused:
+            return f"{option[record['directive']]}: {probe.refused}"
+    return None
