@@ -47,7 +47,8 @@ def test_a_counted_bag_mulligans_passes_and_the_end(play):
                                   "The bag is empty, so there are no more mulligans."]
     assert "It's Ben's turn." in lines
     assert "xqzt is refused: it is not in the dictionary." in lines
-    assert lines[-4:] == ["Ann passes.", "Round 4: Ben's turn.", "Ben passes.", "Game over. Final scores: Ben 28; Ann 26. Ben wins!"]
+    assert lines[-5:] == ["Ann passes.", "Round 4: Ben's turn.", "Ben, everyone else has passed: if you pass too, the game ends.",
+                          "Ben passes.", "Game over. Final scores: Ben 28; Ann 26. Ben wins!"]
 
 
 def test_players_say_the_bag_is_empty_and_equal_scores_share(table):

@@ -236,7 +236,7 @@ def test_on_demand_questions(table):
     assert t("Cat: scores") == ["Round 1 of 6. Scores: Ann 15; Ben 0; Cat 0."]
     assert t("Cat: whose turn") == ["Round 1: Ben's turn."]
     assert t("Cat: words") == ["Words played: jewelers by Ann."]
-    assert t("Cat: sheet Ann") == ["Ann's sheet. Regular: jewelers 15. Interrupts: none. Total 15."]
+    assert t("Cat: sheet Ann") == ["Ann's sheet. Regular: round 1 jewelers 15. Interrupts: none. Total 15."]
     t("Cat: timer")
     assert t("Ann: whose turn") == ["Round 1: Ben's turn. The timer is in front of Cat, 44 seconds left."]
     assert t("Ann: repeat") == ["Cat flips the timer: 45 seconds."]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 import sys
 import traceback
 from dataclasses import dataclass
@@ -49,6 +50,8 @@ class Game:
             try:
                 if isinstance(action, Query) and action.kind == "scores" and self.finished and self._final_said:
                     events.append(self._final_said)  # after the end, the scores are the final result
+                elif isinstance(action, Query) and action.kind == "sheets":  # every sheet, one after another
+                    events += [e for p in self.state.players for e in self.query(replace(action, kind="sheet", about=p))]
                 else:
                     events += self.query(action) if isinstance(action, Query) else self.handle(action)
             except Refusal as r:
@@ -91,6 +94,16 @@ class Game:
         if not winners and len(totals) == 1:  # solo: no winner, a score
             out["alone"] = next(iter(totals.items()))
         return out
+
+    moves: ClassVar[tuple[str, ...]] = ("word", "challenge")
+    """The host's own moves this game takes: word, final ("my word is"), challenge, flip."""
+    questions: ClassVar[tuple[str, ...]] = ("scores", "turn", "words", "sheet")
+    """The questions this game answers (host.intents.QUESTIONS), for help."""
+
+    def interrupt_cost(self, player: str, word: str) -> tuple[int, int] | None:
+        """(value, penalty) if ``word`` from ``player`` would now be scored as an
+        interrupt; None otherwise (not an interrupt, or refused anyway)."""
+        return None
 
     score_unit: ClassVar[str] = "point"
     """What a total counts (a duel counts marks)."""

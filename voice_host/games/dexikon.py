@@ -472,8 +472,19 @@ class Dexikon(Game):
                               self.settings.penalty_points * sh.penalties, self.total(player))
 
     # ------------------------------------------------------------------ questions and results
+    moves = ("challenge",)
+    questions = ("scores", "turn", "time", "words", "sheet", "banked", "marks", "penalties")
+
     def query(self, q: A.Query) -> list[E.Event]:
         s = self.state
+        if q.kind in ("banked", "marks", "penalties"):
+            return [E.DexikonFacts(q.kind, tuple((p, tuple(s.sheets[p].banked), s.sheets[p].marks,
+                                                  s.sheets[p].penalties) for p in (s.order or s.players)))]
+        if q.kind == "time":
+            if not s.open:
+                return [E.TimeReport(None, timer=False)]
+            o = min(s.open, key=self._due)
+            return [E.TimeReport(max(0, round(self._due(o) - s.clock)), o.player, word=o.word)]
         if q.kind == "scores":
             return [E.StandingsReport(self._ranking()[0])]
         if q.kind == "turn":

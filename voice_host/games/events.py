@@ -247,10 +247,10 @@ class SheetReport(Event):
     """One player's scoresheet read out."""
 
     player: str
-    regular: tuple[tuple[str | None, int, bool], ...]
-    """(word or None for a zero, score, counts)."""
-    interrupts: tuple[tuple[str, int, int, int], ...]
-    """(word, value, penalty, score)."""
+    regular: tuple[tuple[str | None, int, bool, int], ...]
+    """(word or None for a zero, score, counts, round)."""
+    interrupts: tuple[tuple[str, int, int, int, int], ...]
+    """(word, value, penalty, score, round)."""
     failed_challenges: int
     total: int
 
@@ -623,3 +623,87 @@ class BagEmptied(Event):
 
     player: str | None
     """Who said so; None: the host's count reached zero."""
+
+
+# ---------------------------------------------------------------------- facts on request (every game)
+@dataclass(frozen=True)
+class TimeReport(Event):
+    """Time left: on the timer (in front of ``holder`` or in the middle), or for
+    challenging an open word (``word``); ``seconds`` None: nothing is running."""
+
+    seconds: int | None
+    holder: str | None = None
+    timer: bool = True
+    """False: this game has no timer at all."""
+    word: str | None = None
+    """Dexikon: the word still open to challenge."""
+
+
+@dataclass(frozen=True)
+class BagReport(Event):
+    tiles: int | None
+    """Tiles left in the bag; None: not counted (the players say when it is empty)."""
+    empty: bool = False
+
+
+@dataclass(frozen=True)
+class InterruptsReport(Event):
+    rows: tuple[tuple[str, int, int, bool], ...]
+    """(player, interrupts used, left, out of the game)."""
+
+
+@dataclass(frozen=True)
+class VoidedReport(Event):
+    words: tuple[tuple[str, str | None, int | None], ...]
+    """(word, player if known, round if known) voided by a challenge, in order."""
+
+
+@dataclass(frozen=True)
+class HowScored(Event):
+    """The tiles behind a word's score: (letter, points) each, the value, the penalty."""
+
+    player: str
+    word: str
+    tiles: tuple[tuple[str, int], ...]
+    value: int
+    penalty: int = 0
+    round: int | None = None
+    kind: str = "word"
+    """word, interrupt, scratch, tiebreak (lost: scored nothing)."""
+
+
+@dataclass(frozen=True)
+class RoundsSheet(Event):
+    """A player's sheet, a line per round: (round, word or None, what it scored, a note)."""
+
+    player: str
+    lines: tuple[tuple[int, str | None, int, str], ...]
+    total: int
+    unit: str = "point"
+    """What ``total`` counts: points, or a duel's marks."""
+
+
+@dataclass(frozen=True)
+class ReportsStatus(Event):
+    """Phlounder: who still owes a report after the bell."""
+
+    round: int
+    ringer: str | None
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DexikonFacts(Event):
+    """Dexikon: banked words, bonus marks or penalty cards of every player."""
+
+    kind: str
+    """banked, marks or penalties."""
+    rows: tuple[tuple[str, tuple[tuple[str, int], ...], int, int], ...]
+    """(player, banked words and points, bonus marks, penalty cards)."""
+
+
+@dataclass(frozen=True)
+class LastChance(Event):
+    """Road game: every other player has passed in a row; this player's pass ends the game."""
+
+    player: str

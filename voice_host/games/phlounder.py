@@ -435,9 +435,37 @@ class Phlounder(Game):
         return events
 
     # ------------------------------------------------------------------ questions and results
+    questions = ("dice", "scores", "turn", "reports", "words", "sheet", "voided")
+
     def query(self, q: A.Query) -> list[E.Event]:
         s = self.state
         r = s.round
+        if q.kind == "reports":
+            return [E.ReportsStatus(r.number, r.ringer, self._missing() if s.phase == "reports" else ())]
+        if q.kind == "dice":
+            return [E.DiceShown(r.number, r.target, r.children)]
+        if q.kind == "time":
+            return [E.TimeReport(None, timer=False)]
+        if q.kind == "voided":
+            return [E.VoidedReport(tuple((x.reports[p].word, p, x.number) for x in s.rounds for p in x.void))]
+        if q.kind == "sheet":
+            who = q.about or q.player
+            self._known(who)
+            lines = []
+            for x in s.rounds:
+                if not x.scored:
+                    continue
+                ln = self.line(x, who)
+                legal = self.round_scores(x)[0]
+                note = "rang" if who == x.ringer else ""
+                if ln.fault is not None and ln.word is not None:
+                    note = ", ".join(filter(None, [note, "doesn't count"]))
+                if not legal:
+                    note = ", ".join(filter(None, [note, "illegal bell"]))
+                score = self.round_scores(x)[2][self.side_of(who)] if not legal else ln.score + (
+                    self.win_bonus(x) if who == x.ringer and not self.teams else 0)
+                lines.append((x.number, ln.word, score, note))
+            return [E.RoundsSheet(who, tuple(lines), self.total(who))]
         if q.kind == "scores":
             return [E.ScoresReport(self.standings(), r.number, self.settings.rounds)]
         if q.kind == "turn":

@@ -234,7 +234,10 @@ class RoadGame(Game):
         s.pos = (s.pos + 1) % len(s.order)
         if s.pos == 0:
             s.round += 1
-        return events + [E.TurnStarted(s.active, s.round)]
+        events.append(E.TurnStarted(s.active, s.round))
+        if s.passes == len(s.players) - 1:  # a warning before the pass that would end the game
+            events.append(E.LastChance(s.active))
+        return events
 
     # ------------------------------------------------------------------ scores
     def total(self, player: str) -> int:
@@ -243,8 +246,23 @@ class RoadGame(Game):
     def _ranking(self):
         return ranking(self.state.players, self.total, lambda _: [])
 
+    moves = ()
+    questions = ("scores", "turn", "words", "sheet", "bag")
+
     def query(self, q: A.Query) -> list[E.Event]:
         s = self.state
+        if q.kind == "bag":
+            return [E.BagReport(s.bag if s.bag is not None else (0 if s.bag_empty else None), s.bag_empty)]
+        if q.kind == "time":
+            return [E.TimeReport(None, timer=False)]
+        if q.kind == "sheet":
+            who = q.about or q.player
+            if who not in s.players:
+                raise Refusal("unknown_player", player=who, players=tuple(s.players))
+            lines = tuple((t.round, ", ".join(f"{w} {n}" for w, n in t.words) if t.words else None,
+                           sum(n for _, n in t.words), "" if t.kind == "play" else t.kind)
+                          for t in s.turns if t.player == who)
+            return [E.RoundsSheet(who, lines, self.total(who))]
         if q.kind == "scores":
             return [E.StandingsReport(self._ranking()[0])]
         if q.kind == "turn":

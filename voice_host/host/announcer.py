@@ -68,6 +68,10 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "bad_wait": lambda text, **_: f"'{clip(text)}' needs a number of seconds, like '@wait 46'.",
     "bad_directive": lambda text, **_: f"I can't use '{clip(text)}' in this game.",
     "unclear": lambda text, **_: f"I didn't catch a word in '{clip(text)}'. Say just the word, or 'play' and the word.",
+    "not_scored": lambda word=None, **_: (f"{word} hasn't been scored in this game." if word
+                                          else "No word has been scored yet."),
+    "play_what": lambda text, **_: f"'{clip(text)}' and what? Say the word too, like 'play jewelers'.",
+    "moment_passed": lambda word, **_: f"The game has moved on, so {word} can't be played as that interrupt now.",
     "too_long": lambda letters, longest, **_: (
         f"That word has {letters} letters; the longest word in the dictionary has {longest}. Say it again."),
     "punctuation": lambda word, **_: f"{word} can't be played: words with apostrophes or hyphens are not allowed.",
@@ -341,7 +345,79 @@ class Announcer:
             text += f" Waiting for {e.waiting_for} to draw."
         if e.timer_holder:
             text += f" The timer is in front of {e.timer_holder}, {plural(round(e.timer_left or 0), 'second')} left."
+        elif e.timer_left:
+            text += f" {plural(round(e.timer_left), 'second')} left."
         return text
+
+    # ------------------------------------------------------------------ facts on request
+    def _TimeReport(self, e: E.TimeReport) -> str:
+        if e.word is not None:
+            return (f"{plural(e.seconds or 0, 'second')} left to challenge {e.holder}'s {e.word}."
+                    if e.holder else f"{plural(e.seconds or 0, 'second')} left to challenge {e.word}.")
+        if not e.timer:
+            return "Nothing is on the clock in this game."
+        if e.seconds is None:
+            return "The timer isn't running."
+        left = f"{plural(e.seconds, 'second')} left"
+        return f"{left}, the timer in front of {e.holder}." if e.holder else f"{left} on the timer."
+
+    def _BagReport(self, e: E.BagReport) -> str:
+        if e.tiles is None:
+            return "I'm not counting the bag: say 'bag empty' when it runs out."
+        if e.tiles == 0:
+            return "The bag is empty."
+        return f"{plural(e.tiles, 'tile')} left in the bag."
+
+    def _InterruptsReport(self, e: E.InterruptsReport) -> str:
+        parts = [f"{p} out, every interrupt used" if out else f"{p} {left} left, {used} used"
+                 for p, used, left, out in e.rows]
+        return "Interrupts: " + "; ".join(parts) + "."
+
+    def _VoidedReport(self, e: E.VoidedReport) -> str:
+        if not e.words:
+            return "No word has been voided."
+        parts = [w + (f" by {p}" if p else "") + (f" in round {r}" if r else "") for w, p, r in e.words]
+        return "Voided by a challenge: " + ", ".join(parts) + "."
+
+    def _HowScored(self, e: E.HowScored) -> str:
+        tiles = ", ".join(f"{letter} {n}" for letter, n in e.tiles) or "no tiles"
+        head = f"{e.word}, {e.player}'s" + (f" {'scratch word' if e.kind == 'scratch' else 'word'}")
+        head += f" in round {e.round}" if e.round else ""
+        text = f"{head}: {tiles}: {e.value}"
+        if e.penalty and e.kind == "interrupt":
+            text += f", minus {e.penalty} for the interrupt is {e.value - e.penalty}"
+        elif e.penalty:
+            text += f", minus the handicap of {e.penalty} is {e.value - e.penalty}"
+        if e.kind == "tiebreak":
+            text += ", but it lost the tiebreak and scored nothing"
+        return text + "."
+
+    def _RoundsSheet(self, e: E.RoundsSheet) -> str:
+        lines = []
+        for rnd, word, score, note in e.lines:
+            said = f"round {rnd} {word or 'no word'} {score}"
+            lines.append(said + (f" ({note})" if note else ""))
+        total = str(e.total) if e.unit == "point" else plural(e.total, e.unit)
+        return f"{e.player}'s sheet. " + ("; ".join(lines) if lines else "nothing yet") + f". Total {total}."
+
+    def _ReportsStatus(self, e: E.ReportsStatus) -> str:
+        if e.ringer is None:
+            return f"Round {e.round}: nobody has rung the bell, so nobody owes a report."
+        if not e.missing:
+            return f"Round {e.round}: every report is in."
+        return f"Round {e.round}: {e.ringer} rang; still waiting for {names(e.missing)}."
+
+    def _DexikonFacts(self, e: E.DexikonFacts) -> str:
+        if e.kind == "banked":
+            parts = [f"{p} " + (", ".join(f"{w} {n}" for w, n in banked) if banked else "none")
+                     for p, banked, _, _ in e.rows]
+            return "Banked words: " + "; ".join(parts) + "."
+        if e.kind == "marks":
+            return "Bonus marks: " + "; ".join(f"{p} {m}" for p, _, m, _ in e.rows) + "."
+        return "Penalty cards: " + "; ".join(f"{p} {n}" for p, _, _, n in e.rows) + "."
+
+    def _LastChance(self, e: E.LastChance) -> str:
+        return f"{e.player}, everyone else has passed: if you pass too, the game ends."
 
     def _WordsReport(self, e: E.WordsReport) -> str:
         if not e.words:
@@ -350,9 +426,10 @@ class Announcer:
 
     def _SheetReport(self, e: E.SheetReport) -> str:
         regular = ", ".join(
-            (f"{w} {s}" if w else "zero") + ("" if counts else " crossed out") for w, s, counts in e.regular
+            (f"round {r} {w} {s}" if w else f"round {r} zero") + ("" if counts else " crossed out")
+            for w, s, counts, r in e.regular
         ) or "none"
-        inter = ", ".join(f"{w} {v} minus {p} is {s}" for w, v, p, s in e.interrupts) or "none"
+        inter = ", ".join(f"round {r} {w} {v} minus {p} is {s}" for w, v, p, s, r in e.interrupts) or "none"
         text = f"{e.player}'s sheet. Regular: {regular}. Interrupts: {inter}."
         if e.failed_challenges:
             text += f" Failed challenges: {e.failed_challenges}."
@@ -627,15 +704,58 @@ class Announcer:
     def undone(self, what: str) -> str:
         return f"Undone: {what}."
 
-    def help(self, extra: dict[str, str] | None = None) -> str:
-        lines = [
-            "Say your word alone, or 'play' and the word.",
-            "Anyone may say 'challenge', or 'challenge' and a name.",
-            "Say 'timer' to flip the timer.",
-            "Ask for 'board', 'scores', 'whose turn', 'words', 'sheet', 'repeat', 'undo' or 'help' at any time.",
-        ]
+    def help(self, extra: dict[str, str] | None = None, moves=("word", "challenge", "flip"),
+             questions=("board", "scores", "turn", "words", "sheet")) -> str:
+        """The phrases of the game being played: its moves, its questions, the host's own."""
+        lines = []
+        if "word" in moves or "final" in moves:
+            lines.append("Say your word alone, or 'play' and the word.")
+        if "final" in moves:
+            lines.append("Say 'my word is' and the word to commit to it.")
+        if "challenge" in moves:
+            lines.append("Anyone may say 'challenge', or 'challenge' and a name.")
+        if "flip" in moves:
+            lines.append("Say 'timer' to flip the timer.")
         lines += [f"{k}: {v}" for k, v in (extra or {}).items()]
+        asked = [QUESTION_PHRASES[q] for q in questions if q in QUESTION_PHRASES]
+        lines.append(f"Ask for {' or '.join([', '.join(asked[:-1]), asked[-1]]) if len(asked) > 1 else asked[0]} "
+                     "at any time.")
+        lines.append("Say 'repeat', 'spell it', 'undo', 'brief' or 'full', 'slower', 'faster', 'louder' or 'softer', "
+                     "or 'help'.")
         return " ".join(lines)
+
+    # ------------------------------------------------------------------ the host's own answers
+    def confirm_interrupt(self, player: str, word: str, net: int) -> str:
+        return f"{player}, interrupt with {word} for {points(net)}? Say yes or no."
+
+    def taken_back(self, player: str, word: str) -> str:
+        return f"{player} takes back {word}: nothing changes."
+
+    def spelled(self, word: str | None) -> str:
+        if not word:
+            return "No word has been said yet."
+        return f"{word}: " + ", ".join(c.upper() for c in word) + "."
+
+    def verbosity(self, brief: bool) -> str:
+        return ("Brief: I'll say the scores and whose turn; ask for the board when you want it." if brief
+                else "Full: I'll read the board after every move.")
+
+    def voice_adjusted(self, kind: str, level) -> str:
+        if level is None:
+            return "I'm only printing here, so there is no voice to change."
+        if getattr(level, "at_limit", False):
+            return {"slower": "That's as slow as I go.", "faster": "That's as fast as I go.",
+                    "louder": "That's as loud as I go.", "softer": "That's as soft as I go."}[kind]
+        return {"slower": "Slower.", "faster": "Faster.", "louder": "Louder.", "softer": "Softer."}[kind]
+
+
+QUESTION_PHRASES = {
+    "board": "'board'", "dice": "'dice'", "scores": "'scores'", "turn": "'whose turn'", "time": "'time left'",
+    "words": "'words'", "sheet": "'sheet' (or 'sheet' and a name, or 'sheets')", "how": "'how did WORD score'",
+    "bag": "'bag'", "interrupts": "'interrupts left'", "voided": "'voided words'", "marks": "'marks'",
+    "reports": "'who owes a report'", "banked": "'banked'", "penalties": "'penalty count'",
+}
+"""How help names each question."""
 
 
 _AN_LETTERS = set("AEFHILMNORSX")  # letter names that start with a vowel sound: "an L"

@@ -14,26 +14,84 @@ import unicodedata
 from dataclasses import dataclass
 
 PHRASES: dict[str, tuple[str, ...]] = {
-    "challenge": ("challenge", "i challenge", "i challenge that", "challenge that"),
+    "challenge": ("challenge", "i challenge", "i challenge that", "challenge that", "challenge it"),
     "flip": ("flip", "timer", "flip the timer", "flip timer", "start the timer", "timer please"),
     "board": ("board", "read the board", "the board", "what's on the board", "whats on the board", "board please"),
-    "scores": ("scores", "score", "the scores", "standings", "what's the score", "whats the score", "what is the score", "scores please"),
-    "turn": ("whose turn", "whose turn is it", "turn", "who's turn", "whos turn", "who is up"),
+    "scores": ("scores", "score", "the scores", "standings", "what's the score", "whats the score", "what is the score", "scores please",
+               "total", "totals", "my total", "the totals", "what's my total", "whats my total"),
+    "turn": ("whose turn", "whose turn is it", "turn", "who's turn", "whos turn", "who is up",
+             "round", "what round", "which round", "what round is it", "which round is it"),
     "words": ("words", "used words", "words used", "what words have been used", "the words"),
     "sheet": ("sheet", "my sheet", "scoresheet", "my scoresheet", "read my sheet"),
+    "sheets": ("sheets", "all sheets", "every sheet", "read the sheets", "all the sheets", "scoresheets"),
+    "time": ("time", "time left", "how much time", "how much time is left", "how much time left", "timer status",
+             "how long", "how long is left", "how many seconds", "seconds left", "what's the time", "whats the time"),
+    "bag": ("bag", "the bag", "tiles left", "how many tiles", "how many tiles are left", "tiles in the bag",
+            "bag count", "what's in the bag", "whats in the bag"),
+    "interrupts": ("interrupts", "interrupts left", "how many interrupts", "how many interrupts left",
+                   "how many interrupts are left", "my interrupts"),
+    "voided": ("voided", "voided words", "void words", "which words were voided", "what was voided",
+               "challenged words"),
+    "how": ("how did that score", "how did it score", "how was that scored", "which tiles", "what tiles",
+            "how did the last word score"),
+    "dice": ("dice", "the dice", "what are the dice", "what did we roll", "what's the roll", "whats the roll"),
+    "reports": ("who owes", "who still owes", "who owes a report", "who still owes a report", "missing reports",
+                "who's missing", "whos missing", "who are we waiting for", "waiting for"),
+    "banked": ("banked", "banked words", "my banked words", "what have i banked"),
+    "marks": ("marks", "bonus marks", "my marks", "how many marks"),
+    "penalties": ("penalty count", "how many penalties", "my penalty count", "how many penalty cards"),
+    "spell": ("spell it", "spell that", "spell", "spell the word", "spell the last word", "how is it spelled",
+              "how is that spelled"),
+    "brief": ("brief", "be brief", "brief mode", "less detail", "shorter"),
+    "full": ("full", "full mode", "more detail", "verbose", "tell me everything"),
+    "slower": ("slower", "speak slower", "slow down", "talk slower", "more slowly"),
+    "faster": ("faster", "speak faster", "speed up", "talk faster", "more quickly"),
+    "louder": ("louder", "speak up", "speak louder", "volume up", "louder please"),
+    "softer": ("softer", "quieter", "speak softer", "volume down", "not so loud", "softer please"),
     "repeat": ("repeat", "say that again", "say again", "again", "pardon", "what did you say"),
     "undo": ("undo", "undo that", "take that back", "scratch that"),
     "help": ("help", "what can i say", "commands"),
     "yes": ("yes", "yeah", "yep", "i know it", "i know that word", "correct", "right"),
     "no": ("no", "nope", "never heard of it", "i don't know it", "wrong"),
+    "play_what": ("play", "i play", "my word is", "my word", "interrupt", "interrupts with", "interrupt with"),
 }
 """Spoken phrases per command. Extend them; do not change them (scripts depend on them)."""
+
+QUESTIONS = ("board", "scores", "turn", "words", "sheet", "sheets", "time", "bag", "interrupts", "voided", "how", "dice",
+             "reports", "banked", "marks", "penalties")
+"""Questions: answered from the game's state, never a word (say "play time" for the word)."""
+HOST = ("repeat", "spell", "brief", "full", "slower", "faster", "louder", "softer", "help", "undo")
+"""What the host itself answers: the voice, what it said, the help."""
+HOW = re.compile(r"^(?:how (?:did|does|do|much did|many points did|was|were) (\S+?)(?:'s)? (?:score|scored|get)"
+                 r"|which tiles (?:made|scored|gave) (\S+)|how was (\S+) scored)$")
 
 PLAY = re.compile(r"^(play|my word is|my word|i play|(?:\w+ )?interrupts?(?: with)?)\s+(\S+)$")
 WORDLIKE = re.compile(r"^[a-z]+$")
 PUNCTUATED = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
 
 _LOOKUP = {phrase: kind for kind, phrases in PHRASES.items() for phrase in phrases}
+
+GAME_COMMANDS = ("roll", "bell", "mulligan", "pass", "concede", "check", "spend", "bank", "last")
+"""The games' own command words (Phlounder, Dexikon, road), for near-misses."""
+VOCABULARY = frozenset(w for phrase in _LOOKUP for w in phrase.split()) | frozenset(GAME_COMMANDS)
+"""Every word of a command phrase."""
+_NEAR = sorted(w for w in VOCABULARY if len(w) >= 4 and w.isalpha())
+
+
+def nearest_command_word(token: str) -> str | None:
+    """The command word a typed token misses by a slip (a letter left out, added,
+    changed or two swapped; two slips from 7 letters on), if one is nearer than the rest."""
+    import jellyfish
+
+    if len(token) < 4 or not token.isalpha():
+        return None
+    most = 1 if len(token) < 7 else 2
+    near = sorted((jellyfish.damerau_levenshtein_distance(token, w), w) for w in _NEAR
+                  if abs(len(w) - len(token)) <= most)
+    near = [(d, w) for d, w in near if d <= most]
+    if not near or (len(near) > 1 and near[1][0] == near[0][0]):
+        return None
+    return near[0][1]
 
 
 @dataclass(frozen=True)
@@ -88,6 +146,12 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
         who = find_player(words[1].removesuffix("'s"), players)
         if who:
             return Intent("challenge", target=who, text=text)
+    if words[0] == "challenge" and len(words) == 2 and words[1] not in ("that", "it", "this"):
+        return Intent("challenge", target=words[1].removesuffix("'s").capitalize(), text=text)  # nobody by that name
+    m = HOW.match(said)
+    if m:
+        word = next(g for g in m.groups() if g)
+        return Intent("how", word=None if word in ("that", "it") else word, text=text)
     if words[0] in ("sheet", "scoresheet") and len(words) == 2:
         who = find_player(words[1], players)
         if who:

@@ -20,6 +20,9 @@ from voice_host.host import intents
 from voice_host.host.announcer import Announcer
 from voice_host.host.log import EventLog
 
+BRIEF_SKIPS = (E.BoardShown, E.TilesDrawn, E.StartDraws)
+"""What brief leaves out unless asked: the board, the tiles drawn."""
+
 CHANGES = (A.Word, A.Challenge, A.FlipTimer, A.Vote, A.SetBoard, A.Draw, A.Move)
 """Actions that undo can take back once the game has begun (when they were not refused)."""
 
@@ -61,6 +64,16 @@ class Session:
         self.t = 0.0
         self.refused: str | None = None
         """The refusal said for the last input applied, if it was refused."""
+        self._host_state()
+
+    def _host_state(self) -> None:
+        """What the host keeps besides the game (rebuilt with it on undo)."""
+        self.confirming: tuple[str, str, int] | None = None
+        """A low interrupt waiting for its player's yes: (player, word, changes so far)."""
+        self.last_word: str | None = None
+        """The last word said that the game took, for "spell it"."""
+        self.brief = self.header["config"].get("table", {}).get("verbosity", "full") == "brief"
+        """Brief: scores and whose turn; full: the board after every move too."""
 
     @property
     def players(self) -> list[str]:
@@ -150,18 +163,86 @@ class Session:
             return self._refuse("too_long", {"letters": max(map(len, tokens)), "longest": longest}, quiet)
         intent = intents.parse(record["text"], self.players)
         t = self.t
-        if intent.kind == "repeat":
-            return self._say_lines(self.last_said, quiet, remember=False)
-        if intent.kind == "help":
-            return self._say_lines([self.announcer.help(self.game.phrases())], quiet, remember=False)
-        if intent.kind == "undo":
-            return self._undo(quiet)
-        action = self.game.interpret(intent, player, t)  # the game's own phrases come first
+        if self.confirming is not None and self.confirming[0] == player:
+            asked, self.confirming = self.confirming, None
+            if intent.kind in ("yes", "no"):
+                return self._confirmed(index, asked, intent.kind == "yes", quiet)
+        if intent.kind in intents.HOST:
+            return self._host_request(intent.kind, quiet)
+        action = None
+        if intent.kind not in intents.QUESTIONS:  # a question is never a game's phrase, nor a word
+            action = self.game.interpret(intent, player, t)  # the game's own phrases come first
+            if action is None and intent.kind in ("word", "unclear"):
+                fixed = self._near_command(intent, player, t)  # "chalenge" is the command, not a word
+                if fixed is not None:
+                    return self._utterance_as(index, record, fixed, quiet)
         if action is None:
             action = self._generic_action(intent, player, t)
         if isinstance(action, E.Refused):
             return self._say([action], quiet=quiet, remember=False)
+        if isinstance(action, A.Word):
+            cost = self.game.interrupt_cost(player, action.word)
+            if cost is not None and cost[0] - cost[1] <= 0:  # the rulebook's tip: let a low interrupt be taken back
+                self.confirming = (player, action.word, len(self.undoable))
+                return self._say_lines([self.announcer.confirm_interrupt(player, action.word, cost[0] - cost[1])],
+                                       quiet, remember=True)
         return self._act(index, action, quiet)
+
+    def _utterance_as(self, index: int, record: dict, text: str, quiet: bool) -> list[str]:
+        """Apply an utterance read as ``text`` (a near-miss of a command, corrected)."""
+        return self._utterance(index, {**record, "text": text}, quiet)
+
+    def _near_command(self, intent: intents.Intent, player: str, t: float) -> str | None:
+        """A typed near-miss of a command that is not a dictionary word, as the command
+        ("chalenge" -> "challenge", "scroes" -> "scores"); None when it is no near-miss."""
+        if not hasattr(self.words, "__contains__"):
+            return None
+        tokens = intents.normalize(intent.text).split()
+        fixed, changed = [], False
+        for tok in tokens:
+            if tok in intents.VOCABULARY or tok in self.words or intents.find_player(tok, self.players):
+                fixed.append(tok)
+                continue
+            near = intents.nearest_command_word(tok)
+            fixed.append(near or tok)
+            changed = changed or near is not None
+        if not changed:
+            return None
+        text = " ".join(fixed)
+        again = intents.parse(text, self.players)
+        if again.kind not in ("word", "unclear") or self.game.interpret(again, player, t) is not None:
+            return text
+        return None
+
+    def _confirmed(self, index: int, asked: tuple, yes: bool, quiet: bool) -> list[str]:
+        player, word, changes = asked
+        if not yes:
+            return self._say_lines([self.announcer.taken_back(player, word)], quiet, remember=True)
+        if len(self.undoable) != changes:  # the game moved on while the player thought about it
+            return self._refuse("moment_passed", {"word": word}, quiet)
+        return self._act(index, A.Word(self.t, player, word), quiet)
+
+    def _host_request(self, kind: str, quiet: bool) -> list[str]:
+        """What the host answers itself: what it said, the help, undo, its voice and detail."""
+        if kind == "repeat":
+            return self._say_lines(self.last_said, quiet, remember=False)
+        if kind == "help":
+            return self._say_lines([self.announcer.help(self.game.phrases(), self.game.moves, self.game.questions)],
+                                   quiet, remember=False)
+        if kind == "undo":
+            return self._undo(quiet)
+        if kind == "spell":
+            return self._say_lines([self.announcer.spelled(self.last_word)], quiet, remember=False)
+        if kind in ("brief", "full"):
+            self.brief = kind == "brief"
+            return self._say_lines([self.announcer.verbosity(self.brief)], quiet, remember=False)
+        # slower, faster, louder, softer: the voice's own controls (speech.voice.TtsVoice.adjust)
+        steps = {"slower": (-1, 0), "faster": (1, 0), "softer": (0, -1), "louder": (0, 1)}[kind]
+        adjust = getattr(self.speak, "adjust", None)
+        if quiet:  # replaying the log: the voice keeps the pace it has now
+            return []
+        level = adjust(rate_step=steps[0], volume_step=steps[1]) if adjust is not None else None
+        return self._say_lines([self.announcer.voice_adjusted(kind, level)], quiet, remember=False)
 
     def _generic_action(self, intent: intents.Intent, player: str, t: float) -> A.Action | E.Refused:
         kind = intent.kind
@@ -169,21 +250,32 @@ class Session:
             if not intents.WORDLIKE.match(intent.word or ""):
                 return E.Refused("punctuation", {"word": intent.word}, player)
             return A.Word(t, player, intent.word, intent.final)
-        if kind == "challenge":
-            return A.Challenge(t, player, intent.target)
         if kind == "flip":
             return A.FlipTimer(t, player)
         if kind in ("yes", "no"):
             return A.Vote(t, player, kind == "yes")
-        if kind in ("board", "scores", "turn", "words", "sheet"):
+        if kind == "challenge" and intent.target is not None and intent.target not in self.players:
+            return E.Refused("unknown_player", {"player": intent.target, "players": tuple(self.players)}, player)
+        if kind == "challenge":
+            return A.Challenge(t, player, intent.target)
+        if kind == "how":
+            return A.Query(t, kind, player, intent.word)
+        if kind in intents.QUESTIONS:
             return A.Query(t, kind, player, intent.target)
+        if kind == "play_what":
+            return E.Refused("play_what", {"text": intent.text}, player)
         return E.Refused("unclear", {"text": intent.text}, player)
 
     def _act(self, index: int, action: A.Action, quiet: bool) -> list[str]:
         events = self.game.step(action)
-        if self.begun and isinstance(action, CHANGES) and not any(isinstance(e, E.Refused) for e in events):
+        refused = any(isinstance(e, E.Refused) for e in events)
+        if self.begun and isinstance(action, CHANGES) and not refused:
             self.undoable.append(index)
-        return self._say(events, quiet=quiet, remember=not isinstance(action, A.Query))
+        said = getattr(action, "word", None) or [w for w, _ in getattr(action, "words", ())][-1:]
+        if said and not refused:  # "spell it" spells the last word said
+            self.last_word = said if isinstance(said, str) else said[0]
+        asked = isinstance(action, A.Query)
+        return self._say(events, quiet=quiet, remember=not asked, answer=asked)
 
     def _undo(self, quiet: bool) -> list[str]:
         if not self.undoable:
@@ -200,6 +292,7 @@ class Session:
     def _rebuild(self) -> None:
         """Replay every record but the undone ones and the undo commands themselves."""
         self.game = create_game(self.header, self.words)
+        self._host_state()
         self.undoable, self.begun, t_now, self.t = [], False, self.t, 0.0
         for i, record in enumerate(self.records):
             if i in self.undone or self._is_undo(record):
@@ -218,14 +311,16 @@ class Session:
     def ask(self, *kinds: str, quiet: bool = False) -> list[str]:
         """Answer questions (board, scores, turn, words) aloud."""
         events = [e for kind in kinds for e in self.game.step(A.Query(self.t, kind))]
-        return self._say(events, quiet=quiet, remember=False)
+        return self._say(events, quiet=quiet, remember=False, answer=True)
 
     # ------------------------------------------------------------------ speaking
     def _refuse(self, code: str, params: dict, quiet: bool) -> list[str]:
         self.refused = self.announcer.refusal(code, params)
         return self._say_lines([self.refused], quiet, remember=False)
 
-    def _say(self, events: list[E.Event], *, quiet: bool, remember: bool) -> list[str]:
+    def _say(self, events: list[E.Event], *, quiet: bool, remember: bool, answer: bool = False) -> list[str]:
+        if self.brief and not answer:  # brief: scores and whose turn, the board only when asked
+            events = [e for e in events if not isinstance(e, BRIEF_SKIPS)]
         if self.cue is not None and not quiet:
             self.cue(events, self.t)
         lines = [line for line in (self.announcer.say(e) for e in events) if line]

@@ -30,6 +30,8 @@ class Entry:
     penalty: int = 0
     """Interrupt penalty."""
     round: int = 0
+    tiles: tuple[tuple[str, int], ...] = ()
+    """(letter, points) of each tile the word flipped."""
 
     @property
     def score(self) -> int:
@@ -107,6 +109,8 @@ class ProlixClassic(ProlixGame):
     name = "prolix-classic"
     min_players = 3
     max_players = 5
+    moves = ("word", "challenge", "flip")
+    questions = ProlixGame.questions + ("interrupts",)
     state_class = ClassicState
 
     def __init__(self, setup: Setup, settings: ProlixSettings, words) -> None:
@@ -264,20 +268,21 @@ class ProlixClassic(ProlixGame):
         for x in said:
             s.used.append((x.word, x.player))
             if x.player not in winners:
-                s.sheets[x.player].lost_ties.append(Entry(x.word, values[x.player][0], round=s.round))
+                s.sheets[x.player].lost_ties.append(Entry(x.word, values[x.player][0], round=s.round,
+                                                          tiles=values[x.player][1]))
         s.last = LastPlay(before, list(said), list(winners))
         s.timer.holder = None
         if winners == [active]:
             word = mine[0].word
             value, flips = values[active]
-            s.sheets[active].regular.append(Entry(word, value, round=s.round))
+            s.sheets[active].regular.append(Entry(word, value, round=s.round, tiles=flips))
             events.append(E.WordScored(active, word, value, flips))
             return events + self._move_and_draw(active, then="next")
         for x in said:
             if x.player in winners:
                 value, flips = values[x.player]
                 sheet = s.sheets[x.player]
-                sheet.interrupts.append(Entry(x.word, value, self.penalty, round=s.round))
+                sheet.interrupts.append(Entry(x.word, value, self.penalty, round=s.round, tiles=flips))
                 events.append(E.Interrupted(x.player, x.word, value, self.penalty, value - self.penalty, active, flips))
                 if len(sheet.interrupts) >= self.settings.interrupt_slots:
                     sheet.out = True
@@ -425,6 +430,7 @@ class ProlixClassic(ProlixGame):
         for name, sheet in s.sheets.items():
             restored.sheets[name].failed_challenges = sheet.failed_challenges
         restored.barred = s.barred + [word]
+        restored.voids = s.voids + [(word, player, s.round)]
         restored.clock = s.clock
         restored.timer = Timer(None, s.timer.until)
         self.state = restored
@@ -438,6 +444,29 @@ class ProlixClassic(ProlixGame):
         return events
 
     # ------------------------------------------------------------------ questions and results
+    def scored(self) -> list[E.HowScored]:
+        s = self.state
+        order = {(w, p): i for i, (w, p) in enumerate(s.used)}
+        out = []
+        for p, sheet in s.sheets.items():
+            out += [E.HowScored(p, e.word, e.tiles, e.value, 0, e.round) for e in sheet.regular if e.word]
+            out += [E.HowScored(p, e.word, e.tiles, e.value, e.penalty, e.round, "interrupt") for e in sheet.interrupts]
+            out += [E.HowScored(p, e.word, e.tiles, e.value, 0, e.round, "tiebreak") for e in sheet.lost_ties]
+        return sorted(out, key=lambda e: order.get((e.word, e.player), -1))
+
+    def interrupt_cost(self, player: str, word: str) -> tuple[int, int] | None:
+        s = self.state
+        if s.phase != "turn" or player == s.active or player not in s.sheets:
+            return None
+        try:  # only a word the rules would take now is worth asking about
+            self._playable_now(player)
+            self._check_word(word)
+            if s.timer.holder == player or len(s.sheets[player].interrupts) >= self.settings.interrupt_slots:
+                return None
+        except Refusal:
+            return None
+        return self.score(word)[0], self.penalty
+
     def mode_query(self, q: A.Query) -> list[E.Event]:
         s = self.state
         if q.kind == "scores":
@@ -453,9 +482,13 @@ class ProlixClassic(ProlixGame):
                 raise Refusal("unknown_player", player=who, players=tuple(s.players))
             total, marked = self.totals(who)
             sheet = s.sheets[who]
-            return [E.SheetReport(who, tuple((e.word, e.score, c) for e, c in marked),
-                                  tuple((e.word, e.value, e.penalty, e.score) for e in sheet.interrupts),
+            return [E.SheetReport(who, tuple((e.word, e.score, c, e.round) for e, c in marked),
+                                  tuple((e.word, e.value, e.penalty, e.score, e.round) for e in sheet.interrupts),
                                   sheet.failed_challenges, total)]
+        if q.kind == "interrupts":
+            slots = self.settings.interrupt_slots
+            return [E.InterruptsReport(tuple((p, len(sh.interrupts), max(0, slots - len(sh.interrupts)), sh.out)
+                                             for p, sh in s.sheets.items()))]
         return super().mode_query(q)
 
     def result(self) -> dict:

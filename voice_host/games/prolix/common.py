@@ -7,6 +7,7 @@ flow of its turns, the way python-chess variants override only the rules that di
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
@@ -90,6 +91,8 @@ class ProlixState:
     """(word, player) for No Cheapies, in play order."""
     barred: list[str] = field(default_factory=list)
     """Words voided by a successful challenge."""
+    voids: list[tuple[str, str, int]] = field(default_factory=list)
+    """(word, player, round) of each word voided by a challenge, in order."""
     drawer: str | None = None
     """Table mode: who must draw now."""
     order: list[str] = field(default_factory=list)
@@ -106,6 +109,7 @@ class ProlixGame(Game):
     """The board, the bag and the checks; subclasses supply the turn flow."""
 
     status_questions = ("board", "turn")
+    questions = ("board", "scores", "turn", "time", "words", "sheet", "how", "bag", "voided")
     columns_per_move: ClassVar[int] = 1
     """Columns the tiles move (and tiles drawn per space) after each scored turn."""
     uses_start_player: ClassVar[bool] = True
@@ -283,11 +287,45 @@ class ProlixGame(Game):
 
     # ------------------------------------------------------------------ questions
     def query(self, q: A.Query) -> list[E.Event]:
+        s = self.state
         if q.kind == "board":
             return [self.board_view()]
         if q.kind == "words":  # a word a challenge voided is no longer on anyone's sheet
-            return [E.WordsReport(tuple((w, p) for w, p in self.state.used if w not in self.state.barred))]
+            return [E.WordsReport(tuple((w, p) for w, p in s.used if w not in s.barred))]
+        if q.kind == "bag":
+            return [E.BagReport(len(s.bag.tiles))]
+        if q.kind == "voided":
+            return [E.VoidedReport(tuple(self.voided()))]
+        if q.kind == "time":
+            return [self.time_left()]
+        if q.kind == "how":
+            return [self.how(q.about)]
         return self.mode_query(q)
+
+    def voided(self) -> list[tuple[str, str | None, int | None]]:
+        """(word, player, round) of the words challenges voided (who and when if known)."""
+        return list(self.state.voids)
+
+    def time_left(self) -> E.TimeReport:
+        """The sand left: in front of a player, or running out in the middle."""
+        s = self.state
+        timer = getattr(s, "timer", None)
+        if timer is None or not timer.running(s.clock):
+            return E.TimeReport(None)
+        return E.TimeReport(math.ceil(timer.until - s.clock - 1e-9), timer.holder)
+
+    def scored(self) -> list[E.HowScored]:
+        """Every word scored so far with the tiles behind it, in play order (the modes say)."""
+        return []
+
+    def how(self, word: str | None) -> E.HowScored:
+        """The tiles behind ``word``'s score (None: the last word scored)."""
+        entries = self.scored()
+        if word is not None:
+            entries = [e for e in entries if e.word == word]
+        if not entries:
+            raise Refusal("not_scored", word=word)
+        return entries[-1]
 
     def mode_query(self, q: A.Query) -> list[E.Event]:
         raise Refusal("unknown_question", kind=q.kind)

@@ -29,6 +29,8 @@ class DuelRound:
     handicap: tuple[str, int] | None = None
     winner: str | None = None
     challenged: bool = False
+    tiles: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    """player -> (letter, points) of the tiles the word flipped."""
 
 
 @dataclass
@@ -49,6 +51,7 @@ class ProlixDuel(ProlixGame):
     uses_start_player = False
     state_class = DuelState
     score_unit = "mark"
+    questions = ("board", "scores", "turn", "time", "words", "sheet", "how", "bag", "voided", "marks")
 
     def marks(self) -> dict[str, int]:
         counts = {p: 0 for p in self.state.players}
@@ -102,7 +105,9 @@ class ProlixDuel(ProlixGame):
         if a.player in current.words:
             raise Refusal("word_is_final", word=current.words[a.player][0])
         self._check_word(a.word)
-        current.words[a.player] = (a.word, self.score(a.word)[0])
+        value, flips = self.score(a.word)
+        current.words[a.player] = (a.word, value)
+        current.tiles[a.player] = flips
         events: list[E.Event] = [E.WordTaken(a.player, a.word)]
         if current.flipper is None:
             current.flipper = a.player
@@ -166,6 +171,7 @@ class ProlixDuel(ProlixGame):
         winner = other if verdict.ok else challenger
         if not verdict.ok:
             s.barred.append(word)
+            s.voids.append((word, other, last.number))
         was_over = s.phase == "over"
         last.winner = winner
         events.append(self._marks_event(winner, "challenge"))
@@ -191,9 +197,28 @@ class ProlixDuel(ProlixGame):
         return leader, abs(marks[a] - marks[b])
 
     # ------------------------------------------------------------------ questions and results
+    def scored(self) -> list[E.HowScored]:
+        out = []
+        for r in self.state.rounds:
+            for p, (word, value) in r.words.items():
+                handicap = r.handicap[1] if r.handicap and r.handicap[0] == p else 0
+                out.append(E.HowScored(p, word, r.tiles.get(p, ()), value, handicap, r.number))
+        return out
+
     def mode_query(self, q: A.Query) -> list[E.Event]:
         s = self.state
-        if q.kind == "scores":
+        if q.kind == "sheet":
+            who = q.about or q.player
+            self._known(who)
+            lines = []
+            for r in s.rounds:
+                word, value = r.words.get(who, (None, 0))
+                if r.winner is None and who not in r.words:
+                    continue  # the round in play, nothing said yet
+                note = "mark" if r.winner == who else ("void" if (word, who, r.number) in s.voids else "")
+                lines.append((r.number, word, self._net(r, who), note))
+            return [E.RoundsSheet(who, tuple(lines), self.marks()[who], "mark")]
+        if q.kind in ("scores", "marks"):
             marks = self.marks()
             return [E.MarkAwarded(max(marks, key=marks.get), tuple(marks.items()), "report")]
         if q.kind == "turn":

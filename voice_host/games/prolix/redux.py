@@ -35,6 +35,8 @@ class ReduxTurn:
     failed_challenges: list[str] = field(default_factory=list)
     """Challengers whose challenge failed."""
     done: bool = False
+    tiles: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    """player -> (letter, points) of the tiles the word flipped."""
 
     def marks(self) -> dict[str, int]:
         """Bonus (+2) or penalty (-1, -2) per player; before the turn ends only the -2s."""
@@ -72,6 +74,7 @@ class ProlixRedux(ProlixGame):
     min_players = 2
     max_players = 6
     state_class = ReduxState
+    moves = ("word", "challenge", "flip")
 
     def __init__(self, setup: Setup, settings: ProlixSettings, words) -> None:
         super().__init__(setup, settings, words)
@@ -132,7 +135,9 @@ class ProlixRedux(ProlixGame):
         if a.player in turn.words:
             raise Refusal("word_is_final", word=turn.words[a.player][0])
         self._check_word(a.word, [(w, p) for p, (w, _) in turn.words.items()])  # words heard count as used
-        turn.words[a.player] = (a.word, self.score(a.word)[0])
+        value, flips = self.score(a.word)
+        turn.words[a.player] = (a.word, value)
+        turn.tiles[a.player] = flips
         events: list[E.Event] = [E.WordTaken(a.player, a.word)]
         if s.timer.until is None:
             s.timer = Timer(a.player, s.clock + self.settings.redux_timer)
@@ -216,6 +221,7 @@ class ProlixRedux(ProlixGame):
         else:
             turn.invalid.append(player)
             s.barred.append(word)
+            s.voids.append((word, player, turn.number))
         if turn.done:
             events.append(self._scored(turn))
             if s.phase == "over":
@@ -223,8 +229,32 @@ class ProlixRedux(ProlixGame):
         return events
 
     # ------------------------------------------------------------------ questions and results
+    def scored(self) -> list[E.HowScored]:
+        return [E.HowScored(p, word, t.tiles.get(p, ()), value, 0, t.number)
+                for t in self.state.turns for p, (word, value) in t.words.items()]
+
     def mode_query(self, q: A.Query) -> list[E.Event]:
         s = self.state
+        if q.kind == "sheet":
+            who = q.about or q.player
+            self._known(who)
+            total, best = self.totals(who)
+            counted, lines = list(best), []
+            for t in s.turns:
+                mark = t.marks().get(who, 0) if t.done else 0
+                if who not in t.words and not mark:
+                    continue
+                value = t.value(who)
+                notes = []
+                if who in t.invalid:
+                    notes.append("void")
+                elif value is not None and value in counted:
+                    counted.remove(value)
+                    notes.append("counts")
+                if mark:
+                    notes.append(f"{'plus' if mark > 0 else 'minus'} {abs(mark)}")
+                lines.append((t.number, t.words.get(who, (None, 0))[0], value or 0, ", ".join(notes)))
+            return [E.RoundsSheet(who, tuple(lines), total)]
         if q.kind == "scores":
             return [E.ScoresReport(self._ranking()[0], s.round, self.rounds)]
         if q.kind == "turn":

@@ -24,6 +24,7 @@ class SoloWord:
     word: str | None
     value: int
     round: int
+    tiles: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass
@@ -48,6 +49,8 @@ class ProlixSolo(ProlixGame):
     columns_per_move = 2
     uses_start_player = False
     state_class = SoloState
+    moves = ("word", "final")
+    questions = ("board", "scores", "turn", "time", "words", "sheet", "how", "bag")
 
     @property
     def player(self) -> str:
@@ -118,7 +121,7 @@ class ProlixSolo(ProlixGame):
     def _commit(self, word: str | None) -> list[E.Event]:
         s = self.state
         value, flips = self.score(word) if word else (0, ())
-        s.words.append(SoloWord(word, value, s.round))
+        s.words.append(SoloWord(word, value, s.round, tuple(flips)))
         s.timer = Timer()
         events: list[E.Event] = []
         if word:
@@ -141,8 +144,20 @@ class ProlixSolo(ProlixGame):
         return self._start_round()
 
     # ------------------------------------------------------------------ questions and results
+    def scored(self) -> list[E.HowScored]:
+        s = self.state
+        out = [E.HowScored(self.player, w.word, w.tiles, w.value, 0, w.round) for w in s.words if w.word]
+        if s.phase == "turn":  # this round's scratch words, on the board they were said on
+            out += [E.HowScored(self.player, w, self.score(w)[1], v, 0, s.round, "scratch") for w, v in s.scratch]
+        return out
+
     def mode_query(self, q: A.Query) -> list[E.Event]:
         s = self.state
+        if q.kind == "sheet":
+            lines = tuple((w.round, w.word, w.value, "") for w in s.words)
+            if s.phase == "turn" and s.scratch:
+                lines += ((s.round, s.scratch[-1][0], s.scratch[-1][1], "scratch"),)
+            return [E.RoundsSheet(self.player, lines, self.total)]
         if q.kind == "scores":
             return [E.ScoresReport((E.Standing(self.player, self.total),), s.round, self.rounds)]
         if q.kind == "turn":
