@@ -259,7 +259,7 @@ class RoadGame(Game):
             who = q.about or q.player
             if who not in s.players:
                 raise Refusal("unknown_player", player=who, players=tuple(s.players))
-            lines = tuple((t.round, ", ".join(f"{w} {n}" for w, n in t.words) if t.words else None,
+            lines = tuple((t.round, " and ".join(f"{w} {n}" for w, n in t.words) if t.words else None,
                            sum(n for _, n in t.words), "" if t.kind == "play" else t.kind)
                           for t in s.turns if t.player == who)
             return [E.RoundsSheet(who, lines, self.total(who))]

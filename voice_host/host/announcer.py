@@ -395,7 +395,10 @@ class Announcer:
     def _RoundsSheet(self, e: E.RoundsSheet) -> str:
         lines = []
         for rnd, word, score, note in e.lines:
-            said = f"round {rnd} {word or 'no word'} {score}"
+            if word is None and note in ("pass", "mulligan"):
+                lines.append(f"round {rnd}: {note}")
+                continue
+            said = f"round {rnd}: {word or 'no word'} for {score}"
             lines.append(said + (f" ({note})" if note else ""))
         total = str(e.total) if e.unit == "point" else plural(e.total, e.unit)
         return f"{e.player}'s sheet. " + ("; ".join(lines) if lines else "nothing yet") + f". Total {total}."
