@@ -241,3 +241,12 @@ def test_slower_faster_louder_softer_call_the_voice(words):
     printing = Session(new_header("prolix-classic", ["Ann", "Ben", "Cat"], 1, config.load()), words, lambda _: None)
     assert printing.feed({"t": 0.0, "speaker": "Ann", "text": "slower"}) == [
         "I'm only printing here, so there is no voice to change."]
+
+
+def test_a_table_can_choose_brief_in_its_settings(table):
+    t = table(verbosity="brief")
+    said = t("Ann: jewelers\n@draw M N")
+    assert said == ["Ann scores 15 points for jewelers.", "Ann, draw 2 tiles and tell me the letters.",
+                    "Round 1: Ben's turn."]
+    assert t("Ben: full")[0] == "Full: I'll read the board after every move."
+    assert t("Ben: jigsaw\n@draw R T")[-2].startswith("Board. 4 points: R, T;")
