@@ -134,6 +134,7 @@ def worker(engine: str, plan: list[dict]) -> dict:
             tr = rec.transcribe(audio, sayable)
             d = rec.last
             extra = {"free_score": d.free_score, "alts": [list(a) for a in tr.alternatives[:6]],
+                     "best_am": d.constrained[0][1] if d.constrained else None,
                      "constrained": tr.constrained, "text": tr.text, "conf": tr.confidence,
                      "encoder_s": d.encoder_seconds, "constraint_s": d.constraint_seconds}
             free = tr.free
@@ -153,7 +154,7 @@ def worker(engine: str, plan: list[dict]) -> dict:
 def constrained_text(row: dict, margin: float) -> tuple[str, bool]:
     """The moonshine result under chatter margin `margin` (re-derived from the scores)."""
     alts = row.get("alts") or []
-    if not alts or row["free_score"] - alts[0][1] > margin:
+    if not alts or row["best_am"] is None or row["free_score"] - row["best_am"] > margin:
         return row["free"], False
     return alts[0][0], True
 

@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bump when the conversion changes: old cache folders are then ignored."""
 
 FILES = ("encoder.onnx", "decoder_first.onnx", "decoder_next.onnx")
@@ -80,12 +81,17 @@ def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False)
             return None
         if not quiet:
             print(f"voice-host: converting the Moonshine model once for speed into {folder} "
-                  "(about a minute)...", file=sys.stderr, flush=True)
+                  "(10-30 s)...", file=sys.stderr, flush=True)
         t0 = time.monotonic()
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".tmp-", dir=folder.parent))
         try:
-            convert_model(model_dir, tmp)
+            # in a child process: the conversion peaks at ~1.5 GB, given back at once
+            proc = subprocess.run([sys.executable, "-m", "voice_host.speech.moonshine_convert",
+                                   str(model_dir), str(tmp)], capture_output=True, text=True)
+            if proc.returncode != 0 or not all((tmp / f).is_file() for f in FILES):
+                tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+                raise RuntimeError(f"the converter failed: {tail[0]}")
             (tmp / "done.json").write_text(json.dumps(
                 {"source": str(model_dir), "seconds": round(time.monotonic() - t0, 1),
                  "format": FORMAT_VERSION}))
@@ -376,7 +382,7 @@ def _optimize_and_quantize(m, out: Path, work: Path) -> None:
     so.log_severity_level = 3
     ort.InferenceSession(str(raw), so, providers=["CPUExecutionProvider"])
     raw.unlink()
-    quantize_dynamic(str(opt), str(out), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"],
+    quantize_dynamic(str(opt), str(out), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gather"],
                      extra_options={"MatMulConstBOnly": True})
     opt.unlink()
 
@@ -416,14 +422,17 @@ def _prune_initializers(m):
     return m
 
 
-if __name__ == "__main__":  # python -m voice_host.speech.moonshine_convert [OUT]
-    from voice_host.speech.moonshine import find_model_dir
+if __name__ == "__main__":
+    # python -m voice_host.speech.moonshine_convert            convert into the cache
+    # python -m voice_host.speech.moonshine_convert SRC OUT    convert SRC into OUT
+    import logging
 
-    src = find_model_dir()
-    dst = Path(sys.argv[1]) if len(sys.argv) > 1 else None
-    if dst:
+    logging.disable(logging.WARNING)  # the quantizer's advice on pre-processing
+    if len(sys.argv) == 3:
         t = time.monotonic()
-        convert_model(src, dst)
-        print(f"converted into {dst} in {time.monotonic() - t:.1f} s")
+        convert_model(Path(sys.argv[1]), Path(sys.argv[2]))
+        print(f"converted into {sys.argv[2]} in {time.monotonic() - t:.1f} s")
     else:
-        print(converted_models(src))
+        from voice_host.speech.moonshine import find_model_dir
+
+        print(converted_models(find_model_dir()))
