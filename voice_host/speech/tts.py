@@ -112,21 +112,37 @@ _CLAUSE_END = re.compile(r"(?<=[,;:])\s+")
 
 
 def split_text(text: str, first_words: int = 4) -> list[tuple[str, float]]:
-    """``(piece, pause after it)``: the reply's sentences, the first one split at its
-    first clause boundary when it is longer than ``first_words`` words (so the first
-    sound comes sooner), each side at least 2 words."""
+    """``(piece, pause after it)``: the reply's sentences; the first one, when longer than
+    ``first_words`` words, in two parts (so the first sound comes sooner): at its first
+    clause mark (``,``, ``;``, ``:``) that leaves at least 2 words before it, else before
+    an "and", "but" or "so" after at least 3 words; each part at least 2 words."""
     sentences = [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
     pieces: list[tuple[str, float]] = []
     for i, sentence in enumerate(sentences):
         pause = SENTENCE_PAUSE if i < len(sentences) - 1 else 0.0
         if i == 0 and len(sentence.split()) > first_words:
-            parts = _CLAUSE_END.split(sentence, maxsplit=1)
-            if len(parts) == 2 and len(parts[0].split()) >= 2 and len(parts[1].split()) >= 2:
-                pieces.append((parts[0], CLAUSE_PAUSE))
-                pieces.append((parts[1], pause))
+            head, tail = _first_split(sentence)
+            if head:
+                pieces.append((head, CLAUSE_PAUSE if head[-1] in ",;:" else 0.0))
+                pieces.append((tail, pause))
                 continue
         pieces.append((sentence, pause))
     return pieces
+
+
+_CONJUNCTION = re.compile(r"\s+(?=(?:and|but|so)\s)")
+
+
+def _first_split(sentence: str) -> tuple[str | None, str]:
+    for m in _CLAUSE_END.finditer(sentence):
+        head, tail = sentence[:m.start()], sentence[m.end():]
+        if len(head.split()) >= 2:
+            return (head, tail) if len(tail.split()) >= 2 else (None, sentence)
+    for m in _CONJUNCTION.finditer(sentence):
+        head, tail = sentence[:m.start()], sentence[m.end():]
+        if len(head.split()) >= 3 and len(tail.split()) >= 3:
+            return head, tail
+    return None, sentence
 
 
 # ---------------------------------------------------------------------- Piper
