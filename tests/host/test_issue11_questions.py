@@ -250,3 +250,11 @@ def test_a_table_can_choose_brief_in_its_settings(table):
                     "Round 1: Ben's turn."]
     assert t("Ben: full")[0] == "Full: I'll read the board after every move."
     assert t("Ben: jigsaw\n@draw R T")[-2].startswith("Board. 4 points: R, T;")
+
+
+def test_dexikon_sheets_say_the_round_of_each_banked_word(table):
+    t = table("Ann,Ben", game="dexikon", start=None, board=None)
+    t("Ann: bank catch for 5\nBen: bank fire for 4\nAnn: bank dog for 3")
+    assert t.state.sheets["Ann"].banked_in == {"catch": 1, "dog": 2}
+    assert t("Ben: sheet Ann") == [
+        "Ann: best 2 of 2 banked words, 8 (round 1: catch 5, round 2: dog 3); no last word; bonus 0; total 8."]

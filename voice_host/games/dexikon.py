@@ -16,7 +16,7 @@ with attacks), minus 2 for every penalty card. Ties go to the best single word.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from voice_host.games import actions as A
 from voice_host.games import events as E
@@ -72,6 +72,8 @@ class Sheet:
     """A player's score sheet."""
 
     banked: list[tuple[str, int]] = field(default_factory=list)
+    banked_in: dict[str, int] = field(default_factory=dict)
+    """The round each banked word was banked in."""
     spent: list[tuple[str, int | None]] = field(default_factory=list)
     last: tuple[str, int] | None = None
     last_tries: int = 0
@@ -287,6 +289,7 @@ class Dexikon(Game):
                            a.t + self.settings.challenge_window))
         if a.bank:
             sheet.banked.append((a.word, a.points))
+            sheet.banked_in[a.word] = s.round
             return events + [E.WordBanked(a.player, a.word, a.points, len(sheet.banked))]
         sheet.spent.append((a.word, a.points))
         return events + [E.WordSpent(a.player, a.word, a.points)]
@@ -388,6 +391,7 @@ class Dexikon(Game):
         s.open.remove(o)
         if o.kind == "bank":
             sheet.banked.remove((o.word, o.points))
+            sheet.banked_in.pop(o.word, None)
         elif o.kind == "spend":
             sheet.spent.remove((o.word, o.points))
         else:
@@ -493,7 +497,8 @@ class Dexikon(Game):
             who = q.about or q.player
             if who not in s.sheets:
                 raise Refusal("unknown_player", player=who, players=tuple(s.players))
-            return [self.sheet(who)]
+            sh = s.sheets[who]  # asked for: every banked word with its round too
+            return [replace(self.sheet(who), rounds=tuple(sh.banked_in.get(w, 0) for w, _ in sh.banked))]
         if q.kind == "words":
             return [E.WordsReport(tuple((w, p) for p in s.order for w, _ in s.sheets[p].banked))]
         raise Refusal("unknown_question", kind=q.kind)

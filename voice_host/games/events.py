@@ -585,6 +585,8 @@ class DexikonSheet(Event):
     """Penalty cards."""
     penalty_points: int
     total: int
+    rounds: tuple[int, ...] = ()
+    """Asked for: the round each banked word was banked in (the sheet read word by word)."""
 
 
 # ---------------------------------------------------------------------- road game

@@ -623,6 +623,8 @@ class Announcer:
     def _DexikonSheet(self, e: E.DexikonSheet) -> str:
         banked = f"best {e.best} of {len(e.banked)} banked words, {e.best_points}" if e.banked else "no banked words"
         last = f"last word {e.last[0]}, {e.last[1]}" if e.last else "no last word"
+        if e.rounds:
+            banked += " (" + ", ".join(f"round {r}: {w} {n}" for (w, n), r in zip(e.banked, e.rounds)) + ")"
         text = f"{e.player}: {banked}; {last}; bonus {e.bonus}"
         if e.penalties:
             text += f"; {plural(e.penalties, 'penalty card')}, minus {e.penalty_points}"
