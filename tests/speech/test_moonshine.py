@@ -209,3 +209,22 @@ def test_never_imports_the_native_library():
             "print('moonshine_cpp' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_other_engines_take_what_they_can_of_a_sayable():
+    from voice_host.speech.recognizer import _closed_phrases, constrain_recognizer
+
+    assert _closed_phrases(Sayable.closed(["yes", "no"])) == ["yes", "no"]
+    assert _closed_phrases(Sayable(("yes",), None, ("ann",))) == ["yes", "ann"]
+    assert _closed_phrases(Sayable.game(["yes"], ["ann"])) is None  # a dictionary: decode freely
+    assert _closed_phrases(None) is None
+
+    class Closed:
+        got = "unset"
+
+        def expect(self, phrases):
+            self.got = phrases
+
+    r = Closed()
+    constrain_recognizer(r, Sayable.closed(["a", "b"]))
+    assert r.got == ["a", "b"]

@@ -95,10 +95,12 @@ class Recognizer(Protocol):
         """Tell the engine what it may hear next (None: anything). Takes effect at
         the next utterance."""
 
-    # Engines that can search a whole language (moonshine) also have
-    #   constrain(sayable: Sayable | None) -> None
-    # (see voice_host.speech.sayable); use constrain_recognizer() to call it on any
-    # engine: the others get the closed phrase list (names and phrases) instead.
+    def constrain(self, sayable) -> None:
+        """Tell the engine what may be said next as a
+        :class:`~voice_host.speech.sayable.Sayable` (None: anything); takes effect
+        at the next utterance. Moonshine searches that whole language; vosk and
+        whisper get its names and phrases as a closed list when it has no
+        dictionary, and decode freely when it has one."""
 
     def clone(self) -> "Recognizer":
         """A fresh independent stream sharing the loaded model (one per channel)."""
@@ -111,6 +113,14 @@ def normalize_text(text: str) -> str:
     """Lower case, punctuation dropped, words separated by one space."""
     words = (w.strip("'") for w in _WORD_RE.findall(text.lower()))
     return " ".join(w for w in words if w)
+
+
+def _closed_phrases(sayable) -> list[str] | None:
+    """What a closed-list engine can take of a Sayable: its phrases and names, or
+    None (anything) when it holds a dictionary or is None."""
+    if sayable is None or sayable.words is not None:
+        return None
+    return list(dict.fromkeys([*sayable.phrases, *sayable.names])) or None
 
 
 def _to_int16_bytes(samples: np.ndarray) -> bytes:
@@ -176,6 +186,9 @@ class VoskRecognizer:
 
     def expect(self, phrases: Sequence[str] | None) -> None:
         self._pending_grammar = list(phrases) if phrases else None
+
+    def constrain(self, sayable) -> None:
+        self.expect(_closed_phrases(sayable))
 
     def clone(self) -> "VoskRecognizer":
         grammar = self._grammar if self._pending_grammar is False else self._pending_grammar
@@ -288,6 +301,9 @@ class WhisperRecognizer:
 
     def expect(self, phrases: Sequence[str] | None) -> None:
         self._expected = list(phrases) if phrases else None
+
+    def constrain(self, sayable) -> None:
+        self.expect(_closed_phrases(sayable))
 
     @property
     def prompt(self) -> str | None:
@@ -460,14 +476,12 @@ def make_recognizer(engine: str = "auto", model: str | Path | None = None, **opt
 
 
 def constrain_recognizer(recognizer: Recognizer, sayable) -> None:
-    """Tell any recognizer what may be said next: moonshine searches the whole
-    language; the others get its names and phrases as a closed list (or None)."""
+    """Tell any recognizer what may be said next (`constrain` when it has it, else
+    the closed list `expect` takes)."""
     if hasattr(recognizer, "constrain"):
         recognizer.constrain(sayable)
-    elif sayable is None:
-        recognizer.expect(None)
     else:
-        recognizer.expect(list(sayable.phrases) + [n for n in sayable.names if n not in sayable.phrases] or None)
+        recognizer.expect(_closed_phrases(sayable))
 
 
 __all__ = [
