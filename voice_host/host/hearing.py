@@ -143,12 +143,17 @@ class Hearing:
     voiceprints: object | None = None
     """The table's voice prints (speech.voiceprint.VoicePrints) with one microphone: a
     player who says "I am Ann ..." is enrolled, a name said first adds to the print."""
+    listen_for: Callable[[object], None] | None = None
+    """Tells a recognizer that can be constrained what may be said now (a
+    speech.sayable.Sayable, or None for anything): see :meth:`sayable`."""
     enrolling: list[str] = field(default_factory=list)
     """Players the host is still asking to say who they are (the live opening)."""
     enroll_asked_at: float = 0.0
     """When the host asked the first of ``enrolling``."""
     unheard: list[str] = field(default_factory=list)
     """Players who did not answer the opening's question (told to say their name first)."""
+    _sayable: object = field(default=None, repr=False)
+    _sayable_for: object = field(default=0, repr=False)
 
     # ------------------------------------------------------------------ time
     def tick(self, t: float) -> None:
@@ -373,12 +378,44 @@ class Hearing:
         self.question = q
         if self.expect is not None:
             self.expect(["yes", "no", *q.options, *self.session.players])
+        self.listen()
         self._say(sentence)
 
     def _settled(self) -> None:
         self.question = None
         if self.expect is not None:
             self.expect(None)
+        self.listen()
+
+    # ------------------------------------------------------------------ what may be said
+    def listen(self) -> None:
+        """Tell the recognizer what may be said now (when it can be told)."""
+        if self.listen_for is not None:
+            self.listen_for(self.sayable())
+
+    def sayable(self):
+        """What a player may say now, for a recognizer that searches a language: in
+        Prolix, a dictionary word, optionally after a name or a play phrase ("Ann,
+        jewelers", "Ben interrupts jewelers", "play time"), a command or question, a
+        player saying who they are, the answers to an open question. None (anything)
+        in the games whose plays are sentences (Phlounder's reports, Dexikon's banks)."""
+        from voice_host.speech.sayable import Sayable
+
+        if not self.session.game.name.startswith("prolix"):
+            return None
+        key = (self.question.kind, tuple(self.question.options)) if self.question else None
+        if self._sayable_for != key:
+            names = [p.lower() for p in self.session.players]
+            lead_ins = names + [f"{n} {v}" for n in names for v in ("says", "interrupts", "interrupts with")]
+            phrases = [p for kind, ps in intents.PHRASES.items() if kind != "play_what" for p in ps]
+            phrases += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "it was", "that was", "i am",
+                                                                "i'm", "my name is", "this is")]
+            phrases += [f"{n}'s sheet" for n in names] + names
+            if self.question is not None:
+                phrases += self.question.options
+            self._sayable = Sayable.game(phrases, lead_ins + list(intents.PHRASES["play_what"]))
+            self._sayable_for = key
+        return self._sayable
 
     def _answer(self, u: Heard, body: str) -> bool:
         """Is this the answer to the open question? If so, settle it."""
@@ -524,6 +561,9 @@ def _listener(hearing: Hearing, recognizer, channel_players=None, voiceprints=No
         voiceprints = hearing.voiceprints
     listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
                         config=TurnConfig(tie_window=hearing.session.tie_window), on_event=on_event)
+    if hasattr(recognizer, "constrain"):  # moonshine: search only what may be said
+        hearing.listen_for = listener.constrain
+        hearing.listen()
     if recognizer.name == "whisper":  # a prompt only biases whisper; a vosk grammar would shut out other words
         hearing.expect = listener.expect
     return listener

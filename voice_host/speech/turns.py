@@ -427,6 +427,7 @@ class Listener:
         self.keep_audio = keep_audio
         self._recognizers: list[Recognizer] = []
         self._expected: Sequence[str] | None = None
+        self._sayable = None
         self.expect(None)
         self._recent: collections.deque = collections.deque(maxlen=32)
         self._next_id = 0
@@ -449,6 +450,14 @@ class Listener:
             else:
                 r.expect(None)
 
+    def constrain(self, sayable) -> None:
+        """What may be said next, as a language (speech.sayable.Sayable; None: anything),
+        for the recognizers that search one (moonshine). Takes effect at the next utterance."""
+        self._sayable = sayable
+        for r in self._recognizers or [self.recognizer]:
+            if hasattr(r, "constrain"):
+                r.constrain(sayable)
+
     def _emit(self, event: object) -> None:
         if self.on_event is not None:
             self.on_event(event)
@@ -461,6 +470,8 @@ class Listener:
         per_channel = bool(self.attributor.channel_players) and source.channels > 1
         n_ch = source.channels if per_channel else 1
         self._recognizers = [self.recognizer] + [self.recognizer.clone() for _ in range(n_ch - 1)]
+        if self._sayable is not None:
+            self.constrain(self._sayable)
         for r in self._recognizers:
             r.reset()
         seg = Segmenter(n_ch, self.config)
