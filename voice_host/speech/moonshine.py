@@ -149,6 +149,8 @@ class MoonshineModel:
         self.layers = sum(1 for n in self._out_names if n.endswith(".decoder.key"))
         self.token_text: list[str | None] = [self._text_of(i) for i in range(len(self.tokens))]
         self._trie = self._build_trie()
+        self._global: dict[tuple, tuple] = {}
+        """Walks of dictionary states, per dictionary (see allowed)."""
 
     # -- tokens
 
@@ -179,14 +181,84 @@ class MoonshineModel:
 
     def allowed(self, lang: Language, states: frozenset) -> tuple[np.ndarray, list]:
         """The tokens allowed after `states` and the states each leads to (memoized
-        per language and state)."""
+        per language and state set).
+
+        A state set's tokens are the union of its members'. The members that live
+        in the dictionary (W, P) do not depend on the phrases or names, so their
+        walks are cached per dictionary for the whole process: only the first
+        Sayable over a dictionary pays for the big walk (~1 s), later ones only for
+        their phrases and names (milliseconds). A space occurs only at the start of a
+        token, so the start state and the state after a name's mark are a space
+        followed by the roots' walks from the vocabulary trie's space node.
+        """
         memo = lang.__dict__.setdefault("_token_memo", {})
         hit = memo.get(states)
         if hit is not None:
             return hit
+        parts = [self._single(lang, s) for s in states]
+        if len(parts) == 1:
+            hit = parts[0]
+        else:
+            merged: dict[int, frozenset] = {}
+            for ids, nxt in parts:
+                for i, st in zip(ids.tolist(), nxt):
+                    old = merged.get(i)
+                    merged[i] = st if old is None else old | st
+            hit = (np.fromiter(merged.keys(), np.int64, len(merged)), list(merged.values()))
+        if len(memo) > 50_000:
+            memo.clear()
+        memo[states] = hit
+        return hit
+
+    def _single(self, lang: Language, s: tuple) -> tuple[np.ndarray, list]:
+        kind = s[0]
+        if kind in ("W", "P"):
+            key = (id(lang.words), "", s)
+            hit = self._global.get(key)
+            if hit is None or hit[0] is not lang.words:
+                hit = (lang.words, self._walk(lang, self._trie, frozenset([s])))
+                self._global[key] = hit
+            return hit[1]
+        local = lang.__dict__.setdefault("_single_memo", {})
+        hit = local.get(s)
+        if hit is not None:
+            return hit
+        if kind in ("S", "NP"):
+            targets = lang.roots if kind == "S" else lang.body_roots
+            space = self._trie[0].get(" ")
+            ids: list[int] = []
+            nxt: list[frozenset] = []
+            if space is not None and targets:
+                ids.extend(space[1])
+                nxt.extend([frozenset(targets)] * len(space[1]))
+                for r in targets:
+                    if r[0] == "W":
+                        key = (id(lang.words), " ", r)
+                        g = self._global.get(key)
+                        if g is None or g[0] is not lang.words:
+                            g = (lang.words, self._walk(lang, space, frozenset([r])))
+                            self._global[key] = g
+                        part = g[1]
+                    else:
+                        part = self._walk(lang, space, frozenset([r]))
+                    ids.extend(part[0].tolist())
+                    nxt.extend(part[1])
+            merged: dict[int, frozenset] = {}
+            for i, st in zip(ids, nxt):
+                old = merged.get(i)
+                merged[i] = st if old is None else old | st
+            hit = (np.fromiter(merged.keys(), np.int64, len(merged)), list(merged.values()))
+        else:
+            hit = self._walk(lang, self._trie, frozenset([s]))
+        local[s] = hit
+        return hit
+
+    @staticmethod
+    def _walk(lang: Language, start_node, states: frozenset) -> tuple[np.ndarray, list]:
+        """DFS over the vocabulary trie below `start_node` and the language at once."""
         ids: list[int] = []
         nxt: list[frozenset] = []
-        stack = [(self._trie, states)]
+        stack = [(start_node, states)]
         step = lang.step
         while stack:
             node, st = stack.pop()
@@ -199,11 +271,7 @@ class MoonshineModel:
                     nxt.extend([s2] * len(child[1]))
                 if child[0]:
                     stack.append((child, s2))
-        hit = (np.asarray(ids, np.int64), nxt)
-        if len(memo) > 50_000:
-            memo.clear()
-        memo[states] = hit
-        return hit
+        return np.asarray(ids, np.int64), nxt
 
     # -- the network
 
@@ -489,8 +557,22 @@ class MoonshineRecognizer:
         self._sayable = Sayable.closed(phrases) if phrases else None
 
     def constrain(self, sayable: Sayable | None) -> None:
-        """What may be said next (None: anything). Takes effect at the next utterance."""
+        """What may be said next (None: anything). Takes effect at the next utterance.
+
+        The language's first tokens are worked out at once in a background thread
+        (the first Sayable over a dictionary takes ~1 s, later ones ~0.1 s), so the
+        next utterance does not wait for them."""
         self._sayable = sayable
+        if sayable is not None:
+            threading.Thread(target=self._warm, args=(sayable,), daemon=True).start()
+
+    def _warm(self, sayable: Sayable) -> None:
+        try:
+            lang = sayable.language()
+            if lang.start:
+                self.model.allowed(lang, lang.start)
+        except Exception:  # noqa: BLE001 - only a warm-up: the utterance redoes it
+            pass
 
     @property
     def sayable(self) -> Sayable | None:

@@ -76,13 +76,16 @@ class Sayable:
     def language(self) -> "Language":
         """The compiled language (built once per Sayable; the word list once per object)."""
         if not self._compiled:
-            self._compiled.append(Language(self))
+            with _compile_lock:
+                if not self._compiled:
+                    self._compiled.append(Language(self))
         return self._compiled[0]
 
     def __contains__(self, sentence: object) -> bool:
         return isinstance(sentence, str) and self.language().accepts(normalize_sentence(sentence))
 
 
+_compile_lock = threading.Lock()
 _dict_lock = threading.Lock()
 _dict_words: list[tuple[str, ...]] = []
 
