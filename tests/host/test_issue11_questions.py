@@ -55,6 +55,14 @@ def test_an_interrupt_worth_nothing_is_confirmed_first(table):
     assert [(e.word, e.score) for e in t.state.sheets["Cat"].interrupts] == [("dig", 0)]
 
 
+def test_a_word_on_its_own_turn_is_no_interrupt_once_the_last_one_is_scored(table):
+    # Ann's word waits for the tie window; Ben's, 3 s later, comes on Ben's turn: no question
+    t = table(board=None)  # the host draws the tiles itself
+    said = t("Ann: jewelers\n[+3] Ben: cowbell")
+    assert not any("interrupt" in line for line in said), said
+    assert [(w, p) for w, p in t.state.used] == [("jewelers", "Ann"), ("cowbell", "Ben")]
+
+
 def test_an_interrupt_worth_points_is_not_asked_about(table):
     t = table()
     assert t("Cat: jewelers")[0] == "Cat interrupts Ann with jewelers: 15, minus 2, scores 13."

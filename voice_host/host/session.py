@@ -181,11 +181,13 @@ class Session:
         if isinstance(action, E.Refused):
             return self._say([action], quiet=quiet, remember=False)
         if isinstance(action, A.Word):
+            said = self.tick(t, quiet=quiet)  # what time settles first (a word in the tie window) decides the turn
             cost = self.game.interrupt_cost(player, action.word)
             if cost is not None and cost[0] - cost[1] <= 0:  # the rulebook's tip: let a low interrupt be taken back
                 self.confirming = (player, action.word, len(self.undoable))
-                return self._say_lines([self.announcer.confirm_interrupt(player, action.word, cost[0] - cost[1])],
-                                       quiet, remember=True)
+                return said + self._say_lines([self.announcer.confirm_interrupt(player, action.word, cost[0] - cost[1])],
+                                              quiet, remember=True)
+            return said + self._act(index, action, quiet)
         return self._act(index, action, quiet)
 
     def _utterance_as(self, index: int, record: dict, text: str, quiet: bool) -> list[str]:
