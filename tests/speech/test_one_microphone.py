@@ -63,3 +63,55 @@ def test_enrolled_voices_on_one_microphone_put_every_word_on_the_right_sheet(tmp
     again, out2 = play(tmp_path, "again", "--audio", str(wav2), *options, "--voices", str(tmp_path / "voices.npz"))
     assert "I know your voice" not in out2 and again == expected, out2
     assert json.loads(json.dumps(again))["finished"] is False
+
+
+class LiveMic:
+    """A microphone stand-in: the recording's chunks handed out in real time."""
+
+    realtime = True
+    channels = 1
+
+    def __init__(self, audio):
+        from voice_host.speech.sources import ArraySource
+
+        self.chunks = ArraySource(audio, chunk_seconds=0.05)
+
+    def __iter__(self):
+        import time
+
+        start = time.monotonic()
+        for chunk in self.chunks:
+            time.sleep(max(0.0, chunk.start - (time.monotonic() - start)))
+            yield chunk
+
+    def close(self):
+        pass
+
+
+def test_the_live_host_asks_each_player_to_say_who_they_are(say, moonshine_ready):
+    from voice_host import config
+    from voice_host.host.hearing import Hearing, HearingSettings, play_live
+    from voice_host.host.session import Session, new_header
+    from voice_host.speech.recognizer import make_recognizer
+    from voice_host.speech.voiceprint import VoicePrints
+    from voice_host.words import Words
+
+    opening = "".join(f"[+2] {p}: I am {p}.\n" for p in PLAYERS)  # each answers the host's question in turn
+    words = "[+2.5] Ann: pocket\n[+2] Ben: market\n[+2] Cat: window\n"
+    audio = render(opening + words, say, VOICES, channels=False)
+    said: list[str] = []
+    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), said.append)
+    session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
+    hearing = Hearing(session, session.words, HearingSettings(), voiceprints=VoicePrints())
+    play_live(hearing, LiveMic(audio), make_recognizer("auto"))
+    assert said[1:7] == [
+        "Ann, so I know your voice, please say: I am Ann, and I am ready to play.",
+        "Thank you, Ann. I know your voice now.",
+        "Ben, so I know your voice, please say: I am Ben, and I am ready to play.",
+        "Thank you, Ben. I know your voice now.",
+        "Cat, so I know your voice, please say: I am Cat, and I am ready to play.",
+        "Thank you, Cat. I know your voice now.",
+    ], said
+    assert said[7] == "Prolix Classic for Ann, Ben and Cat: 6 rounds."
+    assert [(w["word"], p["name"]) for p in session.result()["players"] for w in p["words"]] == [
+        ("pocket", "Ann"), ("market", "Ben"), ("window", "Cat")], "\n".join(said)

@@ -180,6 +180,13 @@ class Hearing:
         if self.question is None:
             self.session.tick(t)
 
+    def finish(self) -> None:
+        """The input ended (a recording's end, the microphone closed): settle an open
+        question as its time would, then let the words waiting on the clock be scored."""
+        while self.question is not None:
+            self.tick(self.question.asked_at + self.settings.answer_within)
+        self.session.settle()
+
     def _catch_up(self) -> None:
         """Hear what was said while a question was open, in order, until a new question."""
         while self.question is None and self.waiting:
@@ -493,9 +500,7 @@ def play_recording(hearing: Hearing, source, recognizer, *, channel_players=None
     duration = getattr(source, "duration", None) or end
     hearing.open(end)
     hearing.tick(max(duration, end))
-    while hearing.question is not None:  # the recording ended on a question: settle it now
-        hearing.tick(hearing.question.asked_at + hearing.settings.answer_within)
-    hearing.session.settle()
+    hearing.finish()
 
 
 def play_live(hearing: Hearing, source, recognizer, *, channel_players=None, voiceprints=None, voice=None) -> None:
@@ -550,7 +555,7 @@ def play_live(hearing: Hearing, source, recognizer, *, channel_players=None, voi
         u.start += offset
         u.end += offset
         hearing.hear(u)
-    hearing.session.settle()
+    hearing.finish()
 
 
 def _listener(hearing: Hearing, recognizer, channel_players=None, voiceprints=None, voice=None, on_event=None):
