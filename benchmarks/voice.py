@@ -127,17 +127,18 @@ def sounds_same(a: str, b: str) -> bool:
     return jellyfish.metaphone(a) == jellyfish.metaphone(b)
 
 
-def words_right(ref: list[str], hyp: list[str]) -> tuple[int, int]:
-    """(words right as written, words right by sound) of a Levenshtein alignment of the
-    words: a substitution by a word that sounds the same counts by sound."""
+def words_right(ref: list[str], hyp: list[str]) -> tuple[int, int, list[str]]:
+    """(words right as written, words right by sound, the words missed by sound) of a
+    Levenshtein alignment of the words: a substitution by a word that sounds the same
+    counts by sound."""
     from rapidfuzz.distance import Levenshtein
 
     ops = Levenshtein.editops(ref, hyp)
-    deleted = sum(1 for op in ops if op.tag == "delete")
+    missed = [ref[op.src_pos] for op in ops if op.tag == "delete"]
     replaced = [(ref[op.src_pos], hyp[op.dest_pos]) for op in ops if op.tag == "replace"]
-    homophones = sum(1 for a, b in replaced if sounds_same(a, b))
-    strict = len(ref) - deleted - len(replaced)
-    return strict, strict + homophones
+    missed += [a for a, b in replaced if not sounds_same(a, b)]
+    strict = len(ref) - sum(1 for op in ops if op.tag in ("delete", "replace"))
+    return strict, len(ref) - len(missed), missed
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -220,6 +221,9 @@ def speak_to(engine: str, path: Path):
 def recognizer(name: str):
     from voice_host.speech.recognizer import make_recognizer
 
+    if name == "whisper":  # as the Listener gives it: the player names in its prompt
+        rec = make_recognizer(name, prompt_prefix=", ".join(PLAYERS) + ".")
+        return lambda audio: rec.transcribe(audio).text
     rec = make_recognizer(name)
     if name == "moonshine":
         return lambda audio: rec.transcribe(audio, sayable=None).text
@@ -230,6 +234,8 @@ def intelligibility(placed, audio, rate, recognize) -> tuple[float, int, list[tu
     from voice_host.speech.sources import SAMPLE_RATE, resample
 
     hits = by_sound = total = 0
+    names = {n.lower() for n in PLAYERS} | {n.lower() + "s" for n in PLAYERS}
+    name_words = name_misses = 0
     misses = []
     for i, p in enumerate(placed):
         if p.kind != "say":
@@ -240,13 +246,16 @@ def intelligibility(placed, audio, rate, recognize) -> tuple[float, int, list[tu
         b = int(min(after, p.end + 0.3) * rate)
         heard = recognize(resample(audio[a:b], rate, SAMPLE_RATE))
         ref, hyp = normalize(p.what), normalize(heard)
-        h, s = words_right(ref, hyp)
+        h, s, missed = words_right(ref, hyp)
         hits += h
         by_sound += s
         total += len(ref)
+        name_words += sum(1 for w in ref if w in names)
+        name_misses += sum(1 for w in missed if w in names)
         if s < len(ref):
             misses.append((p.what, heard))
-    return hits / max(1, total), by_sound / max(1, total), total, misses
+    others = (by_sound - (name_words - name_misses)) / max(1, total - name_words)
+    return hits / max(1, total), by_sound / max(1, total), total, misses, (name_misses, name_words, others)
 
 
 def main() -> int:
@@ -280,7 +289,7 @@ def main() -> int:
             if used != engine:
                 print(f"{engine}: not available here ({used} used instead); skipped")
                 continue
-            row = {"engine": engine, "lat": lat, "render_s": render_s, "audio_s": audio.size / rate, "words": {}}
+            row = {"engine": engine, "lat": lat, "distinct": distinct, "render_s": render_s, "audio_s": audio.size / rate, "words": {}}
             for n, rec in recognizers.items():
                 row["words"][n] = intelligibility(placed, audio, rate, rec)
             rows.append(row)
@@ -294,15 +303,19 @@ def main() -> int:
         p50, p95 = statistics.median(cold) * 1000, percentile(cold, 0.95) * 1000
         ok = "ok" if p95 <= TARGET_LATENCY_P95 * 1000 else "MISSED"
         warm_s = f"{statistics.median(warm) * 1000:.1f} / {percentile(warm, 0.95) * 1000:.1f} ms" if warm else "-"
-        words = " ".join(f"{100 * snd:>25.1f}% / {100 * acc:.1f}% of {n}" for acc, snd, n, _ in r["words"].values())
+        words = " ".join(f"{100 * snd:>25.1f}% / {100 * acc:.1f}% of {n}" for acc, snd, n, _, _ in r["words"].values())
         print(f"{r['engine']:14} {p50:>14.0f} / {p95:.0f} ms ({ok:6}) {warm_s:>16} {words}")
+    for r in rows:
+        slow = sorted(zip(r["lat"]["cold"], r["distinct"]), reverse=True)[:3]
+        print(f"  {r['engine']} slowest: " + "; ".join(f"{t * 1000:.0f} ms '{x}'" for t, x in slow))
     print(f"targets: first sample p95 <= {TARGET_LATENCY_P95 * 1000:.0f} ms; words right >= {TARGET_WORDS:.0%} "
           "for the default voice (piper)")
     for r in rows:
-        for n, (acc, snd, total, misses) in r["words"].items():
+        for n, (acc, snd, total, misses, (name_misses, name_words, others)) in r["words"].items():
             verdict = "" if r["engine"] != "piper" else (" ok" if snd >= TARGET_WORDS else " MISSED")
             print(f"\n{r['engine']} heard by {n}: {snd:.1%} of {total} words right by sound{verdict} "
-                  f"({acc:.1%} as written); the whole game rendered "
+                  f"({acc:.1%} as written); player names missed {name_misses} of {name_words}, the other "
+                  f"words {others:.1%} right by sound; the whole game rendered "
                   f"into the file in {r['render_s']:.1f} s for {r['audio_s']:.0f} s of audio")
             for said, heard in misses[: args.show_misses]:
                 print(f"  said:  {said}\n  heard: {heard}")
