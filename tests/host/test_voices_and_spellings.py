@@ -95,6 +95,15 @@ def test_saying_who_you_are_enrolls_your_voice_at_any_moment(ear):
     assert hearing.voiceprints.clips == {"Ben": 1, "Cat": 1}
 
 
+def test_an_introduction_heard_in_two_parts_is_one_voice(ear):
+    t, hearing = ear()
+    out = said(t, hearing, Heard(1, "I am Ben"), Heard(2.5, "and I am ready to play"), Heard(8, "and I am ready to play"))
+    # the rest of Ben's sentence adds to Ben's print ("and" is not Ann); a lone one later is chatter
+    assert out == ["Thank you, Ben. I know your voice now.",
+                   "I didn't catch a word in 'and i am ready to play'. Say just the word, or 'play' and the word."]
+    assert hearing.voiceprints.clips == {"Ben": 2}
+
+
 def test_the_opening_is_said_before_anything_heard_is_judged(ear):
     t, hearing = ear(start=None, board=None)
     out = said(t, hearing, Heard(2, "I am Ann"), Heard(6, "lanterns"))

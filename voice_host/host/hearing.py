@@ -97,6 +97,8 @@ class HearingSettings:
     """A homophone this common (wordfreq Zipf) is a spelling worth asking about."""
     enroll_within: float = 15.0
     """Seconds the live opening waits for each player to say who they are."""
+    sentence_gap: float = 3.0
+    """The rest of an introduction heard within this many seconds is the same voice."""
 
     @classmethod
     def from_config(cls, cfg: dict) -> "HearingSettings":
@@ -152,6 +154,7 @@ class Hearing:
     """When the host asked the first of ``enrolling``."""
     unheard: list[str] = field(default_factory=list)
     """Players who did not answer the opening's question (told to say their name first)."""
+    _last_enrolled: tuple[str, float] | None = field(default=None, repr=False)
     _sayable: object = field(default=None, repr=False)
     _sayable_for: object = field(default=0, repr=False)
 
@@ -284,8 +287,8 @@ class Hearing:
         m = ENROLL.match(text)
         if m:
             return self._player_named(m.group(1))
-        if READY.search(text):
-            return next(filter(None, map(self._player_named, text.split()[:4])), None)
+        if READY.search(text):  # only a name as such: "and i am ready" is not Ann's
+            return next(filter(None, (intents.find_player(w, self.session.players) for w in text.split()[:4])), None)
         return None
 
     def _enroll(self, u: Heard) -> bool:
@@ -293,17 +296,25 @@ class Hearing:
         audio = getattr(u, "audio", None)
         if self.voiceprints is None or audio is None or not len(audio):
             return False
-        name = self._introduced(intents.normalize(u.text))
+        text = intents.normalize(u.text)
+        name, more = self._introduced(text), False
+        last = self._last_enrolled
+        if name is None and READY.search(text) and last and u.start - last[1] <= self.settings.sentence_gap:
+            name, more = last[0], True  # the rest of the sentence ("..., and I am ready to play"): more of that voice
         if name is None and self.enrolling and not self.session.begun:
             name = self.enrolling[0]  # the player the host asked, whatever they said
         if name is None:
             return False
         try:
-            self.voiceprints.forget(name)
+            if not more:
+                self.voiceprints.forget(name)
             self.voiceprints.enroll(name, audio)
         except Exception as exc:  # a voice print is a help, never a reason to stop the game
             print(f"voice print for {name} failed: {exc}", file=sys.stderr)
             return False
+        self._last_enrolled = (name, u.end)
+        if more:
+            return True
         self._say(self.announce.enrolled(name))
         if name in self.enrolling:
             self.enrolling.remove(name)
