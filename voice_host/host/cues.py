@@ -20,26 +20,27 @@ from __future__ import annotations
 
 from typing import Callable
 
-from voice_host.games import events as E
-
 TEN = 10.0
 
 
-def earcon_for(event: E.Event) -> str | None:
-    """The earcon an event gets, if any."""
-    if isinstance(event, (E.TimerFlipped, E.TimerStarted)):
+def earcon_for(event) -> str | None:
+    """The earcon an event gets, if any. Events are matched by their class name (the
+    games keep their events in their own modules; the names are what the announcer
+    dispatches on too)."""
+    kind = type(event).__name__
+    if kind in ("TimerFlipped", "TimerStarted"):
         return "timer"
-    if isinstance(event, E.TimerExpired):
+    if kind == "TimerExpired":
         return "time_up"
-    if isinstance(event, E.TimeLeft):
-        return "ten_left" if event.seconds == TEN else None
-    if isinstance(event, E.ChallengeRaised):
+    if kind == "TimeLeft":
+        return "ten_left" if getattr(event, "seconds", None) == TEN else None
+    if kind == "ChallengeRaised":
         return "challenge"
-    if isinstance(event, E.DexikonChallenged):
-        return "refused" if event.outcome == "void" else None
-    if isinstance(event, E.ChallengeResolved):
-        return None if event.stands else "refused"
-    if isinstance(event, E.Refused) and event.params.get("word"):
+    if kind == "DexikonChallenged":
+        return "refused" if getattr(event, "outcome", None) == "void" else None
+    if kind == "ChallengeResolved":
+        return None if getattr(event, "stands", True) else "refused"
+    if kind == "Refused" and (getattr(event, "params", None) or {}).get("word"):
         return "refused"
     return None
 
@@ -62,7 +63,7 @@ class Cues:
         self._first_seen: dict[float, float] = {}
         self._warned: set[float] = set()
 
-    def __call__(self, events: list[E.Event], t: float) -> None:
+    def __call__(self, events: list, t: float) -> None:
         prev, self._prev = self._prev, None
         if prev is not None:
             t_prev, until, settles = prev
