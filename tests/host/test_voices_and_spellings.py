@@ -91,8 +91,10 @@ def test_saying_who_you_are_enrolls_your_voice_at_any_moment(ear):
     assert out == ["Thank you, Ben. I know your voice now.", "Thank you, Cat. I know your voice now."]
     assert hearing.voiceprints.clips == {"Ben": 1, "Cat": 1}
     assert t.game.state.used == []  # not a play
+    said(t, hearing, Heard(7, "i am man and i am ready to play"))  # a letter away from one name only
+    assert hearing.voiceprints.clips == {"Ben": 1, "Cat": 1, "Ann": 1}
     said(t, hearing, Heard(9, "this is Ben again"))  # again: enrolled anew, not added to
-    assert hearing.voiceprints.clips == {"Ben": 1, "Cat": 1}
+    assert hearing.voiceprints.clips == {"Ben": 1, "Cat": 1, "Ann": 1}
 
 
 def test_an_introduction_heard_in_two_parts_is_one_voice(ear):

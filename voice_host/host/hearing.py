@@ -269,6 +269,12 @@ class Hearing:
         players = self.session.players
         return intents.find_player(said, players) or next((p for p in players if sounds_like(said, p)), None)
 
+    def _nearest_name(self, said: str) -> str | None:
+        """The one player whose name is a letter away from what was heard after "I am"
+        ("man" for Ann, "kat" for Cat); None when none or several are."""
+        near = [p for p in self.session.players if jellyfish.levenshtein_distance(said, p.lower()) <= 1]
+        return near[0] if len(near) == 1 else None
+
     def _named_by_sound(self, body: str) -> tuple[str, str] | None:
         """("Ann", "jewelers") for "and jewelers": a first word that sounds like a player's
         name, when what follows is a play and the whole is not."""
@@ -286,7 +292,7 @@ class Hearing:
         in the opening's sentence however the start was heard ("hi ann and i am ready to play")."""
         m = ENROLL.match(text)
         if m:
-            return self._player_named(m.group(1))
+            return self._player_named(m.group(1)) or self._nearest_name(m.group(1))
         if READY.search(text):  # only a name as such: "and i am ready" is not Ann's
             return next(filter(None, (intents.find_player(w, self.session.players) for w in text.split()[:4])), None)
         return None
@@ -370,7 +376,7 @@ class Hearing:
         body = rewrite(body)
         players = self.session.players
         intent = intents.parse(body, players)
-        if self.session.game.interpret(intent, speaker or players[0], self.session.t) is not None:
+        if self.session.interpret(intent, speaker or players[0], self.session.t) is not None:
             return body, None
         if intent.kind not in ("word", "unclear"):
             return body, None
@@ -425,10 +431,11 @@ class Hearing:
         if self._sayable_for != key:
             names = [p.lower() for p in self.session.players]
             lead_ins = names + [f"{n} {v}" for n in names for v in ("says", "interrupts", "interrupts with")]
+            lead_ins += [f"{v} {n}" for n in names for v in ("i am", "my name is", "this is")]  # "I am Ann, and ..."
             phrases = [p for kind, ps in intents.PHRASES.items() if kind != "play_what" for p in ps]
             phrases += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "it was", "that was", "i am",
                                                                 "i'm", "my name is", "this is")]
-            phrases += [f"{n}'s sheet" for n in names] + names
+            phrases += [f"{n}'s sheet" for n in names] + names + ["and i am ready to play", "i am ready to play"]
             if self.question is not None:
                 phrases += self.question.options
             self._sayable = Sayable.game(phrases, lead_ins + list(intents.PHRASES["play_what"]))
