@@ -270,10 +270,14 @@ class Hearing:
         return intents.find_player(said, players) or next((p for p in players if sounds_like(said, p)), None)
 
     def _nearest_name(self, said: str) -> str | None:
-        """The one player whose name is a letter away from what was heard after "I am"
-        ("man" for Ann, "kat" for Cat); None when none or several are."""
-        near = [p for p in self.session.players if jellyfish.levenshtein_distance(said, p.lower()) <= 1]
-        return near[0] if len(near) == 1 else None
+        """The player whose name is closest in spelling to what was heard after "I am"
+        ("man" for Ann, "kat" for Cat), if close enough and closer than any other."""
+        from rapidfuzz import fuzz, process
+
+        best = process.extract(said, [p.lower() for p in self.session.players], scorer=fuzz.ratio, limit=2)
+        if best and best[0][1] >= 60 and (len(best) == 1 or best[1][1] < best[0][1]):
+            return self.session.players[best[0][2]]
+        return None
 
     def _named_by_sound(self, body: str) -> tuple[str, str] | None:
         """("Ann", "jewelers") for "and jewelers": a first word that sounds like a player's
