@@ -263,6 +263,7 @@ def main() -> int:
     ap.add_argument("--engines", default="piper,pyttsx3")
     ap.add_argument("--recognizers", default="auto", help="moonshine, whisper, or auto (moonshine, else whisper)")
     ap.add_argument("--show-misses", type=int, default=8)
+    ap.add_argument("--latency-only", action="store_true", help="skip the intelligibility part")
     args = ap.parse_args()
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -270,7 +271,7 @@ def main() -> int:
     distinct = list(dict.fromkeys(sentences))
     print(f"the game: {len(sentences)} sentences said, {len(distinct)} distinct, "
           f"{sum(len(s.split()) for s in sentences)} words")
-    names = args.recognizers.split(",")
+    names = [] if args.latency_only else args.recognizers.split(",")
     if names == ["auto"]:
         try:
             recognizer("moonshine")
@@ -283,6 +284,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for engine in args.engines.split(","):
             lat = latency(engine, distinct)
+            if args.latency_only:
+                rows.append({"engine": engine, "lat": lat, "distinct": distinct, "words": {}})
+                continue
             t0 = time.monotonic()
             placed, audio, rate, used = speak_to(engine, Path(tmp) / f"{engine}.wav")
             render_s = time.monotonic() - t0
