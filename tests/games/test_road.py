@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from support import by_name
 
-from voice_host.games.road import RoadGame, RoadSettings, parse_play
+from voice_host.games.road import RoadGame, RoadSettings
+from voice_host.host.phrases.road import parse_play
 
 GAME = """
 @start Ann

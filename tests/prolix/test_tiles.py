@@ -11,7 +11,7 @@ from voice_host.games.errors import Refusal
 from voice_host.games.prolix.tiles import (
     Bag,
     TileSet,
-    advance,
+    slide,
     board_tiles,
     empty_board,
     parse_board,
@@ -57,13 +57,13 @@ def test_repeated_letters_flip_separate_tiles_best_first(ts):
     assert score("aeiou", board, ts)[0] == 0            # letters not on the board score nothing
 
 
-def test_advance_moves_right_and_discards_the_last_column(ts):
+def test_slide_moves_right_and_discards_the_last_column(ts):
     board = parse_board("W B J S L C D G".split(), ts)
-    moved, gone = advance(board)
+    moved, gone = slide(board)
     assert [t.letter for t in gone] == ["D", "G"]
     assert [[t.letter if t else None for t in col] for col in moved] == [
         [None, None], ["W", "B"], ["J", "S"], ["L", "C"]]
-    two, gone2 = advance(board, 2)
+    two, gone2 = slide(board, 2)
     assert sorted(t.letter for t in gone2) == ["C", "D", "G", "L"]
     filled = place(moved, [ts.tile("M"), ts.tile("N")])
     assert [t.letter for t in filled[0]] == ["M", "N"]

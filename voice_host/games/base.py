@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
+import os
 import sys
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, ClassVar
 
 from voice_host.games.actions import Action, Query, Tick
 from voice_host.games.errors import Refusal
+from voice_host.words.lexicon import fold
 from voice_host.games.events import Event, GameOver, Refused
 
 
@@ -33,6 +34,8 @@ class Game:
     """
 
     name: ClassVar[str]
+    reraise: ClassVar[bool] = bool(os.environ.get("VOICE_HOST_RERAISE"))
+    """Let a rule that raises fail (the tests set it); in play it is said and undone."""
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 99
     status_questions: ClassVar[tuple[str, ...]] = ("scores", "turn")
@@ -62,6 +65,8 @@ class Game:
                 events.append(Refused(r.code, params, player))
             return self._remember_final(events)
         except Exception:  # a bug must not end a game in progress: undo the step, say so, report it
+            if Game.reraise:
+                raise
             self.state = start
             traceback.print_exc(file=sys.stderr)
             return [Refused("internal_error", {}, player)]
@@ -87,13 +92,16 @@ class Game:
         """What "the game is over" says: the winners and their score (and its unit)."""
         r = self.result()
         totals = {p["name"]: p["total"] for p in r.get("players", ())}
-        team = {p["name"]: p.get("team") for p in r.get("players", ())}
         winners = tuple(r.get("winners", ()))
-        sides = tuple(dict.fromkeys(team[w] or w for w in winners))
+        sides = tuple(dict.fromkeys(self.winning_side(w) for w in winners))
         out = {"winners": sides, "total": totals[winners[0]] if winners else None, "unit": self.score_unit}
         if not winners and len(totals) == 1:  # solo: no winner, a score
             out["alone"] = next(iter(totals.items()))
         return out
+
+    def winning_side(self, player: str) -> str | tuple[str, ...]:
+        """Who a winner won as: the player, or (partners) the team's members."""
+        return player
 
     moves: ClassVar[tuple[str, ...]] = ("word", "challenge")
     """The host's own moves this game takes: word, final ("my word is"), challenge, flip."""
@@ -132,14 +140,6 @@ class Game:
         """A new game from the merged configuration (voice_host.config.load)."""
         raise NotImplementedError
 
-    def interpret(self, intent, player: str, t: float) -> Action | None:
-        """This game's own reading of an utterance; None leaves it to the host's."""
-        return None
-
-    def directive(self, t: float, name: str, args: list[str]) -> Action | None:
-        """This game's own script directives (beyond start, board, draw); None: unknown."""
-        return None
-
     def settles_at(self) -> float | None:
         """When the words waiting on the clock (the tie window) will have been scored."""
         return None
@@ -149,10 +149,6 @@ class Game:
         the host knows whether two spellings of one sound are worth asking about."""
         return None
 
-    def phrases(self) -> dict[str, str]:
-        """Extra spoken phrases this game understands (for help)."""
-        return {}
-
 
 REGISTRY: dict[str, Callable[..., Game]] = {}
 
@@ -160,3 +156,9 @@ REGISTRY: dict[str, Callable[..., Game]] = {}
 def register(cls: type[Game]) -> type[Game]:
     REGISTRY[cls.name] = cls
     return cls
+
+
+def find_player(name: str, players: list[str] | tuple[str, ...]) -> str | None:
+    """The player called ``name``, matched without case or accents; None if nobody is."""
+    name = fold(name).strip().lower()
+    return next((p for p in players if fold(p).lower() == name), None)

@@ -10,8 +10,10 @@ changes nothing (the host says it did not catch a word).
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
+
+from voice_host.games.base import find_player  # noqa: F401  (the host's name for it too)
+from voice_host.words.lexicon import fold
 
 PHRASES: dict[str, tuple[str, ...]] = {
     "challenge": ("challenge", "i challenge", "i challenge that", "challenge that", "challenge it"),
@@ -111,26 +113,13 @@ class Intent:
     """For ``word``: said as "my word is ...", a word the player commits to."""
 
 
-def fold(text: str) -> str:
-    """Accents dropped before anything else (café -> cafe, sauté -> saute): tiles and
-    cards carry none, and the dictionary is folded the same way."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
 def normalize(text: str) -> str:
-    """Accents folded, lower case, punctuation around words dropped, inner
+    """Accents folded (café -> cafe: tiles and cards carry none, and the dictionary is
+    folded the same way), lower case, punctuation around words dropped, inner
     apostrophes/hyphens kept."""
     text = fold(text).lower().replace("’", "'")
     text = re.sub(r"[^a-z0-9'\- ]+", " ", text)
     return " ".join(w.strip("'-") if not PUNCTUATED.match(w) else w for w in text.split()).strip()
-
-
-def find_player(name: str, players: list[str] | tuple[str, ...]) -> str | None:
-    name = fold(name).strip().lower()
-    for p in players:
-        if fold(p).lower() == name:
-            return p
-    return None
 
 
 def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:

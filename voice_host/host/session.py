@@ -16,14 +16,17 @@ from typing import Callable
 from voice_host.games import actions as A
 from voice_host.games import events as E
 from voice_host.games.base import REGISTRY, Game, Setup
-from voice_host.host import intents
-from voice_host.host.announcer import Announcer
+from voice_host.games.prolix import actions as prolix_actions
+from voice_host.games.prolix import events as prolix_events
+from voice_host.host import announce, intents, phrases
+from voice_host.host.announce import Announcer
 from voice_host.host.log import EventLog
 
-BRIEF_SKIPS = (E.BoardShown, E.TilesDrawn, E.StartDraws)
+BRIEF_SKIPS = (prolix_events.BoardShown, prolix_events.TilesDrawn, E.StartDraws)
 """What brief leaves out unless asked: the board, the tiles drawn."""
 
-CHANGES = (A.Word, A.Challenge, A.FlipTimer, A.Vote, A.SetBoard, A.Draw, A.Move)
+CHANGES = (A.PlayWord, A.Challenge, prolix_actions.FlipTimer, A.Answer, prolix_actions.SetBoard, prolix_actions.Draw,
+           A.Move)
 """Actions that undo can take back once the game has begun (when they were not refused)."""
 
 
@@ -135,19 +138,11 @@ class Session:
 
     def _directive(self, index: int, record: dict, quiet: bool) -> list[str]:
         name, args = record["directive"], record.get("args", [])
-        if name == "start":
-            who = intents.find_player(args[0], self.players) if len(args) == 1 else None
-            if who is None:
-                return self._refuse("unknown_player", {"player": " ".join(args), "players": tuple(self.players)}, quiet)
-            action: A.Action = A.SetStart(self.t, who)
-        elif name == "board":
-            action = A.SetBoard(self.t, tuple(args))
-        elif name == "draw":
-            action = A.Draw(self.t, tuple(args))
-        else:
-            action = self.game.directive(self.t, name, args)
-            if action is None:
-                return self._refuse("bad_directive", {"text": "@" + " ".join([name, *args])}, quiet)
+        action = phrases.directive(self.game.name, self.t, name, args, self.players)
+        if action is None:
+            return self._refuse("bad_directive", {"text": "@" + " ".join([name, *args])}, quiet)
+        if isinstance(action, E.Refused):
+            return self._refuse(action.code, action.params, quiet)
         return self._act(index, action, quiet)
 
     def _utterance(self, index: int, record: dict, quiet: bool) -> list[str]:
@@ -171,16 +166,16 @@ class Session:
             return self._host_request(intent.kind, quiet)
         action = None
         if intent.kind not in intents.QUESTIONS:  # a question is never a game's phrase, nor a word
-            action = self.game.interpret(intent, player, t)  # the game's own phrases come first
+            action = self.interpret(intent, player, t)  # the game's own phrases come first
             if action is None and intent.kind in ("word", "unclear"):
                 fixed = self._near_command(intent, player, t)  # "chalenge" is the command, not a word
                 if fixed is not None:
                     return self._utterance_as(index, record, fixed, quiet)
         if action is None:
-            action = self._generic_action(intent, player, t)
+            action = phrases.common.action(intent, player, t, self.players)
         if isinstance(action, E.Refused):
             return self._say([action], quiet=quiet, remember=False)
-        if isinstance(action, A.Word):
+        if isinstance(action, A.PlayWord):
             said = self.tick(t, quiet=quiet)  # what time settles first (a word in the tie window) decides the turn
             cost = self.game.interrupt_cost(player, action.word)
             if cost is not None and cost[0] - cost[1] <= 0:  # the rulebook's tip: let a low interrupt be taken back
@@ -189,6 +184,10 @@ class Session:
                                               quiet, remember=True)
             return said + self._act(index, action, quiet)
         return self._act(index, action, quiet)
+
+    def interpret(self, intent: intents.Intent, player: str, t: float) -> A.Action | E.Refused | None:
+        """The game's own reading of an utterance (host.phrases); None leaves it to the table's."""
+        return phrases.parse(self.game.name, intent.text, player, t)
 
     def _utterance_as(self, index: int, record: dict, text: str, quiet: bool) -> list[str]:
         """Apply an utterance read as ``text`` (a near-miss of a command, corrected)."""
@@ -212,7 +211,7 @@ class Session:
             return None
         text = " ".join(fixed)
         again = intents.parse(text, self.players)
-        if again.kind not in ("word", "unclear") or self.game.interpret(again, player, t) is not None:
+        if again.kind not in ("word", "unclear") or self.interpret(again, player, t) is not None:
             return text
         return None
 
@@ -222,14 +221,14 @@ class Session:
             return self._say_lines([self.announcer.taken_back(player, word)], quiet, remember=True)
         if len(self.undoable) != changes:  # the game moved on while the player thought about it
             return self._refuse("moment_passed", {"word": word}, quiet)
-        return self._act(index, A.Word(self.t, player, word), quiet)
+        return self._act(index, A.PlayWord(self.t, player, word), quiet)
 
     def _host_request(self, kind: str, quiet: bool) -> list[str]:
         """What the host answers itself: what it said, the help, undo, its voice and detail."""
         if kind == "repeat":
             return self._say_lines(self.last_said, quiet, remember=False)
         if kind == "help":
-            return self._say_lines([self.announcer.help(self.game.phrases(), self.game.moves, self.game.questions)],
+            return self._say_lines([self.announcer.help(phrases.help(self.game), self.game.moves, self.game.questions)],
                                    quiet, remember=False)
         if kind == "undo":
             return self._undo(quiet)
@@ -245,28 +244,6 @@ class Session:
             return []
         level = adjust(rate_step=steps[0], volume_step=steps[1]) if adjust is not None else None
         return self._say_lines([self.announcer.voice_adjusted(kind, level)], quiet, remember=False)
-
-    def _generic_action(self, intent: intents.Intent, player: str, t: float) -> A.Action | E.Refused:
-        kind = intent.kind
-        if kind == "word":
-            if not intents.WORDLIKE.match(intent.word or ""):
-                return E.Refused("punctuation", {"word": intent.word}, player)
-            return A.Word(t, player, intent.word, intent.final)
-        if kind == "flip":
-            return A.FlipTimer(t, player)
-        if kind in ("yes", "no"):
-            return A.Vote(t, player, kind == "yes")
-        if kind == "challenge" and intent.target is not None and intent.target not in self.players:
-            return E.Refused("unknown_player", {"player": intent.target, "players": tuple(self.players)}, player)
-        if kind == "challenge":
-            return A.Challenge(t, player, intent.target)
-        if kind == "how":
-            return A.Query(t, kind, player, intent.word)
-        if kind in intents.QUESTIONS:
-            return A.Query(t, kind, player, intent.target)
-        if kind == "play_what":
-            return E.Refused("play_what", {"text": intent.text}, player)
-        return E.Refused("unclear", {"text": intent.text}, player)
 
     def _act(self, index: int, action: A.Action, quiet: bool) -> list[str]:
         events = self.game.step(action)
@@ -340,4 +317,5 @@ class Session:
         return lines
 
     def result(self) -> dict:
-        return self.game.result()
+        """The game's result, its teams named as the table hears them."""
+        return announce.phlounder.labelled(self.game.result())

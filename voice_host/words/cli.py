@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     except LexiconError as err:
         print(f"voice-host word: {err}", file=sys.stderr)
         return 2
-    from voice_host.host.intents import fold  # accents first: café is cafe
+    from voice_host.words.lexicon import fold  # accents first: café is cafe
 
     used = [(fold(w), p) for w, p in parse_used(args.used)]
     results = [verdict_line(words, fold(w), used) for w in args.words]

@@ -12,8 +12,8 @@ import copy
 import math
 from dataclasses import dataclass, field
 
-from voice_host.games import actions as A
-from voice_host.games import events as E
+from voice_host.games.prolix import actions as A
+from voice_host.games.prolix import events as E
 from voice_host.games.base import Setup, register
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.common import ProlixGame, ProlixSettings, ProlixState, Timer, ranking
@@ -52,7 +52,7 @@ class Sheet:
 
 
 @dataclass
-class Said:
+class Pending:
     """A word said by a player, waiting for the tie window to close."""
 
     t: float
@@ -65,7 +65,7 @@ class LastPlay:
     """The most recent scoring, kept so that a successful challenge can undo it."""
 
     before: "ClassicState"
-    said: list[Said]
+    said: list[Pending]
     scored: list[str]
     """Players whose words counted."""
     challenged: list[str] = field(default_factory=list)
@@ -73,7 +73,7 @@ class LastPlay:
 
 
 @dataclass
-class Vote:
+class Ballot:
     """A challenge waiting for the uninvolved players' vote (table option)."""
 
     challenger: str
@@ -94,10 +94,10 @@ class ClassicState(ProlixState):
     interrupts: int = 0
     """Times the active player has been interrupted this turn."""
     timer: Timer = field(default_factory=Timer)
-    pending: list[Said] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
     """Words waiting for the tie window to close."""
     last: LastPlay | None = None
-    vote: Vote | None = None
+    vote: Ballot | None = None
     then: str = "next"
     """After the draw, the ``next`` player or the active player ``again``."""
 
@@ -186,13 +186,13 @@ class ProlixClassic(ProlixGame):
             return setup
         if s.phase == "setup":
             raise Refusal("not_started")
-        if isinstance(action, A.Word):
+        if isinstance(action, A.PlayWord):
             return self._word(action)
         if isinstance(action, A.FlipTimer):
             return self._flip(action.player, action.t)
         if isinstance(action, A.Challenge):
             return self._challenge(action.player, action.target)
-        if isinstance(action, A.Vote):
+        if isinstance(action, A.Answer):
             return self._vote(action.player, action.yes)
         raise Refusal("not_in_this_game", action=type(action).__name__)
 
@@ -207,7 +207,7 @@ class ProlixClassic(ProlixGame):
     def _busy(self) -> bool:
         return bool(self.state.pending or self.state.vote)
 
-    def _word(self, a: A.Word) -> list[E.Event]:
+    def _word(self, a: A.PlayWord) -> list[E.Event]:
         s = self.state
         self._known(a.player)
         self._playable_now(a.player)
@@ -221,7 +221,7 @@ class ProlixClassic(ProlixGame):
                 raise Refusal("timer_holder", player=a.player)
             if len(sheet.interrupts) >= self.settings.interrupt_slots:
                 raise Refusal("no_interrupts_left", player=a.player)
-        s.pending.append(Said(a.t, a.player, word))
+        s.pending.append(Pending(a.t, a.player, word))
         return []
 
     def _playable_now(self, player: str) -> None:
@@ -249,7 +249,7 @@ class ProlixClassic(ProlixGame):
         return [E.TimerFlipped(player, int(self.settings.timer))]
 
     # ------------------------------------------------------------------ scoring a play
-    def _resolve(self, said: list[Said]) -> list[E.Event]:
+    def _resolve(self, said: list[Pending]) -> list[E.Event]:
         """Score the words of one moment: a lone word, or a tiebreak."""
         s = self.state
         before = self._snapshot()
@@ -392,7 +392,7 @@ class ProlixClassic(ProlixGame):
         events.append(E.ChallengeRaised(challenger, said.player, said.word))
         if self.settings.challenge_vote:
             voters = [p for p in s.players if p not in (challenger, said.player)]
-            s.vote = Vote(challenger, said.player, said.word, voters)
+            s.vote = Ballot(challenger, said.player, said.word, voters)
             return events + [E.VoteAsked(tuple(voters), said.word)]
         return events + self._settle(challenger, said.player, said.word)
 

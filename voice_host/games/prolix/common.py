@@ -11,15 +11,15 @@ import math
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
-from voice_host.games import actions as A
-from voice_host.games import events as E
+from voice_host.games.prolix import actions as A
+from voice_host.games.prolix import events as E
 from voice_host.games.base import Game, Setup
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.tiles import (
     Bag,
     Board,
     TileSet,
-    advance,
+    slide,
     board_tiles,
     check_board,
     empty_board,
@@ -260,7 +260,7 @@ class ProlixGame(Game):
     def _move_and_draw(self, drawer: str | None) -> list[E.Event]:
         """Advance the tiles and refill the board (table mode: ask the drawer for the tiles)."""
         s = self.state
-        s.board, gone = advance(s.board, self.columns_per_move)
+        s.board, gone = slide(s.board, self.columns_per_move)
         s.bag.discards.extend(gone)
         s.drawer = drawer
         if s.table_mode:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from voice_host.games import actions as A
-from voice_host.games import events as E
+from voice_host.games.prolix import actions as A
+from voice_host.games.prolix import events as E
 from voice_host.games.base import register
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.common import ProlixGame, ProlixState, Timer
@@ -86,7 +86,7 @@ class ProlixDuel(ProlixGame):
         setup = self._setup_action(action)
         if setup is not None:
             return setup
-        if isinstance(action, A.Word):
+        if isinstance(action, A.PlayWord):
             return self._word(action)
         if isinstance(action, A.Challenge):
             return self._challenge(action.player, action.target)
@@ -96,9 +96,9 @@ class ProlixDuel(ProlixGame):
         s = self.state
         s.rounds.append(DuelRound(len(s.rounds) + 1, handicap=self._handicap()))
         s.round, s.phase, s.timer = len(s.rounds), "turn", Timer()
-        return [self.board_view(), E.DuelRound(s.round, s.rounds[-1].handicap)]
+        return [self.board_view(), E.DuelRoundStarted(s.round, s.rounds[-1].handicap)]
 
-    def _word(self, a: A.Word) -> list[E.Event]:
+    def _word(self, a: A.PlayWord) -> list[E.Event]:
         s = self.state
         self._accepting(a.player)
         current = s.rounds[-1]
@@ -184,7 +184,7 @@ class ProlixDuel(ProlixGame):
         current = s.rounds[-1]
         if current.winner is None and current.handicap != self._handicap():
             current.handicap = self._handicap()
-            events.append(E.DuelRound(current.number, current.handicap))
+            events.append(E.DuelRoundStarted(current.number, current.handicap))
         return events
 
     def _handicap(self) -> tuple[str, int] | None:
@@ -222,7 +222,7 @@ class ProlixDuel(ProlixGame):
             marks = self.marks()
             return [E.MarkAwarded(max(marks, key=marks.get), tuple(marks.items()), "report")]
         if q.kind == "turn":
-            events: list[E.Event] = [E.DuelRound(s.round, s.rounds[-1].handicap if s.rounds else None)]
+            events: list[E.Event] = [E.DuelRoundStarted(s.round, s.rounds[-1].handicap if s.rounds else None)]
             if s.timer.running(s.clock):
                 events.append(E.TimeLeft(round(s.timer.until - s.clock)))
             return events

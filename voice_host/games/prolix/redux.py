@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from voice_host.games import actions as A
-from voice_host.games import events as E
+from voice_host.games.prolix import actions as A
+from voice_host.games.prolix import events as E
 from voice_host.games.base import Setup, register
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.common import ProlixGame, ProlixSettings, ProlixState, Timer, ranking
@@ -120,7 +120,7 @@ class ProlixRedux(ProlixGame):
         setup = self._setup_action(action)
         if setup is not None:
             return setup
-        if isinstance(action, A.Word):
+        if isinstance(action, A.PlayWord):
             return self._word(action)
         if isinstance(action, A.FlipTimer):
             return self._flip(action.player)
@@ -128,7 +128,7 @@ class ProlixRedux(ProlixGame):
             return self._challenge(action.player, action.target)
         raise Refusal("not_in_this_game", action=type(action).__name__)
 
-    def _word(self, a: A.Word) -> list[E.Event]:
+    def _word(self, a: A.PlayWord) -> list[E.Event]:
         s = self.state
         self._accepting(a.player)
         turn = s.turns[-1]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from voice_host.games import actions as A
-from voice_host.games import events as E
+from voice_host.games.prolix import actions as A
+from voice_host.games.prolix import events as E
 from voice_host.games.base import register
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.common import ProlixGame, ProlixState, Timer
@@ -92,7 +92,7 @@ class ProlixSolo(ProlixGame):
         setup = self._setup_action(action)
         if setup is not None:
             return setup
-        if isinstance(action, A.Word):
+        if isinstance(action, A.PlayWord):
             return self._word(action)
         raise Refusal("not_in_this_game", action=type(action).__name__)
 
@@ -105,7 +105,7 @@ class ProlixSolo(ProlixGame):
                 E.TargetCheck(self.player, s.round, self.total, target, None),
                 E.TimerStarted(int(self.settings.timer))]
 
-    def _word(self, a: A.Word) -> list[E.Event]:
+    def _word(self, a: A.PlayWord) -> list[E.Event]:
         s = self.state
         self._accepting(a.player)
         self._check_word(a.word)

@@ -130,7 +130,7 @@ def parse_board(letters: Sequence[str], ts: TileSet) -> Board:
     return board
 
 
-def advance(board: Board, steps: int = 1) -> tuple[Board, list[Tile]]:
+def slide(board: Board, steps: int = 1) -> tuple[Board, list[Tile]]:
     """Move every tile ``steps`` columns right; return the new board and the discards."""
     n = len(board)
     spaces = len(board[0])

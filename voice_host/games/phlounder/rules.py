@@ -14,23 +14,15 @@ rounds; the highest total wins (docs/RULINGS.md has the readings chosen).
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 
-from voice_host.games import actions as A
-from voice_host.games import events as E
-from voice_host.games.base import Game, Setup, register
+from voice_host.games.phlounder import actions as A
+from voice_host.games.phlounder import events as E
+from voice_host.games.base import Game, Setup, find_player, register
 from voice_host.games.errors import Refusal
-from voice_host.games.phrases import number
 from voice_host.games.scoring import ranking
-from voice_host.host import intents
 from voice_host.words.pos import parts_of_speech
 
-BELL = ("bell", "done", "phlounder", "ding", "ring the bell")
-ROLL = ("roll", "roll the dice", "roll them")
-REPORT = re.compile(r"^(no word|[a-z'\-]+),? unused (.+)$")
-REPORT_AFTER = re.compile(r"^(no word|[a-z'\-]+),? (.+) unused$")
-"""Also "WORD, 3 unused": the number before "unused" is how it is often said."""
 NEEDS = {"N": "NOUN", "V": "VERB"}
 
 
@@ -63,7 +55,7 @@ class PhlounderSettings:
 
 
 @dataclass
-class Said:
+class Reported:
     """A player's report after the bell."""
 
     t: float
@@ -77,7 +69,7 @@ class Round:
     target: E.Target | None = None
     children: E.Target | None = None
     ringer: str | None = None
-    reports: dict[str, Said] = field(default_factory=dict)
+    reports: dict[str, Reported] = field(default_factory=dict)
     void: dict[str, str] = field(default_factory=dict)
     """player -> the dictionary's reason, after a successful challenge."""
     stood: list[str] = field(default_factory=list)
@@ -101,11 +93,6 @@ class PhlounderState:
     @property
     def round(self) -> Round:
         return self.rounds[-1]
-
-
-def team_name(members: tuple[str, ...]) -> str:
-    """A team as players hear it: "Ann and Ben", "Ann, Ben and Cat"."""
-    return ", ".join(members[:-1]) + " and " + members[-1] if len(members) > 1 else members[0]
 
 
 @register
@@ -132,7 +119,7 @@ class Phlounder(Game):
 
     @staticmethod
     def _named(name: str, players: list[str]) -> str:
-        found = intents.find_player(name, players)
+        found = find_player(name, players)
         if found is None:
             raise ValueError(f"{name.strip()} is not one of the players ({', '.join(players)}).")
         return found
@@ -148,34 +135,18 @@ class Phlounder(Game):
     def side_of(self, player: str) -> tuple[str, ...]:
         return next(s for s in self.state.sides if player in s)
 
-    # ------------------------------------------------------------------ phrases
-    def interpret(self, intent, player: str, t: float) -> A.Action | E.Refused | None:
-        said = intents.normalize(intent.text).replace(",", "")
-        if said in ROLL:
-            return A.Roll(t, player)
-        if said in BELL:
-            return A.Bell(t, player)
-        m = REPORT.match(said) or REPORT_AFTER.match(said)
-        if m:
-            unused = number(m.group(2))
-            if unused is None:
-                return E.Refused("bad_number", {"text": m.group(2)}, player)
-            word = None if m.group(1) == "no word" else m.group(1)
-            if word is not None and not intents.WORDLIKE.match(word):
-                return E.Refused("punctuation", {"word": word}, player)
-            return A.Report(t, player, word, unused)
-        if said == "no word":
-            return A.Report(t, player, None, 0)
-        return None
+    @staticmethod
+    def key(side: tuple[str, ...]) -> str | tuple[str, ...]:
+        """A side in the standings and the events: the player, or the team's members."""
+        return side if len(side) > 1 else side[0]
 
-    def directive(self, t: float, name: str, args: list[str]) -> A.Action | None:
-        if name == "dice":
-            return A.SetDice(t, tuple("".join(args).upper()))
-        return None
+    @staticmethod
+    def label(side: tuple[str, ...]) -> str:
+        """A side in the result: the player, or the team as --teams spells it ("Ann+Cat")."""
+        return "+".join(side)
 
-    def phrases(self) -> dict[str, str]:
-        return {"Dice": "say 'roll'.", "Bell": "say 'bell' when your word is done.",
-                "After the bell": "the ringer says the word; everyone else 'WORD, unused 3' or 'no word, unused 2'."}
+    def winning_side(self, player: str) -> str | tuple[str, ...]:
+        return self.key(self.side_of(player))
 
     # ------------------------------------------------------------------ the clock
     def advance(self, t: float) -> list[E.Event]:
@@ -206,7 +177,7 @@ class Phlounder(Game):
             return self._roll(self._faces(action.faces), None)
         if isinstance(action, A.Bell):
             return self._bell(action.player)
-        if isinstance(action, A.Word):
+        if isinstance(action, A.PlayWord):
             return self._report(action.t, action.player, action.word, 0)
         if isinstance(action, A.Report):
             return self._report(action.t, action.player, action.word, action.unused)
@@ -288,7 +259,7 @@ class Phlounder(Game):
             verdict = self.words.check(word)
             if not verdict.ok:
                 raise Refusal("not_a_word", word=word, reason=verdict.reason)
-        r.reports[player] = Said(t, word, unused)
+        r.reports[player] = Reported(t, word, unused)
         events: list[E.Event] = [E.ReportTaken(player, word, unused)]
         if self._missing() and not self._bell_failed(r):
             return events
@@ -324,9 +295,9 @@ class Phlounder(Game):
         return None
 
     @staticmethod
-    def report(r: Round, player: str) -> Said:
+    def report(r: Round, player: str) -> Reported:
         """The player's report; none (a round scored at once after an illegal bell): no word."""
-        return r.reports.get(player) or Said(0.0, None, 0)
+        return r.reports.get(player) or Reported(0.0, None, 0)
 
     def line(self, r: Round, player: str) -> E.PhlounderLine:
         said = self.report(r, player)
@@ -359,8 +330,8 @@ class Phlounder(Game):
         lines = tuple(self.line(r, p) for p in sorted(order, key=lambda p: (p not in ringing, order.index(p))))
         sides = sorted(scores.items(), key=lambda kv: (kv[0] != ringing, order.index(kv[0][0])))
         return E.PhlounderScored(r.number, r.ringer, legal, bad, lines,
-                                 tuple((team_name(side), n) for side, n in sides), self.win_bonus(r), self.teams,
-                                 revised)
+                                 tuple((self.key(side), n) for side, n in sides), self.win_bonus(r),
+                                 self.teams, revised)
 
     def _score(self) -> list[E.Event]:
         s = self.state
@@ -385,9 +356,8 @@ class Phlounder(Game):
         return self.totals()[self.side_of(player)]
 
     def _ranking(self):
-        totals = self.totals()
-        by_label = {team_name(side): n for side, n in totals.items()}
-        return ranking(by_label, by_label.get, lambda _: [])
+        by_key = {self.key(side): n for side, n in self.totals().items()}
+        return ranking(by_key, by_key.get, lambda _: [])
 
     def standings(self) -> tuple[E.Standing, ...]:
         return self._ranking()[0]
@@ -491,20 +461,20 @@ class Phlounder(Game):
                 continue
             legal, _, scores = self.round_scores(r)
             rounds.append({"round": r.number, "dice": r.target.number + r.target.letter, "ringer": r.ringer,
-                           "legal": legal, "scores": {team_name(side): n for side, n in scores.items()}})
+                           "legal": legal, "scores": {self.label(side): n for side, n in scores.items()}})
             for p in s.players:
                 ln = self.line(r, p)
                 words[p].append({"word": ln.word, "score": ln.score, "unused": ln.unused, "round": r.number,
                                  "kind": "bell" if p == r.ringer else "word" if ln.word else "none",
                                  "counts": legal and ln.fault is None, "fault": ln.fault})
         players = [{"name": p, "total": totals[self.side_of(p)], "words": words[p],
-                    **({"team": team_name(self.side_of(p))} if self.teams else {})} for p in s.players]
-        sides = {team_name(side): side for side in s.sides}
-        winners = [p for label in self._ranking()[1] for p in sides[label]] if self.finished else []
+                    **({"team": self.label(self.side_of(p))} if self.teams else {})} for p in s.players]
+        sides = {self.key(side): side for side in s.sides}
+        winners = [p for key in self._ranking()[1] for p in sides[key]] if self.finished else []
         out = {"game": self.name, "finished": self.finished, "winners": winners,
                "round": s.round.number if s.rounds else 0, "rounds": self.settings.rounds,
                "players": players, "round_scores": rounds}
         if self.teams:
-            out["teams"] = [{"name": team_name(side), "players": list(side), "total": totals[side]}
+            out["teams"] = [{"name": self.label(side), "players": list(side), "total": totals[side]}
                             for side in s.sides]
         return out

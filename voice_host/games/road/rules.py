@@ -12,21 +12,14 @@ every player has passed in a row. The highest score wins; equal scores share.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 
-from voice_host.games import actions as A
-from voice_host.games import events as E
+from voice_host.games.road import actions as A
+from voice_host.games.road import events as E
 from voice_host.games.base import Game, Setup, register
 from voice_host.games.errors import Refusal
-from voice_host.games.phrases import number
 from voice_host.games.scoring import ranking
-from voice_host.host import intents
 
-PLAY = re.compile(r"^play (.+?)(?: with (.+?) tiles?)?$")
-MULLIGAN = ("mulligan", "take a mulligan", "i take a mulligan", "a mulligan")
-PASS = ("pass", "i pass", "i'll pass")
-BAG_EMPTY = ("bag empty", "the bag is empty", "bag is empty", "the bag is empty now")
 BLANK = "?"
 
 
@@ -77,22 +70,6 @@ class RoadState:
         return self.order[self.pos]
 
 
-def parse_play(text: str) -> tuple[tuple[str, int], ...] | None:
-    """``fire for 7, fir for six and re for 2`` -> ((fire, 7), (fir, 6), (re, 2)); None if unreadable."""
-    tokens = [t for t in text.split() if t != "and"]
-    fors = [i for i, t in enumerate(tokens) if t == "for"]
-    if not fors or fors[0] != 1:
-        return None
-    out = []
-    for j, i in enumerate(fors):
-        end = fors[j + 1] - 1 if j + 1 < len(fors) else len(tokens)
-        word, points = tokens[i - 1], number(" ".join(tokens[i + 1:end])) if i + 1 < end else None
-        if points is None or not intents.WORDLIKE.match(word):
-            return None
-        out.append((word, points))
-    return tuple(out)
-
-
 @register
 class RoadGame(Game):
     """The road game scorekeeper for 2 to 4 players."""
@@ -110,28 +87,6 @@ class RoadGame(Game):
     @classmethod
     def create(cls, setup: Setup, cfg: dict, words) -> RoadGame:
         return cls(setup, RoadSettings.from_config(cfg), words)
-
-    # ------------------------------------------------------------------ phrases
-    def interpret(self, intent, player: str, t: float) -> A.Action | E.Refused | None:
-        said = intents.normalize(intent.text).replace(",", "")
-        if said in MULLIGAN:
-            return A.Mulligan(t, player)
-        if said in PASS:
-            return A.Pass(t, player)
-        if said in BAG_EMPTY:
-            return A.BagEmpty(t, player)
-        m = PLAY.match(said)
-        if m:
-            words = parse_play(m.group(1))
-            tiles = number(m.group(2)) if m.group(2) else None
-            if words is None or (m.group(2) and tiles is None):
-                return E.Refused("bad_play", {"text": intent.text}, player)
-            return A.RoadPlay(t, player, words, tiles)
-        return None
-
-    def phrases(self) -> dict[str, str]:
-        return {"Your turn": "'play WORD for N, WORD for N' (with 'with K tiles' when I count the bag), "
-                             "'mulligan' or 'pass'.", "Bag": "'bag empty'."}
 
     def advance(self, t: float) -> list[E.Event]:
         return []
@@ -156,7 +111,7 @@ class RoadGame(Game):
             return self._empty_bag(action.player)
         if isinstance(action, A.Challenge):
             raise Refusal("words_checked")
-        if isinstance(action, A.Word):
+        if isinstance(action, A.PlayWord):
             raise Refusal("say_play_points", word=action.word)
         if isinstance(action, (A.RoadPlay, A.Mulligan, A.Pass)):
             if action.player != s.active:

@@ -1,4 +1,4 @@
-"""Reading the numbers in the games' own phrases ("bank catch for five", "unused 3").
+"""Numbers in the games' own phrases ("bank catch for five", "unused 3").
 
 Numbers may be said as digits or as words; text2num reads the words.
 """

@@ -15,31 +15,13 @@ with attacks), minus 2 for every penalty card. Ties go to the best single word.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
-from voice_host.games import actions as A
-from voice_host.games import events as E
+from voice_host.games.dexikon import actions as A
+from voice_host.games.dexikon import events as E
 from voice_host.games.base import Game, Setup, register
 from voice_host.games.errors import Refusal
-from voice_host.games.phrases import number
 from voice_host.games.scoring import ranking
-from voice_host.host import intents
-
-POINTS = r"(?: for (.+?))?(?: points?)?"
-PHRASES = [
-    ("bank", re.compile(rf"^bank (\S+){POINTS}$")),
-    ("spend", re.compile(rf"^spend(?: (\S+){POINTS})?$")),
-    ("last", re.compile(rf"^(?:my )?last word(?: is)? (\S+){POINTS}$")),
-    ("returned", re.compile(r"^returned? (?:a )?penalt(?:y|ies)(?: cards?)?(?: (.+))?$")),
-    ("penalty", re.compile(r"^(?:a )?penalt(?:y|ies)(?: cards?)?(?: (.+))?$")),
-    ("bonus", re.compile(r"^bonus(?: points?)? (.+?)(?: points?)?$")),
-    ("aside", re.compile(r"^set aside(?: penalt(?:y|ies))?(?: (.+))?$")),
-]
-CONCEDE = ("concede", "i concede", "conceded")
-INSIST = ("check", "check it", "insist", "i insist", "look it up")
-POOL_EMPTY = ("pool empty", "the pool is empty", "pool deck empty", "the pool deck is empty")
-
 
 @dataclass(frozen=True)
 class DexikonSettings:
@@ -68,7 +50,7 @@ class DexikonSettings:
 
 
 @dataclass
-class Sheet:
+class Ledger:
     """A player's score sheet."""
 
     banked: list[tuple[str, int]] = field(default_factory=list)
@@ -108,7 +90,7 @@ class Open:
 @dataclass
 class DexikonState:
     players: list[str]
-    sheets: dict[str, Sheet]
+    sheets: dict[str, Ledger]
     start: str | None = None
     order: list[str] = field(default_factory=list)
     pos: int = 0
@@ -140,7 +122,7 @@ class Dexikon(Game):
         self.settings = settings
         self.target, self.best = settings.limits
         self.words = words
-        self.state = DexikonState(list(setup.players), {p: Sheet() for p in setup.players})
+        self.state = DexikonState(list(setup.players), {p: Ledger() for p in setup.players})
 
     @classmethod
     def create(cls, setup: Setup, cfg: dict, words) -> Dexikon:
@@ -149,46 +131,6 @@ class Dexikon(Game):
     @property
     def solo(self) -> bool:
         return len(self.state.players) == 1
-
-    # ------------------------------------------------------------------ phrases
-    def interpret(self, intent, player: str, t: float) -> A.Action | E.Refused | None:
-        said = intents.normalize(intent.text).replace(",", "")
-        if said in CONCEDE or said in INSIST:
-            return A.ChallengeAnswer(t, player, said in CONCEDE)
-        if said in POOL_EMPTY:
-            return A.PoolEmpty(t, player)
-        for kind, pattern in PHRASES:
-            m = pattern.match(said)
-            if m:
-                return self._phrase(kind, m.groups(), player, t)
-        return None
-
-    @staticmethod
-    def _phrase(kind: str, groups: tuple, player: str, t: float) -> A.Action | E.Refused:
-        if kind in ("bank", "spend", "last"):
-            word, points_said = groups
-            if word is not None and not intents.WORDLIKE.match(word):
-                return E.Refused("punctuation", {"word": word}, player)
-            points = number(points_said) if points_said else None
-            if points_said and points is None:
-                return E.Refused("bad_number", {"text": points_said}, player)
-            if points is None and kind != "spend":
-                return E.Refused("need_points", {"phrase": "last word" if kind == "last" else kind, "word": word},
-                                 player)
-            if kind == "last":
-                return A.LastWord(t, player, word, points)
-            return A.Declare(t, player, word, points, kind == "bank")
-        count = number(groups[0]) if groups[0] else 1
-        if count is None or count < 1:
-            return E.Refused("bad_number", {"text": groups[0]}, player)
-        return A.Tally(t, player, kind, count)
-
-    def phrases(self) -> dict[str, str]:
-        return {"Your turn": "'bank WORD for N', 'spend WORD for N' or 'spend'.",
-                "Challenged": "'concede', or 'check' to look it up.",
-                "Cards": "'penalty N', 'returned penalty N', 'bonus N'" + (", 'set aside N', 'pool empty'."
-                                                                          if self.solo else "."),
-                "At the end": "'last word WORD for N'."}
 
     def settles_at(self) -> float | None:
         """When every open word (and pending challenge) will have closed by itself."""
@@ -232,12 +174,12 @@ class Dexikon(Game):
             return self._last_word(action)
         if isinstance(action, A.Challenge):
             return self._challenge(action.t, action.player, action.target)
-        if isinstance(action, (A.ChallengeAnswer, A.Vote)):
+        if isinstance(action, (A.ChallengeAnswer, A.Answer)):
             concede = action.concede if isinstance(action, A.ChallengeAnswer) else action.yes
             return self._answer(action.player, concede)
         if isinstance(action, A.PoolEmpty):
             return self._pool_empty()
-        if isinstance(action, A.Word):
+        if isinstance(action, A.PlayWord):
             raise Refusal("say_bank_or_spend", word=action.word)
         raise Refusal("not_in_this_game", action=type(action).__name__)
 

@@ -1,0 +1,154 @@
+"""The sentences of the events every game shares: the start, turns, challenges, rounds,
+the end, and the facts asked for (scores, turn, time, bag, words, sheets)."""
+
+from __future__ import annotations
+
+from voice_host.games import events as E
+from voice_host.host.announce import refusals
+from voice_host.host.announce.dispatch import sentence
+from voice_host.host.announce.text import names, plural, points, side, standings, word_reason
+
+
+@sentence.register
+def _(e: E.Refused) -> str:
+    return refusals.reason(e.code, e.params)
+
+
+@sentence.register
+def _(e: E.GameStarted) -> str:
+    title = e.game.replace("-", " ").title()
+    length = f"first to {plural(e.marks, 'mark')} wins" if e.marks else plural(e.rounds, "round")
+    return f"{title} for {names(e.players)}: {length}."
+
+
+@sentence.register
+def _(e: E.StartDraws) -> str:
+    parts = []
+    for i, draw in enumerate(e.draws):
+        said = ", ".join(f"{p} {letter}" for p, letter in draw)
+        parts.append(("Redraw: " if i else "Drawing for first player: ") + said + ".")
+    return " ".join(parts) + f" {e.start} starts."
+
+
+@sentence.register
+def _(e: E.StartSet) -> str:
+    return f"{e.player} starts."
+
+
+@sentence.register
+def _(e: E.TurnStarted) -> str:
+    if e.again:
+        return f"{e.player}, go again."
+    return f"Round {e.round}: {e.player}'s turn."
+
+
+@sentence.register
+def _(e: E.ChallengeRaised) -> str:
+    return f"{e.challenger} challenges {e.player}'s {e.word}."
+
+
+@sentence.register
+def _(e: E.ChallengeResolved) -> str:
+    if e.stands:
+        how = "The table knows it" if e.by_vote else "It's in the dictionary"
+        cost = f" and costs {points(e.penalty)} at the end" if e.penalty else ""
+        return f"{how}: {e.word} stands. {e.challenger}'s challenge fails{cost}."
+    why = word_reason(e.reason)
+    return f"The challenge succeeds: {e.word} is void, {why}."
+
+
+@sentence.register
+def _(e: E.RoundOver) -> str:
+    return f"End of round {e.round}. Scores: {standings(e.standings)}."
+
+
+@sentence.register
+def _(e: E.GameOver) -> str:
+    if len(e.standings) == 1:
+        one = e.standings[0]
+        return f"Game over. {one.player} finishes with {points(one.total)}" + (
+            ": a win!" if e.winners else ".")
+    text = f"Game over. Final scores: {standings(e.standings)}."
+    if e.tiebreak == "tie":
+        return text + f" {names(e.winners)} tie and share the victory."
+    if e.tiebreak == "shared":
+        return text + f" {names(e.winners)} tie on points and on every word, and share the victory."
+    if e.tiebreak == "best_word":
+        return text + f" {side(e.winners[0])} wins the tie on the best single word."
+    if not e.winners:
+        return text
+    return text + f" {side(e.winners[0])} wins!"
+
+
+@sentence.register
+def _(e: E.ScoresReport) -> str:
+    return f"Round {e.round} of {e.rounds}. Scores: {standings(e.standings)}."
+
+
+@sentence.register
+def _(e: E.TurnReport) -> str:
+    if e.player is None:
+        return "Nobody's turn: the game is not running."
+    text = f"Round {e.round}: {e.player}'s turn."
+    if e.waiting_for:
+        text += f" Waiting for {e.waiting_for} to draw."
+    if e.timer_holder:
+        text += f" The timer is in front of {e.timer_holder}, {plural(round(e.timer_left or 0), 'second')} left."
+    elif e.timer_left:
+        text += f" {plural(round(e.timer_left), 'second')} left."
+    return text
+
+
+@sentence.register
+def _(e: E.TimeReport) -> str:
+    if e.word is not None:
+        return (f"{plural(e.seconds or 0, 'second')} left to challenge {e.holder}'s {e.word}."
+                if e.holder else f"{plural(e.seconds or 0, 'second')} left to challenge {e.word}.")
+    if not e.timer:
+        return "Nothing is on the clock in this game."
+    if e.seconds is None:
+        return "The timer isn't running."
+    left = f"{plural(e.seconds, 'second')} left"
+    return f"{left}, the timer in front of {e.holder}." if e.holder else f"{left} on the timer."
+
+
+@sentence.register
+def _(e: E.BagReport) -> str:
+    if e.tiles is None:
+        return "I'm not counting the bag: say 'bag empty' when it runs out."
+    if e.tiles == 0:
+        return "The bag is empty."
+    return f"{plural(e.tiles, 'tile')} left in the bag."
+
+
+@sentence.register
+def _(e: E.VoidedReport) -> str:
+    if not e.words:
+        return "No word has been voided."
+    parts = [w + (f" by {p}" if p else "") + (f" in round {r}" if r else "") for w, p, r in e.words]
+    return "Voided by a challenge: " + ", ".join(parts) + "."
+
+
+@sentence.register
+def _(e: E.RoundsSheet) -> str:
+    lines = []
+    for rnd, word, score, note in e.lines:
+        if word is None and note in ("pass", "mulligan"):
+            lines.append(f"round {rnd}: {note}")
+            continue
+        said = f"round {rnd}: {word or 'no word'} for {score}"
+        lines.append(said + (f" ({note})" if note else ""))
+    total = str(e.total) if e.unit == "point" else plural(e.total, e.unit)
+    return f"{e.player}'s sheet. " + ("; ".join(lines) if lines else "nothing yet") + f". Total {total}."
+
+
+@sentence.register
+def _(e: E.WordsReport) -> str:
+    if not e.words:
+        return "No words have been played yet."
+    return "Words played: " + ", ".join(f"{w} by {p}" for w, p in e.words) + "."
+
+
+@sentence.register
+def _(e: E.StandingsReport) -> str:
+    return f"Scores: {standings(e.standings)}."

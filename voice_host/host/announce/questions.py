@@ -1,0 +1,140 @@
+"""What the host says on its own, not about an event: the questions it asks while it
+listens (who said that, which spelling), the help, its own answers (spell it, undo,
+brief or full, its voice), and the game saved or resumed."""
+
+from __future__ import annotations
+
+from voice_host.host.announce.text import names, plural, points
+
+
+class HostSentences:
+    """The host's own sentences (hearing, the session and the command line ask for them)."""
+
+    # host-level sentences
+    def did_you_say(self, options) -> str:
+        return f"Did you say {' or '.join(options)}?"
+
+    def taking_guess(self, word: str) -> str:
+        return f"I'll take {word}."
+
+    def say_again(self) -> str:
+        return "Then please say it again, or spell it."
+
+    def who_said(self, text: str) -> str:
+        return f"Who said {text}?"
+
+    def was_that(self, player: str) -> str:
+        return f"Was that {player}?"
+
+    def who_then(self, text: str) -> str:
+        return f"Then who said {text}? Say it again with your name first."
+
+    def nobody_claimed(self, text: str) -> str:
+        return f"Nobody said who said {text}, so it doesn't count. Say your name first, like 'Ann, jewelers'."
+
+    # voices and spellings (issue 10)
+    def enroll_prompt(self, player: str) -> str:
+        return f"{player}, so I know your voice, please say: I am {player}, and I am ready to play."
+
+    def enrolled(self, player: str) -> str:
+        return f"Thank you, {player}. I know your voice now."
+
+    def not_enrolled(self, players: list[str]) -> str:
+        return (f"I didn't hear {names(players)}, so say your name before your word, like "
+                f"'{players[0]}, jewelers', until I know your voice.")
+
+    def which_spelling(self, options: list[str]) -> str:
+        """'knight with a K, or night?': the spelling with the extra letter named first."""
+        a, b = options[:2]
+        return f"{spelling_hint(a, b)}, or {b}?"
+
+    def took_spelling(self, word: str) -> str:
+        return f"{word}, spelled {' '.join(word.upper())}."
+
+    def resuming(self, game: str, inputs: int) -> str:
+        return f"Resuming {game} after {plural(inputs, 'logged input')}."
+
+    def log_damaged(self, line: int, path: str, inputs: int, kept: str) -> str:
+        return (f"Line {line} of {path} is damaged. I replayed the {plural(inputs, 'input')} before it, and play "
+                f"continues from there; the original log is kept as {kept}.")
+
+    def saved(self, path: str) -> str:
+        return f"Stopped. The game is saved; to carry on, run: voice-host resume {path}"
+
+    def not_saved(self) -> str:
+        return "Stopped. This game had no log, so it can't be resumed; start with --log FILE to save one."
+
+    def no_microphone(self, reason: str) -> str:
+        return f"I can't hear the table ({reason}). Type instead, one line each, like 'Ann: jewelers'."
+
+    def undone(self, what: str) -> str:
+        return f"Undone: {what}."
+
+    def help(self, extra: dict[str, str] | None = None, moves=("word", "challenge", "flip"),
+             questions=("board", "scores", "turn", "words", "sheet")) -> str:
+        """The phrases of the game being played: its moves, its questions, the host's own."""
+        lines = []
+        if "word" in moves or "final" in moves:
+            lines.append("Say your word alone, or 'play' and the word.")
+        if "final" in moves:
+            lines.append("Say 'my word is' and the word to commit to it.")
+        if "challenge" in moves:
+            lines.append("Anyone may say 'challenge', or 'challenge' and a name.")
+        if "flip" in moves:
+            lines.append("Say 'timer' to flip the timer.")
+        lines += [f"{k}: {v}" for k, v in (extra or {}).items()]
+        asked = [QUESTION_PHRASES[q] for q in questions if q in QUESTION_PHRASES]
+        lines.append(f"Ask for {' or '.join([', '.join(asked[:-1]), asked[-1]]) if len(asked) > 1 else asked[0]} "
+                     "at any time.")
+        lines.append("Say 'repeat', 'spell it', 'undo', 'brief' or 'full', 'slower', 'faster', 'louder' or 'softer', "
+                     "or 'help'.")
+        return " ".join(lines)
+
+    # ------------------------------------------------------------------ the host's own answers
+    def confirm_interrupt(self, player: str, word: str, net: int) -> str:
+        return f"{player}, interrupt with {word} for {points(net)}? Say yes or no."
+
+    def taken_back(self, player: str, word: str) -> str:
+        return f"{player} takes back {word}: nothing changes."
+
+    def spelled(self, word: str | None) -> str:
+        if not word:
+            return "No word has been said yet."
+        return f"{word}: " + ", ".join(c.upper() for c in word) + "."
+
+    def verbosity(self, brief: bool) -> str:
+        return ("Brief: I'll say the scores and whose turn; ask for the board when you want it." if brief
+                else "Full: I'll read the board after every move.")
+
+    def voice_adjusted(self, kind: str, level) -> str:
+        if level is None:
+            return "I'm only printing here, so there is no voice to change."
+        if getattr(level, "at_limit", False):
+            return {"slower": "That's as slow as I go.", "faster": "That's as fast as I go.",
+                    "louder": "That's as loud as I go.", "softer": "That's as soft as I go."}[kind]
+        return {"slower": "Slower.", "faster": "Faster.", "louder": "Louder.", "softer": "Softer."}[kind]
+
+
+QUESTION_PHRASES = {
+    "board": "'board'", "dice": "'dice'", "scores": "'scores'", "turn": "'whose turn'", "time": "'time left'",
+    "words": "'words'", "sheet": "'sheet' (or 'sheet' and a name, or 'sheets')", "how": "'how did WORD score'",
+    "bag": "'bag'", "interrupts": "'interrupts left'", "voided": "'voided words'", "marks": "'marks'",
+    "reports": "'who owes a report'", "banked": "'banked'", "penalties": "'penalty count'",
+}
+"""How help names each question."""
+
+
+_AN_LETTERS = set("AEFHILMNORSX")  # letter names that start with a vowel sound: "an L"
+
+
+def spelling_hint(a: str, b: str) -> str:
+    """How ``a`` differs from ``b`` said aloud: "knight with a K", "jewellers with two L's";
+    spelled out when they differ by more than one added letter."""
+    if len(a) == len(b) + 1:
+        for i in range(len(a)):
+            if a[:i] + a[i + 1:] == b:
+                letter = a[i].upper()
+                if a[i] in (a[i - 1: i] + a[i + 1: i + 2]):
+                    return f"{a} with two {letter}'s"
+                return f"{a} with {'an' if letter in _AN_LETTERS else 'a'} {letter}"
+    return f"{a}, spelled {' '.join(a.upper())}"
