@@ -12,7 +12,7 @@ from typing import Any, Callable, ClassVar
 from voice_host.games.actions import Action, Query, Tick
 from voice_host.games.errors import Refusal
 from voice_host.words.lexicon import fold
-from voice_host.games.events import Event, GameOver, Refused
+from voice_host.games.events import Event, GameOver, Refused, StartSet
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,21 @@ class Setup:
     seed: int | None = None
     options: dict | None = None
     """Table options and config overrides (timer, tie window, auto_reject, ...)."""
+
+
+class Settings:
+    """A game's settings, read one way: a frozen dataclass whose fields are read from the
+    merged configuration's ``sections`` (later ones win; lists become tuples)."""
+
+    sections: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def from_config(cls, cfg: dict, **given):
+        merged: dict = {}
+        for name in cls.sections:
+            merged.update(cfg.get(name, {}))
+        fields = set(cls.__dataclass_fields__) - set(given)
+        return cls(**given, **{k: tuple(v) if isinstance(v, list) else v for k, v in merged.items() if k in fields})
 
 
 class Game:
@@ -79,6 +94,29 @@ class Game:
                     else f"{cls.min_players} player{'s' if cls.min_players > 1 else ''}")
             raise ValueError(f"{cls.name} is for {span}, not {n}.")
 
+    # ------------------------------------------------------------------ what every game does alike
+    def known(self, player: str) -> str:
+        """``player``, refused unless seated at this game."""
+        if player not in self.state.players:
+            raise Refusal("unknown_player", player=player, players=tuple(self.state.players))
+        return player
+
+    def whose(self, q: Query) -> str:
+        """The player a question is about ("sheet Ann"), else the one who asked."""
+        return self.known(q.about or q.player)
+
+    def set_start(self, player: str) -> list[Event]:
+        """Table mode: the start player the table drew (before the game begins)."""
+        self.known(player)
+        if self.state.phase != "setup":
+            raise Refusal("too_late", what="start")
+        self.state.start = player
+        return [StartSet(player)]
+
+    @property
+    def finished(self) -> bool:
+        return self.state.phase == "over"
+
     _final_said: GameOver | None = None
     """The last "game over" said: the answer to "scores" once the game has ended."""
 
@@ -125,10 +163,6 @@ class Game:
         raise NotImplementedError
 
     def query(self, action: Query) -> list[Event]:
-        raise NotImplementedError
-
-    @property
-    def finished(self) -> bool:
         raise NotImplementedError
 
     def result(self) -> dict:

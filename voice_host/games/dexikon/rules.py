@@ -19,13 +19,16 @@ from dataclasses import dataclass, field, replace
 
 from voice_host.games.dexikon import actions as A
 from voice_host.games.dexikon import events as E
-from voice_host.games.base import Game, Setup, register
+from voice_host.games.base import Game, Settings, Setup, register
 from voice_host.games.errors import Refusal
 from voice_host.games.scoring import ranking
+from voice_host.games.turns import TurnOrder
 
 @dataclass(frozen=True)
-class DexikonSettings:
+class DexikonSettings(Settings):
     """config/default.toml [dexikon] (and [table] auto_reject)."""
+
+    sections = ("table", "dexikon")
 
     variant: str = "standard"
     variants: dict | None = None
@@ -33,11 +36,6 @@ class DexikonSettings:
     challenge_window: float = 10
     penalty_points: int = 2
     auto_reject: bool = False
-
-    @classmethod
-    def from_config(cls, cfg: dict) -> DexikonSettings:
-        section = {**cfg.get("table", {}), **cfg.get("dexikon", {})}
-        return cls(**{k: v for k, v in section.items() if k in cls.__dataclass_fields__})
 
     @property
     def limits(self) -> tuple[int, int]:
@@ -88,13 +86,10 @@ class Open:
 
 
 @dataclass
-class DexikonState:
+class DexikonState(TurnOrder):
     players: list[str]
     sheets: dict[str, Ledger]
     start: str | None = None
-    order: list[str] = field(default_factory=list)
-    pos: int = 0
-    round: int = 1
     phase: str = "setup"
     """setup, turns, last (last words), over."""
     attempt: int = 0
@@ -103,10 +98,6 @@ class DexikonState:
     final_turn: bool = False
     """Solo: the pool deck ran out, so this turn is the last."""
     clock: float = 0.0
-
-    @property
-    def active(self) -> str:
-        return self.order[self.pos]
 
 
 @register
@@ -158,12 +149,12 @@ class Dexikon(Game):
         if isinstance(action, A.Begin):
             return self._begin()
         if isinstance(action, A.SetStart):
-            return self._set_start(action.player)
+            return self.set_start(action.player)
         if s.phase == "setup":
             raise Refusal("not_started")
         player = getattr(action, "player", None)
-        if player is not None and player not in s.players:
-            raise Refusal("unknown_player", player=player, players=tuple(s.players))
+        if player is not None:
+            self.known(player)
         if isinstance(action, A.Tally):
             return self._tally(action.player, action.kind, action.count)
         if s.phase == "over":
@@ -188,20 +179,10 @@ class Dexikon(Game):
         if s.phase != "setup":
             raise Refusal("already_started")
         s.start = s.start or s.players[0]
-        i = s.players.index(s.start)
-        s.order = s.players[i:] + s.players[:i]
+        s.seat(s.players, s.start)
         s.phase = "turns"
         return [E.DexikonStarted(tuple(s.players), self.target, self.best, self.solo),
                 E.TurnStarted(s.active, s.round)]
-
-    def _set_start(self, player: str) -> list[E.Event]:
-        s = self.state
-        if player not in s.players:
-            raise Refusal("unknown_player", player=player, players=tuple(s.players))
-        if s.phase != "setup":
-            raise Refusal("too_late", what="start")
-        s.start = player
-        return [E.StartSet(player)]
 
     def banked_by(self, word: str) -> str | None:
         """Who banked ``word`` (exact spelling): nobody may spell it again."""
@@ -211,7 +192,7 @@ class Dexikon(Game):
         s = self.state
         if s.phase == "last":
             raise Refusal("last_words")
-        events = self._move_on() if a.player == self._next_player() else []
+        events = self._move_on() if a.player == s.following() else []
         if s.phase != "turns":
             return events + [E.Refused("last_words", {}, a.player)]
         if a.player != s.active:
@@ -242,10 +223,6 @@ class Dexikon(Game):
             if not verdict.ok:
                 raise Refusal("not_a_word", word=word, reason=verdict.reason)
 
-    def _next_player(self) -> str:
-        s = self.state
-        return s.order[(s.pos + 1) % len(s.order)]
-
     def _move_on(self) -> list[E.Event]:
         """A new turn has started: the open word can no longer be challenged."""
         s = self.state
@@ -267,8 +244,7 @@ class Dexikon(Game):
         """Play passes clockwise; before the first player's turn, the game may end."""
         s = self.state
         s.attempt = 0
-        s.pos = (s.pos + 1) % len(s.order)
-        if s.pos == 0:
+        if s.pass_turn():
             done = [p for p in s.order if len(s.sheets[p].banked) >= self.target]
             if done or s.final_turn:
                 s.phase = "last"
@@ -436,18 +412,13 @@ class Dexikon(Game):
         if q.kind == "turn":
             return [E.TurnReport(s.active if s.phase == "turns" else None, s.round)]
         if q.kind == "sheet":
-            who = q.about or q.player
-            if who not in s.sheets:
-                raise Refusal("unknown_player", player=who, players=tuple(s.players))
+            who = self.whose(q)
             sh = s.sheets[who]  # asked for: every banked word with its round too
             return [replace(self.sheet(who), rounds=tuple(sh.banked_in.get(w, 0) for w, _ in sh.banked))]
         if q.kind == "words":
             return [E.WordsReport(tuple((w, p) for p in s.order for w, _ in s.sheets[p].banked))]
         raise Refusal("unknown_question", kind=q.kind)
 
-    @property
-    def finished(self) -> bool:
-        return self.state.phase == "over"
 
     def result(self) -> dict:
         s = self.state

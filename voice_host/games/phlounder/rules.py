@@ -18,17 +18,20 @@ from dataclasses import dataclass, field
 
 from voice_host.games.phlounder import actions as A
 from voice_host.games.phlounder import events as E
-from voice_host.games.base import Game, Setup, find_player, register
+from voice_host.games.base import Game, Settings, Setup, find_player, register
 from voice_host.games.errors import Refusal
 from voice_host.games.scoring import ranking
+from voice_host.games.turns import clockwise
 from voice_host.words.pos import parts_of_speech
 
 NEEDS = {"N": "NOUN", "V": "VERB"}
 
 
 @dataclass(frozen=True)
-class PhlounderSettings:
+class PhlounderSettings(Settings):
     """config/default.toml [phlounder] (and [table] auto_reject)."""
+
+    sections = ("table", "phlounder")
 
     rounds: int = 11
     min_length: int = 4
@@ -45,13 +48,6 @@ class PhlounderSettings:
     """Partners as "Ann+Ben" strings."""
     children: tuple[str, ...] = ()
     auto_reject: bool = False
-
-    @classmethod
-    def from_config(cls, cfg: dict) -> PhlounderSettings:
-        section = {**cfg.get("table", {}), **cfg.get("phlounder", {})}
-        values = {k: tuple(v) if isinstance(v, list) else v for k, v in section.items()
-                  if k in cls.__dataclass_fields__}
-        return cls(**values)
 
 
 @dataclass
@@ -171,7 +167,7 @@ class Phlounder(Game):
         if s.phase == "over" and not isinstance(action, A.Challenge):
             raise Refusal("game_over")
         if isinstance(action, A.Roll):
-            self._known(action.player)
+            self.known(action.player)
             return self._roll(self._rolled(), action.player)
         if isinstance(action, A.SetDice):
             return self._roll(self._faces(action.faces), None)
@@ -184,10 +180,6 @@ class Phlounder(Game):
         if isinstance(action, A.Challenge):
             return self._challenge(action.player, action.target)
         raise Refusal("not_in_this_game", action=type(action).__name__)
-
-    def _known(self, player: str) -> None:
-        if player not in self.state.players:
-            raise Refusal("unknown_player", player=player, players=tuple(self.state.players))
 
     def _next_round(self) -> list[E.Event]:
         s = self.state
@@ -225,7 +217,7 @@ class Phlounder(Game):
 
     def _bell(self, player: str) -> list[E.Event]:
         s = self.state
-        self._known(player)
+        self.known(player)
         if s.phase == "roll":
             raise Refusal("not_rolled")
         if s.phase == "reports":
@@ -237,9 +229,7 @@ class Phlounder(Game):
         return [E.BellRung(player, partners, others)]
 
     def _clockwise(self, first: str) -> list[str]:
-        ps = self.state.players
-        i = ps.index(first)
-        return ps[i:] + ps[:i]
+        return clockwise(self.state.players, first)
 
     def _missing(self) -> tuple[str, ...]:
         r = self.state.round
@@ -247,7 +237,7 @@ class Phlounder(Game):
 
     def _report(self, t: float, player: str, word: str | None, unused: int) -> list[E.Event]:
         s = self.state
-        self._known(player)
+        self.known(player)
         if s.phase == "roll" and len(s.rounds) > 1 and player not in s.rounds[-2].reports:
             raise Refusal("round_scored", round=s.rounds[-2].number)
         if s.phase != "reports":
@@ -366,9 +356,9 @@ class Phlounder(Game):
     def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
         """A word said since the bell, until the next roll (the final round's even after the end)."""
         s = self.state
-        self._known(challenger)
+        self.known(challenger)
         if target is not None:
-            self._known(target)
+            self.known(target)
             if target == challenger:
                 raise Refusal("own_word")
         if s.phase in ("reports", "over"):
@@ -419,8 +409,7 @@ class Phlounder(Game):
         if q.kind == "voided":
             return [E.VoidedReport(tuple((x.reports[p].word, p, x.number) for x in s.rounds for p in x.void))]
         if q.kind == "sheet":
-            who = q.about or q.player
-            self._known(who)
+            who = self.whose(q)
             lines = []
             for x in s.rounds:
                 if not x.scored:
@@ -447,9 +436,6 @@ class Phlounder(Game):
             return [E.WordsReport(tuple((x.word, p) for p, x in r.reports.items() if x.word))]
         raise Refusal("unknown_question", kind=q.kind)
 
-    @property
-    def finished(self) -> bool:
-        return self.state.phase == "over"
 
     def result(self) -> dict:
         s = self.state

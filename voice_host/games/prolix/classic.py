@@ -199,9 +199,8 @@ class ProlixClassic(ProlixGame):
     def _begin(self) -> list[E.Event]:
         s = self.state
         events = [E.GameStarted(self.name, tuple(s.players), self.rounds)] + self._setup_events()
-        i = s.players.index(s.start)
-        s.order = s.players[i:] + s.players[:i]
-        s.pos, s.round, s.phase = 0, 1, "turn"
+        s.seat(s.players, s.start)
+        s.round, s.phase = 1, "turn"
         return events + [self.board_view(), E.TurnStarted(s.active, s.round)]
 
     def _busy(self) -> bool:
@@ -209,7 +208,7 @@ class ProlixClassic(ProlixGame):
 
     def _word(self, a: A.PlayWord) -> list[E.Event]:
         s = self.state
-        self._known(a.player)
+        self.known(a.player)
         self._playable_now(a.player)
         word = a.word
         self._check_word(word)
@@ -237,7 +236,7 @@ class ProlixClassic(ProlixGame):
 
     def _flip(self, player: str, t: float) -> list[E.Event]:
         s = self.state
-        self._known(player)
+        self.known(player)
         self._playable_now(player)
         if player == s.active:
             raise Refusal("active_cannot_flip")
@@ -277,7 +276,7 @@ class ProlixClassic(ProlixGame):
             value, flips = values[active]
             s.sheets[active].regular.append(Entry(word, value, round=s.round, tiles=flips))
             events.append(E.WordScored(active, word, value, flips))
-            return events + self._move_and_draw(active, then="next")
+            return events + self._move_then(active, "next")
         for x in said:
             if x.player in winners:
                 value, flips = values[x.player]
@@ -301,15 +300,16 @@ class ProlixClassic(ProlixGame):
         s.interrupts += 1
         s.timer.holder = None
         if s.interrupts == 1:
-            return self._move_and_draw(self._right_of(s.active), then="again")
+            return self._move_then(self._right_of(s.active), "again")
         s.sheets[s.active].regular.append(Entry(None, 0, round=s.round))
-        return [E.TurnLost(s.active, s.round)] + self._move_and_draw(s.active, then="next")
+        return [E.TurnLost(s.active, s.round)] + self._move_then(s.active, "next")
 
-    def _move_and_draw(self, drawer: str, then: str) -> list[E.Event]:
+    def _move_then(self, drawer: str, then: str) -> list[E.Event]:
+        """Move and draw, then the next turn or (after one interrupt) the same player again."""
         self.state.then = then
         if then == "next" and self._following() is None:
             return self._next_turn()  # the game's last word: nothing left to draw for
-        return super()._move_and_draw(drawer)
+        return self._move_and_draw(drawer)
 
     def _after_draw(self) -> list[E.Event]:
         s = self.state
@@ -364,11 +364,11 @@ class ProlixClassic(ProlixGame):
     # ------------------------------------------------------------------ challenges
     def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
         s = self.state
-        self._known(challenger)
+        self.known(challenger)
         if s.phase == "over":  # game over is over: the result said stays the result
             raise Refusal("game_over")
         if target is not None:
-            self._known(target)
+            self.known(target)
             if target == challenger:
                 raise Refusal("own_word")
         if s.vote is not None:
@@ -477,9 +477,7 @@ class ProlixClassic(ProlixGame):
             active = s.active if s.phase in ("turn", "draw") else None
             return [E.TurnReport(active, s.round, holder, left, s.drawer if s.phase == "draw" else None)]
         if q.kind == "sheet":
-            who = q.about or q.player
-            if who not in s.sheets:
-                raise Refusal("unknown_player", player=who, players=tuple(s.players))
+            who = self.whose(q)
             total, marked = self.totals(who)
             sheet = s.sheets[who]
             return [E.SheetReport(who, tuple((e.word, e.score, c, e.round) for e, c in marked),

@@ -13,7 +13,7 @@ from typing import ClassVar, Sequence
 
 from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
-from voice_host.games.base import Game, Setup
+from voice_host.games.base import Game, Settings, Setup
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.tiles import (
     Bag,
@@ -28,12 +28,15 @@ from voice_host.games.prolix.tiles import (
     place,
     score,
 )
+from voice_host.games.turns import TurnOrder, draw_for_start, right_of
 from voice_host.games.scoring import ranking  # noqa: F401  (the modes import it from here)
 
 
 @dataclass(frozen=True)
-class ProlixSettings:
+class ProlixSettings(Settings):
     """The table's settings for Prolix (config/default.toml, sections [prolix] and [table])."""
+
+    sections = ("table", "prolix")
 
     tiles: TileSet
     timer: float = 45
@@ -54,13 +57,6 @@ class ProlixSettings:
     redux_best_words: int = 6
     redux_two_blue_f: bool = False
 
-    @classmethod
-    def from_config(cls, cfg: dict, tiles: TileSet) -> "ProlixSettings":
-        section = {**cfg.get("table", {}), **cfg.get("prolix", {})}
-        names = {f for f in cls.__dataclass_fields__ if f != "tiles"}
-        values = {k: tuple(v) if isinstance(v, list) else v for k, v in section.items() if k in names}
-        return cls(tiles=tiles, **values)
-
 
 @dataclass
 class Timer:
@@ -75,8 +71,8 @@ class Timer:
 
 
 @dataclass
-class ProlixState:
-    """What every Prolix mode keeps."""
+class ProlixState(TurnOrder):
+    """What every Prolix mode keeps (whose turn: modes with an active player)."""
 
     players: list[str]
     bag: Bag
@@ -85,7 +81,6 @@ class ProlixState:
     """setup, then the mode's own phases, draw (table mode: waiting for tiles), over."""
     table_mode: bool = False
     start: str | None = None
-    round: int = 1
     clock: float = 0.0
     used: list[tuple[str, str]] = field(default_factory=list)
     """(word, player) for No Cheapies, in play order."""
@@ -95,14 +90,6 @@ class ProlixState:
     """(word, player, round) of each word voided by a challenge, in order."""
     drawer: str | None = None
     """Table mode: who must draw now."""
-    order: list[str] = field(default_factory=list)
-    """Turn order from the start player (modes with an active player)."""
-    pos: int = 0
-    """Index of the active player in ``order``."""
-
-    @property
-    def active(self) -> str:
-        return self.order[self.pos]
 
 
 class ProlixGame(Game):
@@ -110,8 +97,6 @@ class ProlixGame(Game):
 
     status_questions = ("board", "turn")
     questions = ("board", "scores", "turn", "time", "words", "sheet", "how", "bag", "voided")
-    columns_per_move: ClassVar[int] = 1
-    """Columns the tiles move (and tiles drawn per space) after each scored turn."""
     uses_start_player: ClassVar[bool] = True
     state_class: ClassVar[type[ProlixState]] = ProlixState
 
@@ -126,9 +111,18 @@ class ProlixGame(Game):
     @classmethod
     def create(cls, setup: Setup, cfg: dict, words) -> "ProlixGame":
         prolix = cfg.get("prolix", {})
-        extra = {"blue": {"F": 2}} if cls.name == "prolix-redux" and prolix.get("redux_two_blue_f") else None
-        tiles = TileSet.from_config(prolix["tileset"], extra=extra)
-        return cls(setup, ProlixSettings.from_config(cfg, tiles), words)
+        tiles = TileSet.from_config(prolix["tileset"], extra=cls.extra_tiles(prolix))
+        return cls(setup, ProlixSettings.from_config(cfg, tiles=tiles), words)
+
+    @classmethod
+    def extra_tiles(cls, prolix: dict) -> dict | None:
+        """Tiles this mode adds to the set (config [prolix]); None: the set as it is."""
+        return None
+
+    @property
+    def columns_per_move(self) -> int:
+        """Columns the tiles move (and tiles drawn per space) after each scored turn."""
+        return 1
 
     # ------------------------------------------------------------------ the board
     @property
@@ -154,17 +148,11 @@ class ProlixGame(Game):
 
     # ------------------------------------------------------------------ players
     def _right_of(self, player: str) -> str:
-        """The player to one's right: the previous one in clockwise seating."""
-        ps = self.state.players
-        return ps[(ps.index(player) - 1) % len(ps)]
-
-    def _known(self, player: str) -> None:
-        if player not in self.state.players:
-            raise Refusal("unknown_player", player=player, players=tuple(self.state.players))
+        return right_of(self.state.players, player)
 
     def _accepting(self, player: str) -> None:
         """Refuse input from an unknown player, after the game, or while tiles are drawn."""
-        self._known(player)
+        self.known(player)
         if self.state.phase == "over":
             raise Refusal("game_over")
         if self.state.phase == "draw":
@@ -206,24 +194,7 @@ class ProlixGame(Game):
 
     def _draw_for_start(self) -> tuple[str, tuple[tuple[tuple[str, str], ...], ...]]:
         """Each player draws a tile; the letter closest to A starts; ties redraw."""
-        rng = self.state.bag.rng
-        contenders = list(self.state.players)
-        rounds = []
-        while True:
-            pool = self.ts.all_tiles()
-            drawn = [(p, pool.pop(rng.randrange(len(pool))).letter) for p in contenders]
-            rounds.append(tuple(drawn))
-            low = min(letter for _, letter in drawn)
-            contenders = [p for p, letter in drawn if letter == low]
-            if len(contenders) == 1:
-                return contenders[0], tuple(rounds)
-
-    def _set_start(self, player: str) -> list[E.Event]:
-        self._known(player)
-        if self.state.phase != "setup":
-            raise Refusal("too_late", what="start")
-        self.state.start = player
-        return [E.StartSet(player)]
+        return draw_for_start(self.state.players, self.state.bag.rng, lambda: [t.letter for t in self.ts.all_tiles()])
 
     def _busy(self) -> bool:
         """Is something under way that a new board must not cut into?"""
@@ -278,7 +249,7 @@ class ProlixGame(Game):
     def _setup_action(self, action: A.Action) -> list[E.Event] | None:
         """Handle the table-mode directives every mode shares; None if it is not one."""
         if isinstance(action, A.SetStart):
-            return self._set_start(action.player)
+            return self.set_start(action.player)
         if isinstance(action, A.SetBoard):
             return self._set_board(action.letters)
         if isinstance(action, A.Draw):
@@ -330,6 +301,3 @@ class ProlixGame(Game):
     def mode_query(self, q: A.Query) -> list[E.Event]:
         raise Refusal("unknown_question", kind=q.kind)
 
-    @property
-    def finished(self) -> bool:
-        return self.state.phase == "over"

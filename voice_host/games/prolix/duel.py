@@ -152,7 +152,7 @@ class ProlixDuel(ProlixGame):
 
     def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
         s = self.state
-        self._known(challenger)
+        self.known(challenger)
         other = self._other(challenger)
         if target is not None and target != other:
             raise Refusal("own_word" if target == challenger else "unknown_player", player=target,
@@ -208,8 +208,7 @@ class ProlixDuel(ProlixGame):
     def mode_query(self, q: A.Query) -> list[E.Event]:
         s = self.state
         if q.kind == "sheet":
-            who = q.about or q.player
-            self._known(who)
+            who = self.whose(q)
             lines = []
             for r in s.rounds:
                 word, value = r.words.get(who, (None, 0))

@@ -76,9 +76,13 @@ class ProlixRedux(ProlixGame):
     state_class = ReduxState
     moves = ("word", "challenge", "flip")
 
-    def __init__(self, setup: Setup, settings: ProlixSettings, words) -> None:
-        super().__init__(setup, settings, words)
-        self.columns_per_move = 2 if len(setup.players) == 2 else 1  # two players: discard and draw four
+    @classmethod
+    def extra_tiles(cls, prolix: dict) -> dict | None:
+        return {"blue": {"F": 2}} if prolix.get("redux_two_blue_f") else None
+
+    @property
+    def columns_per_move(self) -> int:
+        return 2 if len(self.state.players) == 2 else 1  # two players: discard and draw four
 
     @property
     def rounds(self) -> int:
@@ -113,9 +117,7 @@ class ProlixRedux(ProlixGame):
         s = self.state
         if isinstance(action, A.Begin):
             events = [E.GameStarted(self.name, tuple(s.players), self.rounds)] + self._setup_events()
-            i = s.players.index(s.start)
-            s.order = s.players[i:] + s.players[:i]
-            s.pos = -1
+            s.seat(s.players, s.start, pos=-1)
             return events + self._next_turn()
         setup = self._setup_action(action)
         if setup is not None:
@@ -180,7 +182,7 @@ class ProlixRedux(ProlixGame):
 
     def _next_turn(self) -> list[E.Event]:
         s = self.state
-        s.pos = (s.pos + 1) % len(s.order)
+        s.pass_turn()
         s.turns.append(ReduxTurn(len(s.turns) + 1, s.active))
         s.round, s.phase, s.timer = len(s.turns), "turn", Timer()
         return [self.board_view(), E.TurnStarted(s.active, s.round)]
@@ -191,7 +193,7 @@ class ProlixRedux(ProlixGame):
 
     def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
         s = self.state
-        self._known(challenger)
+        self.known(challenger)
         if target == challenger:
             raise Refusal("own_word")
         candidates = []
@@ -236,8 +238,7 @@ class ProlixRedux(ProlixGame):
     def mode_query(self, q: A.Query) -> list[E.Event]:
         s = self.state
         if q.kind == "sheet":
-            who = q.about or q.player
-            self._known(who)
+            who = self.whose(q)
             total, best = self.totals(who)
             counted, lines = list(best), []
             for t in s.turns:

@@ -16,27 +16,25 @@ from dataclasses import dataclass, field
 
 from voice_host.games.road import actions as A
 from voice_host.games.road import events as E
-from voice_host.games.base import Game, Setup, register
+from voice_host.games.base import Game, Settings, Setup, register
 from voice_host.games.errors import Refusal
 from voice_host.games.scoring import ranking
+from voice_host.games.turns import TurnOrder, draw_for_start
 
 BLANK = "?"
 
 
 @dataclass(frozen=True)
-class RoadSettings:
+class RoadSettings(Settings):
     """config/default.toml [road]."""
+
+    sections = ("road",)
 
     rack: int = 10
     set_size: int = 0
     """Tiles in the set; 0: unknown, the players say when the bag is empty."""
     letters: str = ""
     """The set's tiles, one character each (? a blank), for the draw for the start player."""
-
-    @classmethod
-    def from_config(cls, cfg: dict) -> RoadSettings:
-        section = cfg.get("road", {})
-        return cls(**{k: v for k, v in section.items() if k in cls.__dataclass_fields__})
 
 
 @dataclass
@@ -49,13 +47,10 @@ class Turn:
 
 
 @dataclass
-class RoadState:
+class RoadState(TurnOrder):
     players: list[str]
     rng: random.Random
     start: str | None = None
-    order: list[str] = field(default_factory=list)
-    pos: int = 0
-    round: int = 1
     phase: str = "setup"
     """setup, turns, over."""
     bag: int | None = None
@@ -64,10 +59,6 @@ class RoadState:
     turns: list[Turn] = field(default_factory=list)
     passes: int = 0
     """Passes in a row."""
-
-    @property
-    def active(self) -> str:
-        return self.order[self.pos]
 
 
 @register
@@ -97,12 +88,7 @@ class RoadGame(Game):
         if isinstance(action, A.Begin):
             return self._begin()
         if isinstance(action, A.SetStart):
-            if action.player not in s.players:
-                raise Refusal("unknown_player", player=action.player, players=tuple(s.players))
-            if s.phase != "setup":
-                raise Refusal("too_late", what="start")
-            s.start = action.player
-            return [E.StartSet(action.player)]
+            return self.set_start(action.player)
         if s.phase == "over":
             raise Refusal("game_over")
         if isinstance(action, A.BagEmpty):
@@ -134,8 +120,7 @@ class RoadGame(Game):
         if s.start is None:
             s.start, draws = self._draw_for_start()
             events.append(E.StartDraws(draws, s.start))
-        i = s.players.index(s.start)
-        s.order = s.players[i:] + s.players[:i]
+        s.seat(s.players, s.start)
         s.phase = "turns"
         if self.settings.set_size:
             s.bag = self.settings.set_size - self.settings.rack * len(s.players)
@@ -143,15 +128,8 @@ class RoadGame(Game):
 
     def _draw_for_start(self) -> tuple[str, tuple[tuple[tuple[str, str], ...], ...]]:
         """Each player draws a tile; the lowest letter starts (a blank before A); ties draw again."""
-        contenders, rounds = list(self.state.players), []
-        while True:
-            pool = list(self.settings.letters)
-            drawn = [(p, pool.pop(self.state.rng.randrange(len(pool)))) for p in contenders]
-            rounds.append(tuple((p, "blank" if x == BLANK else x) for p, x in drawn))
-            low = min(x for _, x in drawn)
-            contenders = [p for p, x in drawn if x == low]
-            if len(contenders) == 1:
-                return contenders[0], tuple(rounds)
+        return draw_for_start(self.state.players, self.state.rng, lambda: list(self.settings.letters),
+                              lambda x: "blank" if x == BLANK else x)
 
     def _play(self, a: A.RoadPlay) -> list[E.Event]:
         s = self.state
@@ -186,8 +164,7 @@ class RoadGame(Game):
         if s.passes >= len(s.players):
             s.phase = "over"
             return events + [E.GameOver(*self._ranking())]
-        s.pos = (s.pos + 1) % len(s.order)
-        if s.pos == 0:
+        if s.pass_turn():
             s.round += 1
         events.append(E.TurnStarted(s.active, s.round))
         if s.passes == len(s.players) - 1:  # a warning before the pass that would end the game
@@ -211,9 +188,7 @@ class RoadGame(Game):
         if q.kind == "time":
             return [E.TimeReport(None, timer=False)]
         if q.kind == "sheet":
-            who = q.about or q.player
-            if who not in s.players:
-                raise Refusal("unknown_player", player=who, players=tuple(s.players))
+            who = self.whose(q)
             lines = tuple((t.round, " and ".join(f"{w} {n}" for w, n in t.words) if t.words else None,
                            sum(n for _, n in t.words), "" if t.kind == "play" else t.kind)
                           for t in s.turns if t.player == who)
@@ -226,9 +201,6 @@ class RoadGame(Game):
             return [E.WordsReport(tuple((w, t.player) for t in s.turns for w, _ in t.words))]
         raise Refusal("unknown_question", kind=q.kind)
 
-    @property
-    def finished(self) -> bool:
-        return self.state.phase == "over"
 
     def result(self) -> dict:
         s = self.state
