@@ -7,28 +7,25 @@ a clock of their own. Each game's own actions live next to its rules
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from voice_host.games.records import Record
+
 
 __all__ = ["Action", "Begin", "Tick", "PlayWord", "Challenge", "Answer", "SetStart", "Query", "Move"]
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(Record):
     t: float
     """Game-clock seconds."""
 
 
-@dataclass(frozen=True)
 class Begin(Action):
     """Set up and start the game (start player, board) unless the table already did."""
 
 
-@dataclass(frozen=True)
 class Tick(Action):
     """The clock moved on; timers may expire, simultaneous words get compared."""
 
 
-@dataclass(frozen=True)
 class PlayWord(Action):
     """A player said a word (Prolix plays it; Phlounder takes it as the ringer's report)."""
 
@@ -39,7 +36,6 @@ class PlayWord(Action):
     """Said as "my word is ...": committed (solo), rather than a scratch word."""
 
 
-@dataclass(frozen=True)
 class Challenge(Action):
     player: str
     """Who challenges."""
@@ -47,7 +43,6 @@ class Challenge(Action):
     """Whose word; None: the most recent word by another player."""
 
 
-@dataclass(frozen=True)
 class Answer(Action):
     """A yes/no answer: in a challenge vote, yes means "I know that word"; to a
     Dexikon challenge, yes concedes."""
@@ -56,14 +51,12 @@ class Answer(Action):
     yes: bool
 
 
-@dataclass(frozen=True)
 class SetStart(Action):
     """Table mode: the start player the table determined."""
 
     player: str
 
 
-@dataclass(frozen=True)
 class Query(Action):
     """A question that changes nothing: board, scores, turn, words, sheet, ..."""
 
@@ -73,6 +66,5 @@ class Query(Action):
     """For ``sheet``: whose scoresheet; for ``how``: which word."""
 
 
-@dataclass(frozen=True)
 class Move(Action):
     """A game's own input that changes the game (not a question): undo can take it back."""

@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from voice_host.games.records import Record
 
 __all__ = [
     'Event', 'Refused', 'GameStarted', 'StartDraws', 'StartSet', 'TurnStarted', 'ChallengeRaised',
@@ -14,12 +16,10 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(Record):
     """Base class of everything a game emits."""
 
 
-@dataclass(frozen=True)
 class Refused(Event):
     """An input was refused; nothing changed."""
 
@@ -31,7 +31,6 @@ class Refused(Event):
     """Whose input it was, when known."""
 
 
-@dataclass(frozen=True)
 class GameStarted(Event):
     """A game begins."""
 
@@ -45,7 +44,6 @@ class GameStarted(Event):
     """Duel: marks that win the game."""
 
 
-@dataclass(frozen=True)
 class StartDraws(Event):
     """Each player drew a tile to choose the start player (letter closest to A starts)."""
 
@@ -55,14 +53,12 @@ class StartDraws(Event):
     """The start player."""
 
 
-@dataclass(frozen=True)
 class StartSet(Event):
     """The table named its start player."""
 
     player: str
 
 
-@dataclass(frozen=True)
 class TurnStarted(Event):
     player: str
     round: int
@@ -70,14 +66,12 @@ class TurnStarted(Event):
     """True when the active player goes again after an interrupt."""
 
 
-@dataclass(frozen=True)
 class ChallengeRaised(Event):
     challenger: str
     player: str
     word: str
 
 
-@dataclass(frozen=True)
 class ChallengeResolved(Event):
     challenger: str
     player: str
@@ -92,20 +86,17 @@ class ChallengeResolved(Event):
     """Points the challenger loses at the end when the challenge failed."""
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(Record):
     player: str | tuple[str, ...]
     """A player, or a team's members (Phlounder partners)."""
     total: int
 
 
-@dataclass(frozen=True)
 class RoundOver(Event):
     round: int
     standings: tuple[Standing, ...]
 
 
-@dataclass(frozen=True)
 class GameOver(Event):
     standings: tuple[Standing, ...]
     """Best first."""
@@ -117,14 +108,12 @@ class GameOver(Event):
     """Scoresheet lines per player, for the announcer."""
 
 
-@dataclass(frozen=True)
 class ScoresReport(Event):
     standings: tuple[Standing, ...]
     round: int
     rounds: int
 
 
-@dataclass(frozen=True)
 class TurnReport(Event):
     player: str | None
     round: int
@@ -134,20 +123,17 @@ class TurnReport(Event):
     """Table mode: the player who must draw, if any."""
 
 
-@dataclass(frozen=True)
 class WordsReport(Event):
     words: tuple[tuple[str, str], ...]
     """(word, player) in play order."""
 
 
-@dataclass(frozen=True)
 class StandingsReport(Event):
     """The scores now, best first (games without a fixed number of rounds)."""
 
     standings: tuple[Standing, ...]
 
 
-@dataclass(frozen=True)
 class TimeReport(Event):
     """Time left: on the timer (in front of ``holder`` or in the middle), or for
     challenging an open word (``word``); ``seconds`` None: nothing is running."""
@@ -160,20 +146,17 @@ class TimeReport(Event):
     """Dexikon: the word still open to challenge."""
 
 
-@dataclass(frozen=True)
 class BagReport(Event):
     tiles: int | None
     """Tiles left in the bag; None: not counted (the players say when it is empty)."""
     empty: bool = False
 
 
-@dataclass(frozen=True)
 class VoidedReport(Event):
     words: tuple[tuple[str, str | None, int | None], ...]
     """(word, player if known, round if known) voided by a challenge, in order."""
 
 
-@dataclass(frozen=True)
 class RoundsSheet(Event):
     """A player's sheet, a line per round: (round, word or None, what it scored, a note)."""
 

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from voice_host.games.actions import *  # noqa: F401,F403  (the actions every game shares)
 from voice_host.games.actions import Move
 
 
-@dataclass(frozen=True)
 class Declare(Move):
     """The active player's word for the turn: banked or spent (spent without a word: None)."""
 
@@ -18,7 +15,6 @@ class Declare(Move):
     bank: bool
 
 
-@dataclass(frozen=True)
 class LastWord(Move):
     """At the end of the game: the player's last word and its points."""
 
@@ -27,7 +23,6 @@ class LastWord(Move):
     points: int
 
 
-@dataclass(frozen=True)
 class ChallengeAnswer(Move):
     """The challenged speller concedes the word, or insists and has it looked up."""
 
@@ -35,7 +30,6 @@ class ChallengeAnswer(Move):
     concede: bool
 
 
-@dataclass(frozen=True)
 class Tally(Move):
     """A count a player tells the scorekeeper: ``penalty`` cards gained from attacks,
     ``returned`` penalty cards, ``bonus`` points from N and P cards, penalties set
@@ -46,7 +40,6 @@ class Tally(Move):
     count: int
 
 
-@dataclass(frozen=True)
 class PoolEmpty(Move):
     """Solo: the pool deck is empty at the start of the turn, so this turn is the last."""
 

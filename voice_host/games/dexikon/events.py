@@ -3,13 +3,10 @@ that the rules read one namespace: E.GameOver, E.DexikonStarted)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from voice_host.games.events import *  # noqa: F401,F403  (the events every game shares)
 from voice_host.games.events import Event
 
 
-@dataclass(frozen=True)
 class DexikonStarted(Event):
     players: tuple[str, ...]
     target: int
@@ -19,7 +16,6 @@ class DexikonStarted(Event):
     solo: bool
 
 
-@dataclass(frozen=True)
 class WordBanked(Event):
     player: str
     word: str
@@ -28,7 +24,6 @@ class WordBanked(Event):
     """Words the player has banked now."""
 
 
-@dataclass(frozen=True)
 class WordSpent(Event):
     player: str
     word: str | None
@@ -36,7 +31,6 @@ class WordSpent(Event):
     points: int | None
 
 
-@dataclass(frozen=True)
 class ConcedeAsked(Event):
     """A challenged speller may concede (no marks, no penalties) or have it looked up."""
 
@@ -44,14 +38,12 @@ class ConcedeAsked(Event):
     word: str
 
 
-@dataclass(frozen=True)
 class ChallengeJoined(Event):
     challenger: str
     player: str
     word: str
 
 
-@dataclass(frozen=True)
 class DexikonChallenged(Event):
     """A challenge settled: marks for the winners, penalty cards for the losers."""
 
@@ -68,7 +60,6 @@ class DexikonChallenged(Event):
     """The speller may try another word."""
 
 
-@dataclass(frozen=True)
 class LastWordsCalled(Event):
     """The game is over: everyone spells a last word."""
 
@@ -77,14 +68,12 @@ class LastWordsCalled(Event):
     target: int
 
 
-@dataclass(frozen=True)
 class LastWordTaken(Event):
     player: str
     word: str
     points: int
 
 
-@dataclass(frozen=True)
 class TallyNoted(Event):
     """Penalty cards gained or returned, N and P card points, penalties set aside."""
 
@@ -96,14 +85,12 @@ class TallyNoted(Event):
     """The player's count of that kind now (penalty cards held, for penalty and returned)."""
 
 
-@dataclass(frozen=True)
 class FinalTurn(Event):
     """Solo: the pool deck is empty, so this turn is the last."""
 
     player: str
 
 
-@dataclass(frozen=True)
 class DexikonSheet(Event):
     """A player's score sheet: best banked words, last word, bonuses, penalties, total."""
 
@@ -123,7 +110,6 @@ class DexikonSheet(Event):
     """Asked for: the round each banked word was banked in (the sheet read word by word)."""
 
 
-@dataclass(frozen=True)
 class DexikonFacts(Event):
     """Dexikon: banked words, bonus marks or penalty cards of every player."""
 

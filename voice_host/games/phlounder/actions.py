@@ -2,34 +2,28 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from voice_host.games.actions import *  # noqa: F401,F403  (the actions every game shares)
 from voice_host.games.actions import Move
 
 
-@dataclass(frozen=True)
 class Roll(Move):
     """The host rolls the dice for the round, on a player's request."""
 
     player: str
 
 
-@dataclass(frozen=True)
 class SetDice(Move):
     """Table mode: the faces the table rolled (number die, letter die, children's die)."""
 
     faces: tuple[str, ...]
 
 
-@dataclass(frozen=True)
 class Bell(Move):
     """The player rang the bell: the round stops."""
 
     player: str
 
 
-@dataclass(frozen=True)
 class Report(Move):
     """After the bell: a player's word (None: no word) and the letters taken but not used."""
 

@@ -3,13 +3,11 @@ that the rules read one namespace: E.GameOver, E.TeamsSet)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from voice_host.games.events import *  # noqa: F401,F403  (the events every game shares)
 from voice_host.games.events import Event
+from voice_host.games.records import Record
 
 
-@dataclass(frozen=True)
 class TeamsSet(Event):
     """Partners (and children, who use the children's letter die) at the start."""
 
@@ -18,8 +16,7 @@ class TeamsSet(Event):
     children: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(Record):
     """What the dice ask for."""
 
     number: str
@@ -30,7 +27,6 @@ class Target:
     """The shortest and longest word "*" allows."""
 
 
-@dataclass(frozen=True)
 class RollAwaited(Event):
     """A round begins: the host waits for someone to ask for the roll."""
 
@@ -38,7 +34,6 @@ class RollAwaited(Event):
     rounds: int
 
 
-@dataclass(frozen=True)
 class DiceRolled(Event):
     target: Target
     children: Target | None = None
@@ -47,7 +42,6 @@ class DiceRolled(Event):
     """Who asked the host to roll; None: the table rolled and said the faces."""
 
 
-@dataclass(frozen=True)
 class DiceShown(Event):
     """The dice of the round, on request (None: not rolled yet)."""
 
@@ -56,7 +50,6 @@ class DiceShown(Event):
     children: Target | None = None
 
 
-@dataclass(frozen=True)
 class BellRung(Event):
     player: str
     partners: tuple[str, ...]
@@ -65,22 +58,19 @@ class BellRung(Event):
     """Everyone else: word (or no word) and unused letters."""
 
 
-@dataclass(frozen=True)
 class ReportTaken(Event):
     player: str
     word: str | None
     unused: int
 
 
-@dataclass(frozen=True)
 class ReportsAwaited(Event):
     """Reports still missing after the bell."""
 
     players: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class PhlounderLine:
+class PhlounderLine(Record):
     """One player's line of a scored round."""
 
     player: str
@@ -95,7 +85,6 @@ class PhlounderLine:
     """The ringer or a ringer's partner."""
 
 
-@dataclass(frozen=True)
 class PhlounderScored(Event):
     round: int
     ringer: str
@@ -114,7 +103,6 @@ class PhlounderScored(Event):
     """Scored again after a challenge."""
 
 
-@dataclass(frozen=True)
 class PhlounderStatus(Event):
     """Where the round stands: waiting for the roll, the bell, or reports."""
 
@@ -127,7 +115,6 @@ class PhlounderStatus(Event):
     missing: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
 class ReportsStatus(Event):
     """Phlounder: who still owes a report after the bell."""
 

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from voice_host.games.actions import *  # noqa: F401,F403  (the actions every game shares)
 from voice_host.games.actions import Action
 
 
-@dataclass(frozen=True)
 class FlipTimer(Action):
     player: str
 
 
-@dataclass(frozen=True)
 class SetBoard(Action):
     """Table mode: the whole board, leftmost column first, top space before bottom."""
 
     letters: tuple[str, ...]
 
 
-@dataclass(frozen=True)
 class Draw(Action):
     """Table mode: the tiles just drawn, placed in the leftmost column."""
 

@@ -1,16 +1,14 @@
-"""What Prolix (classic, solo, duel, Redux) says happened, besides what every game says (re-exported here, so
-that the rules read one namespace: E.GameOver, E.BoardTile)."""
+"""What Prolix (classic, solo, duel, Redux) says happened, besides what every game says
+(re-exported here, so that the rules read one namespace: E.GameOver, E.BoardTile)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from voice_host.games.events import *  # noqa: F401,F403  (the events every game shares)
 from voice_host.games.events import Event
+from voice_host.games.records import Record
 
 
-@dataclass(frozen=True)
-class BoardTile:
+class BoardTile(Record):
     """A tile as a listener needs it."""
 
     letter: str
@@ -19,7 +17,6 @@ class BoardTile:
     """Column value plus bonus."""
 
 
-@dataclass(frozen=True)
 class BoardShown(Event):
     """The board as it now stands, leftmost (most valuable) column first."""
 
@@ -27,7 +24,6 @@ class BoardShown(Event):
     """(column value, tiles in it top to bottom)."""
 
 
-@dataclass(frozen=True)
 class TilesDrawn(Event):
     """New tiles entered the leftmost column."""
 
@@ -40,7 +36,6 @@ class TilesDrawn(Event):
     """The discards were mixed back into the bag first."""
 
 
-@dataclass(frozen=True)
 class AwaitDraw(Event):
     """Table mode: a player must draw tiles and tell the host (``@draw``)."""
 
@@ -48,7 +43,6 @@ class AwaitDraw(Event):
     count: int
 
 
-@dataclass(frozen=True)
 class WordScored(Event):
     """A regular word was scored."""
 
@@ -59,7 +53,6 @@ class WordScored(Event):
     """(letter, points) for each flipped tile, best first."""
 
 
-@dataclass(frozen=True)
 class Interrupted(Event):
     """An interrupting word was scored."""
 
@@ -74,13 +67,11 @@ class Interrupted(Event):
     flips: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True)
 class TimerFlipped(Event):
     player: str
     seconds: int
 
 
-@dataclass(frozen=True)
 class TimerExpired(Event):
     """The sand ran out in front of a player: the active player is interrupted by the timer."""
 
@@ -89,7 +80,6 @@ class TimerExpired(Event):
     """False where running out just ends the round (solo, duel, Redux)."""
 
 
-@dataclass(frozen=True)
 class TurnLost(Event):
     """Interrupted twice: the active player records a zero for the round."""
 
@@ -97,7 +87,6 @@ class TurnLost(Event):
     round: int
 
 
-@dataclass(frozen=True)
 class TieBreak(Event):
     """Words said at the same moment, compared on the same board."""
 
@@ -106,7 +95,6 @@ class TieBreak(Event):
     winners: tuple[str, ...]
 
 
-@dataclass(frozen=True)
 class VoteAsked(Event):
     """The table's vote: the uninvolved players say whether they know the word."""
 
@@ -114,14 +102,12 @@ class VoteAsked(Event):
     word: str
 
 
-@dataclass(frozen=True)
 class PlayerOut(Event):
     """A player used every interrupt slot and is out of the game."""
 
     player: str
 
 
-@dataclass(frozen=True)
 class SheetReport(Event):
     """One player's scoresheet read out."""
 
@@ -134,7 +120,6 @@ class SheetReport(Event):
     total: int
 
 
-@dataclass(frozen=True)
 class TimerStarted(Event):
     """The timer starts: flipped by the host (solo) or by the first player with a word."""
 
@@ -143,14 +128,12 @@ class TimerStarted(Event):
     """Who started it; None: the host."""
 
 
-@dataclass(frozen=True)
 class TimeLeft(Event):
     """A countdown call: this many seconds left on the timer."""
 
     seconds: int
 
 
-@dataclass(frozen=True)
 class Scratch(Event):
     """Solo: a scratch word, scored aloud but not committed."""
 
@@ -159,7 +142,6 @@ class Scratch(Event):
     value: int
 
 
-@dataclass(frozen=True)
 class TargetCheck(Event):
     """Solo: the cumulative score against the round's target."""
 
@@ -171,7 +153,6 @@ class TargetCheck(Event):
     """None: the target is being announced, not checked."""
 
 
-@dataclass(frozen=True)
 class BestWord(Event):
     """The best words the board allowed (from the solver), and what was played."""
 
@@ -179,7 +160,6 @@ class BestWord(Event):
     played: int | None = None
 
 
-@dataclass(frozen=True)
 class WordTaken(Event):
     """Duel and Redux: a player's word for the round is noted (scored when the round ends)."""
 
@@ -187,7 +167,6 @@ class WordTaken(Event):
     word: str
 
 
-@dataclass(frozen=True)
 class DuelRoundStarted(Event):
     """A duel round begins; the leader carries a handicap."""
 
@@ -196,7 +175,6 @@ class DuelRoundStarted(Event):
     """(leader, points off their word), None when the marks are level."""
 
 
-@dataclass(frozen=True)
 class DuelScored(Event):
     round: int
     entries: tuple[tuple[str, str | None, int, int], ...]
@@ -206,7 +184,6 @@ class DuelScored(Event):
     """True: the words tied and the mark went to whoever flipped the timer."""
 
 
-@dataclass(frozen=True)
 class MarkAwarded(Event):
     """A duel mark changes hands (after a challenge) or the marks are read out."""
 
@@ -216,7 +193,6 @@ class MarkAwarded(Event):
     """round, challenge."""
 
 
-@dataclass(frozen=True)
 class ReduxScored(Event):
     """The end of a Redux turn: the active player's word, then each interjection."""
 
@@ -226,13 +202,11 @@ class ReduxScored(Event):
     """(player, word or None, value, bonus or penalty: +2, -1, -2 or 0), active player first."""
 
 
-@dataclass(frozen=True)
 class InterruptsReport(Event):
     rows: tuple[tuple[str, int, int, bool], ...]
     """(player, interrupts used, left, out of the game)."""
 
 
-@dataclass(frozen=True)
 class HowScored(Event):
     """The tiles behind a word's score: (letter, points) each, the value, the penalty."""
 

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from voice_host.games.actions import *  # noqa: F401,F403  (the actions every game shares)
 from voice_host.games.actions import Move
 
 
-@dataclass(frozen=True)
 class RoadPlay(Move):
     """A turn's play: the words it formed with their points, and the tiles played if said."""
 
@@ -17,17 +14,14 @@ class RoadPlay(Move):
     tiles: int | None = None
 
 
-@dataclass(frozen=True)
 class Mulligan(Move):
     player: str
 
 
-@dataclass(frozen=True)
 class Pass(Move):
     player: str
 
 
-@dataclass(frozen=True)
 class BagEmpty(Move):
     """A player says the bag has run out: no more mulligans."""
 

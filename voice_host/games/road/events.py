@@ -3,13 +3,10 @@ that the rules read one namespace: E.GameOver, E.RoadStarted)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from voice_host.games.events import *  # noqa: F401,F403  (the events every game shares)
 from voice_host.games.events import Event
 
 
-@dataclass(frozen=True)
 class RoadStarted(Event):
     players: tuple[str, ...]
     rack: int
@@ -18,7 +15,6 @@ class RoadStarted(Event):
     """Tiles left in the bag after the draw, when the host counts them."""
 
 
-@dataclass(frozen=True)
 class RoadPlayed(Event):
     player: str
     words: tuple[tuple[str, int], ...]
@@ -28,17 +24,14 @@ class RoadPlayed(Event):
     """Tiles left in the bag after the redraw, when the host counts them."""
 
 
-@dataclass(frozen=True)
 class Mulliganed(Event):
     player: str
 
 
-@dataclass(frozen=True)
 class Passed(Event):
     player: str
 
 
-@dataclass(frozen=True)
 class BagEmptied(Event):
     """No more mulligans."""
 
@@ -46,7 +39,6 @@ class BagEmptied(Event):
     """Who said so; None: the host's count reached zero."""
 
 
-@dataclass(frozen=True)
 class LastChance(Event):
     """Road game: every other player has passed in a row; this player's pass ends the game."""
 
