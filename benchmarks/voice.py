@@ -114,6 +114,8 @@ def normalize(text: str) -> list[str]:
     t = re.sub(r"(\d+)\s*(st|nd|rd|th)\b", r"\1", t)
     for name, letter in LETTERS.items():
         t = re.sub(rf"\b{name}\b", letter, t)
+    # letters run together ("lc" for "L, C"): a short token with no vowel is its letters
+    t = re.sub(r"\b[b-df-hj-np-tv-xz]{2,3}\b", lambda m: " ".join(m.group(0)), t)
     return t.split()
 
 

@@ -115,7 +115,8 @@ def split_text(text: str, first_words: int = 4) -> list[tuple[str, float]]:
     """``(piece, pause after it)``: the reply's sentences; the first one, when longer than
     ``first_words`` words, in two parts (so the first sound comes sooner): at its first
     clause mark (``,``, ``;``, ``:``) that leaves at least 2 words before it, else before
-    an "and", "but" or "so" after at least 3 words; each part at least 2 words."""
+    an "and", "but" or "so" after at least 3 words (3 after it), else before a
+    preposition ("for jewelers") after at least 3 words; each part at least 2 words."""
     sentences = [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
     pieces: list[tuple[str, float]] = []
     for i, sentence in enumerate(sentences):
@@ -131,6 +132,7 @@ def split_text(text: str, first_words: int = 4) -> list[tuple[str, float]]:
 
 
 _CONJUNCTION = re.compile(r"\s+(?=(?:and|but|so)\s)")
+_PREPOSITION = re.compile(r"\s+(?=(?:for|with|from|to|on|in|at)\s)")
 
 
 def _first_split(sentence: str) -> tuple[str | None, str]:
@@ -138,10 +140,11 @@ def _first_split(sentence: str) -> tuple[str | None, str]:
         head, tail = sentence[:m.start()], sentence[m.end():]
         if len(head.split()) >= 2:
             return (head, tail) if len(tail.split()) >= 2 else (None, sentence)
-    for m in _CONJUNCTION.finditer(sentence):
-        head, tail = sentence[:m.start()], sentence[m.end():]
-        if len(head.split()) >= 3 and len(tail.split()) >= 3:
-            return head, tail
+    for pattern, least in ((_CONJUNCTION, 3), (_PREPOSITION, 2)):
+        for m in pattern.finditer(sentence):
+            head, tail = sentence[:m.start()], sentence[m.end():]
+            if len(head.split()) >= 3 and len(tail.split()) >= least:
+                return head, tail
     return None, sentence
 
 
