@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, ClassVar
 
 from voice_host.games.actions import Action, Query, Tick
-from voice_host.games.errors import Refusal
+from voice_host.games.errors import Refusal, Unplayable
 from voice_host.words.lexicon import fold
 from voice_host.games.events import Event, GameOver, Refused, StartSet
 
@@ -56,6 +56,22 @@ class Game:
     status_questions: ClassVar[tuple[str, ...]] = ("scores", "turn")
     """What the host reads out to bring the table up to date (after an undo, on resume)."""
     state: Any
+    settings_class: ClassVar[type[Settings]]
+    """Its settings (games.base.Settings), read from the merged configuration."""
+
+    def __init__(self, setup: Setup, settings, words) -> None:
+        self.check_player_count(len(setup.players))
+        self.setup, self.settings, self.words = setup, settings, words
+        self.state = self.new_state(setup)
+
+    @classmethod
+    def create(cls, setup: Setup, cfg: dict, words) -> "Game":
+        """A new game from the merged configuration (voice_host.config.load)."""
+        return cls(setup, cls.settings_class.from_config(cfg), words)
+
+    def new_state(self, setup: Setup):
+        """The state before the game begins."""
+        raise NotImplementedError
 
     def step(self, action: Action) -> list[Event]:
         start = copy.deepcopy(self.state)
@@ -88,11 +104,9 @@ class Game:
 
     @classmethod
     def check_player_count(cls, n: int) -> None:
-        """A ValueError, said to the user, when ``n`` players cannot play this game."""
+        """Unplayable when ``n`` players cannot play this game."""
         if not cls.min_players <= n <= cls.max_players:
-            span = (f"{cls.min_players} to {cls.max_players} players" if cls.min_players != cls.max_players
-                    else f"{cls.min_players} player{'s' if cls.min_players > 1 else ''}")
-            raise ValueError(f"{cls.name} is for {span}, not {n}.")
+            raise Unplayable("player_count", game=cls.name, low=cls.min_players, high=cls.max_players, count=n)
 
     # ------------------------------------------------------------------ what every game does alike
     def known(self, player: str) -> str:
@@ -167,11 +181,6 @@ class Game:
 
     def result(self) -> dict:
         """The result JSON: ``finished``, ``winners``, ``players`` (name, total, words)."""
-        raise NotImplementedError
-
-    @classmethod
-    def create(cls, setup: Setup, cfg: dict, words) -> "Game":
-        """A new game from the merged configuration (voice_host.config.load)."""
         raise NotImplementedError
 
     def settles_at(self) -> float | None:

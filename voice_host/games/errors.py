@@ -14,3 +14,13 @@ class Refusal(Exception):
         super().__init__(code, params)
         self.code = code
         self.params = params
+
+
+class Unplayable(ValueError):
+    """A game that cannot be set up as asked (the number of players, the teams, the
+    variant): ``code`` and ``params`` as for a Refusal; the host says it before the game."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params

@@ -158,10 +158,13 @@ class VoidedReport(Event):
 
 
 class RoundsSheet(Event):
-    """A player's sheet, a line per round: (round, word or None, what it scored, a note)."""
+    """A player's sheet, a line per round: (round, word, what it scored, notes)."""
 
     player: str
-    lines: tuple[tuple[int, str | None, int, str], ...]
+    lines: tuple[tuple[int, str | tuple[tuple[str, int], ...] | None, int, tuple[str | int, ...]], ...]
+    """The word: None for no word, or (word, points) pairs (a road play's words); the
+    notes: codes (mark, void, counts, scratch, rang, not_counted, illegal_bell, pass,
+    mulligan) and a number for a bonus (+) or penalty (-)."""
     total: int
     unit: str = "point"
     """What ``total`` counts: points, or a duel's marks."""

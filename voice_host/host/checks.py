@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from voice_host.games.errors import Unplayable
+from voice_host.host.announce import reason
+
 SUGGEST = {"prolix-classic": {1: "prolix-solo", 2: "prolix-duel"}}
 """A game for the number of players that the chosen one is not for."""
 
@@ -42,11 +45,12 @@ def players_problem(game: str, players: list[str], cls) -> str | None:
     """Why these players cannot play ``game`` (with the game they can play), or None."""
     try:
         cls.check_player_count(len(players))
-    except ValueError as exc:
+    except Unplayable as exc:
+        said = reason(exc.code, exc.params)
         other = SUGGEST.get(game, {}).get(len(players))
         if other:
-            return f"{exc} For {len(players)} {'player' if len(players) == 1 else 'players'}, play --game {other}."
-        return str(exc)
+            return f"{said} For {len(players)} {'player' if len(players) == 1 else 'players'}, play --game {other}."
+        return said
     return None
 
 

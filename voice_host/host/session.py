@@ -16,6 +16,7 @@ from typing import Callable
 from voice_host.games import actions as A
 from voice_host.games import events as E
 from voice_host.games.base import REGISTRY, Game, Setup
+from voice_host.games.errors import Unplayable
 from voice_host.games.prolix import actions as prolix_actions
 from voice_host.games.prolix import events as prolix_events
 from voice_host.host import announce, intents, phrases
@@ -31,10 +32,14 @@ CHANGES = (A.PlayWord, A.Challenge, prolix_actions.FlipTimer, A.Answer, prolix_a
 
 
 def create_game(header: dict, words) -> Game:
-    """A fresh game from a log header (game, players, seed, config)."""
+    """A fresh game from a log header (game, players, seed, config); a game that cannot be
+    set up as asked is a ValueError saying why."""
     cls = REGISTRY[header["game"]]
     setup = Setup(tuple(header["players"]), header.get("seed"))
-    return cls.create(setup, header["config"], words)
+    try:
+        return cls.create(setup, header["config"], words)
+    except Unplayable as exc:
+        raise ValueError(announce.reason(exc.code, exc.params)) from None
 
 
 def new_header(game: str, players: list[str], seed: int | None, cfg: dict, **extra) -> dict:

@@ -16,13 +16,24 @@ with attacks), minus 2 for every penalty card. Ties go to the best single word.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from voice_host.games.dexikon import actions as A
 from voice_host.games.dexikon import events as E
 from voice_host.games.base import Game, Settings, Setup, register
-from voice_host.games.errors import Refusal
+from voice_host.games.errors import Refusal, Unplayable
 from voice_host.games.scoring import ranking
 from voice_host.games.turns import TurnOrder
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    SETUP = "setup"
+    TURNS = "turns"
+    LAST = "last"
+    """Last words."""
+    OVER = "over"
+
 
 @dataclass(frozen=True)
 class DexikonSettings(Settings):
@@ -42,7 +53,7 @@ class DexikonSettings(Settings):
         """(banked words that end the game, best banked words that count)."""
         variants = self.variants or {"standard": [7, 5]}
         if self.variant not in variants:
-            raise ValueError(f"Dexikon has no variant {self.variant}; choose one of {', '.join(variants)}.")
+            raise Unplayable("no_variant", variant=self.variant, variants=tuple(variants))
         target, best = variants[self.variant]
         return target, best
 
@@ -90,8 +101,7 @@ class DexikonState(TurnOrder):
     players: list[str]
     sheets: dict[str, Ledger]
     start: str | None = None
-    phase: str = "setup"
-    """setup, turns, last (last words), over."""
+    phase: Phase = Phase.SETUP
     attempt: int = 0
     """Words the active player has tried this turn (a second is the last)."""
     open: list[Open] = field(default_factory=list)
@@ -108,16 +118,11 @@ class Dexikon(Game):
     min_players = 1
     max_players = 5
 
-    def __init__(self, setup: Setup, settings: DexikonSettings, words) -> None:
-        self.check_player_count(len(setup.players))
-        self.settings = settings
-        self.target, self.best = settings.limits
-        self.words = words
-        self.state = DexikonState(list(setup.players), {p: Ledger() for p in setup.players})
+    settings_class = DexikonSettings
 
-    @classmethod
-    def create(cls, setup: Setup, cfg: dict, words) -> Dexikon:
-        return cls(setup, DexikonSettings.from_config(cfg), words)
+    def new_state(self, setup: Setup) -> DexikonState:
+        self.target, self.best = self.settings.limits  # an unknown variant is said before the game
+        return DexikonState(list(setup.players), {p: Ledger() for p in setup.players})
 
     @property
     def solo(self) -> bool:
@@ -146,41 +151,41 @@ class Dexikon(Game):
     # ------------------------------------------------------------------ actions
     def handle(self, action: A.Action) -> list[E.Event]:
         s = self.state
-        if isinstance(action, A.Begin):
-            return self._begin()
-        if isinstance(action, A.SetStart):
-            return self.set_start(action.player)
-        if s.phase == "setup":
+        match action:
+            case A.Begin():
+                return self._begin()
+            case A.SetStart(player=player):
+                return self.set_start(player)
+        if s.phase == Phase.SETUP:
             raise Refusal("not_started")
-        player = getattr(action, "player", None)
-        if player is not None:
-            self.known(player)
-        if isinstance(action, A.Tally):
+        if getattr(action, "player", None) is not None:
+            self.known(action.player)
+        if isinstance(action, A.Tally):  # a late correction is taken after the end too
             return self._tally(action.player, action.kind, action.count)
-        if s.phase == "over":
+        if s.phase == Phase.OVER:
             raise Refusal("game_over")
-        if isinstance(action, A.Declare):
-            return self._declare(action)
-        if isinstance(action, A.LastWord):
-            return self._last_word(action)
-        if isinstance(action, A.Challenge):
-            return self._challenge(action.t, action.player, action.target)
-        if isinstance(action, (A.ChallengeAnswer, A.Answer)):
-            concede = action.concede if isinstance(action, A.ChallengeAnswer) else action.yes
-            return self._answer(action.player, concede)
-        if isinstance(action, A.PoolEmpty):
-            return self._pool_empty()
-        if isinstance(action, A.PlayWord):
-            raise Refusal("say_bank_or_spend", word=action.word)
+        match action:
+            case A.Declare():
+                return self._declare(action)
+            case A.LastWord():
+                return self._last_word(action)
+            case A.Challenge(t=t, player=player, target=target):
+                return self._challenge(t, player, target)
+            case A.ChallengeAnswer(player=player, concede=concede) | A.Answer(player=player, yes=concede):
+                return self._answer(player, concede)
+            case A.PoolEmpty():
+                return self._pool_empty()
+            case A.PlayWord(word=word):
+                raise Refusal("say_bank_or_spend", word=word)
         raise Refusal("not_in_this_game", action=type(action).__name__)
 
     def _begin(self) -> list[E.Event]:
         s = self.state
-        if s.phase != "setup":
+        if s.phase != Phase.SETUP:
             raise Refusal("already_started")
         s.start = s.start or s.players[0]
         s.seat(s.players, s.start)
-        s.phase = "turns"
+        s.phase = Phase.TURNS
         return [E.DexikonStarted(tuple(s.players), self.target, self.best, self.solo),
                 E.TurnStarted(s.active, s.round)]
 
@@ -190,10 +195,10 @@ class Dexikon(Game):
 
     def _declare(self, a: A.Declare) -> list[E.Event]:
         s = self.state
-        if s.phase == "last":
+        if s.phase == Phase.LAST:
             raise Refusal("last_words")
         events = self._move_on() if a.player == s.following() else []
-        if s.phase != "turns":
+        if s.phase != Phase.TURNS:
             return events + [E.Refused("last_words", {}, a.player)]
         if a.player != s.active:
             raise Refusal("not_your_turn", player=s.active)
@@ -247,7 +252,7 @@ class Dexikon(Game):
         if s.pass_turn():
             done = [p for p in s.order if len(s.sheets[p].banked) >= self.target]
             if done or s.final_turn:
-                s.phase = "last"
+                s.phase = Phase.LAST
                 return [E.LastWordsCalled(tuple(done), self.target)]
             s.round += 1
         return [E.TurnStarted(s.active, s.round)]
@@ -256,10 +261,10 @@ class Dexikon(Game):
         s = self.state
         if not self.solo:
             raise Refusal("solo_only")
-        if s.phase != "turns":
+        if s.phase != Phase.TURNS:
             raise Refusal("last_words")
         events = self._move_on()  # said at the start of a turn
-        if s.phase != "turns":
+        if s.phase != Phase.TURNS:
             return events
         s.final_turn = True
         return events + [E.FinalTurn(s.active)]
@@ -323,7 +328,7 @@ class Dexikon(Game):
     # ------------------------------------------------------------------ the end
     def _last_word(self, a: A.LastWord) -> list[E.Event]:
         s = self.state
-        if s.phase != "last":
+        if s.phase != Phase.LAST:
             raise Refusal("not_last_words")
         sheet = s.sheets[a.player]
         if sheet.last is not None:
@@ -343,7 +348,7 @@ class Dexikon(Game):
         waiting = [p for p, sh in s.sheets.items() if sh.last is None and sh.last_tries < 2]
         if waiting or s.open:
             return []
-        s.phase = "over"
+        s.phase = Phase.OVER
         return self._final()
 
     def _final(self) -> list[E.Event]:
@@ -366,7 +371,7 @@ class Dexikon(Game):
             setattr(sheet, kind, getattr(sheet, kind) + count)
         held = {"penalty": sheet.penalties, "returned": sheet.penalties, "bonus": sheet.bonus, "aside": sheet.aside}
         events: list[E.Event] = [E.TallyNoted(player, kind, count, held[kind])]
-        return events + (self._final() if s.phase == "over" else [])  # a late correction: the final scores again
+        return events + (self._final() if s.phase == Phase.OVER else [])  # a late correction: the final scores again
 
     # ------------------------------------------------------------------ scores
     def counted(self, player: str) -> list[int]:
@@ -410,7 +415,7 @@ class Dexikon(Game):
         if q.kind == "scores":
             return [E.StandingsReport(self._ranking()[0])]
         if q.kind == "turn":
-            return [E.TurnReport(s.active if s.phase == "turns" else None, s.round)]
+            return [E.TurnReport(s.active if s.phase == Phase.TURNS else None, s.round)]
         if q.kind == "sheet":
             who = self.whose(q)
             sh = s.sheets[who]  # asked for: every banked word with its round too

@@ -15,16 +15,30 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from voice_host.games.phlounder import actions as A
 from voice_host.games.phlounder import events as E
 from voice_host.games.base import Game, Settings, Setup, find_player, register
-from voice_host.games.errors import Refusal
+from voice_host.games.errors import Refusal, Unplayable
 from voice_host.games.scoring import ranking
 from voice_host.games.turns import clockwise
 from voice_host.words.pos import parts_of_speech
 
 NEEDS = {"N": "NOUN", "V": "VERB"}
+
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    SETUP = "setup"
+    ROLL = "roll"
+    """Waiting for the dice."""
+    RACE = "race"
+    """Waiting for the bell."""
+    REPORTS = "reports"
+    """After the bell, waiting for the words."""
+    OVER = "over"
 
 
 @dataclass(frozen=True)
@@ -80,8 +94,7 @@ class PhlounderState:
     """Teams, or one side per player without partners."""
     rng: random.Random
     rounds: list[Round] = field(default_factory=list)
-    phase: str = "setup"
-    """setup, roll (waiting for the dice), race (waiting for the bell), reports, over."""
+    phase: Phase = Phase.SETUP
     clock: float = 0.0
     prompted: float = 0.0
     """When the host last asked for the missing reports."""
@@ -99,30 +112,24 @@ class Phlounder(Game):
     min_players = 2
     max_players = 6
 
-    def __init__(self, setup: Setup, settings: PhlounderSettings, words) -> None:
-        players = list(setup.players)
-        self.check_player_count(len(players))
-        self.settings = settings
-        self.words = words
+    settings_class = PhlounderSettings
+
+    def new_state(self, setup: Setup) -> PhlounderState:
+        players, settings = list(setup.players), self.settings
         self.children = tuple(self._named(c, players) for c in settings.children)
         sides = [tuple(self._named(p, players) for p in team.split("+")) for team in settings.teams]
         if sides:
             sizes = sorted(len(s) for s in sides)
             if sorted(p for s in sides for p in s) != sorted(players) or sizes not in ([2, 2], [2, 2, 2], [3, 3]):
-                raise ValueError("Partners play as two or three teams of 2, or two teams of 3, "
-                                 "with every player in one team.")
-        self.state = PhlounderState(players, sides or [(p,) for p in players], random.Random(setup.seed))
+                raise Unplayable("uneven_teams")
+        return PhlounderState(players, sides or [(p,) for p in players], random.Random(setup.seed))
 
     @staticmethod
     def _named(name: str, players: list[str]) -> str:
         found = find_player(name, players)
         if found is None:
-            raise ValueError(f"{name.strip()} is not one of the players ({', '.join(players)}).")
+            raise Unplayable("not_a_player", name=name.strip(), players=tuple(players))
         return found
-
-    @classmethod
-    def create(cls, setup: Setup, cfg: dict, words) -> Phlounder:
-        return cls(setup, PhlounderSettings.from_config(cfg), words)
 
     @property
     def teams(self) -> bool:
@@ -148,7 +155,7 @@ class Phlounder(Game):
     def advance(self, t: float) -> list[E.Event]:
         s = self.state
         events: list[E.Event] = []
-        if s.phase == "reports" and t >= s.prompted + self.settings.report_reminder:
+        if s.phase == Phase.REPORTS and t >= s.prompted + self.settings.report_reminder:
             s.prompted = t
             events.append(E.ReportsAwaited(self._missing()))
         s.clock = max(s.clock, t)
@@ -158,33 +165,38 @@ class Phlounder(Game):
     def handle(self, action: A.Action) -> list[E.Event]:
         s = self.state
         if isinstance(action, A.Begin):
-            if s.phase != "setup":
-                raise Refusal("already_started")
-            events: list[E.Event] = [E.GameStarted(self.name, tuple(s.players), self.settings.rounds)]
-            if self.teams or self.children:
-                events.append(E.TeamsSet(tuple(s.sides) if self.teams else (), self.children))
-            return events + self._next_round()
-        if s.phase == "over" and not isinstance(action, A.Challenge):
+            return self._begin()
+        if s.phase == Phase.OVER and not isinstance(action, A.Challenge):  # the last round stays challengeable
             raise Refusal("game_over")
-        if isinstance(action, A.Roll):
-            self.known(action.player)
-            return self._roll(self._rolled(), action.player)
-        if isinstance(action, A.SetDice):
-            return self._roll(self._faces(action.faces), None)
-        if isinstance(action, A.Bell):
-            return self._bell(action.player)
-        if isinstance(action, A.PlayWord):
-            return self._report(action.t, action.player, action.word, 0)
-        if isinstance(action, A.Report):
-            return self._report(action.t, action.player, action.word, action.unused)
-        if isinstance(action, A.Challenge):
-            return self._challenge(action.player, action.target)
+        match action:
+            case A.Roll(player=player):
+                self.known(player)
+                return self._roll(self._rolled(), player)
+            case A.SetDice(faces=faces):
+                return self._roll(self._faces(faces), None)
+            case A.Bell(player=player):
+                return self._bell(player)
+            case A.PlayWord(t=t, player=player, word=word):
+                return self._report(t, player, word, 0)
+            case A.Report(t=t, player=player, word=word, unused=unused):
+                return self._report(t, player, word, unused)
+            case A.Challenge(player=player, target=target):
+                return self._challenge(player, target)
         raise Refusal("not_in_this_game", action=type(action).__name__)
+
+    def _begin(self) -> list[E.Event]:
+        s = self.state
+        if s.phase != Phase.SETUP:
+            raise Refusal("already_started")
+        events: list[E.Event] = [E.GameStarted(self.name, tuple(s.players), self.settings.rounds)]
+        if self.teams or self.children:
+            events.append(E.TeamsSet(tuple(s.sides) if self.teams else (), self.children))
+        return events + self._next_round()
 
     def _next_round(self) -> list[E.Event]:
         s = self.state
         s.rounds.append(Round(len(s.rounds) + 1))
-        s.phase = "roll"
+        s.phase = Phase.ROLL
         return [E.RollAwaited(s.round.number, self.settings.rounds)]
 
     def _target(self, number_face: str, letter: str) -> E.Target:
@@ -205,25 +217,25 @@ class Phlounder(Game):
 
     def _roll(self, faces: tuple[str, ...], player: str | None) -> list[E.Event]:
         s = self.state
-        if s.phase == "race":
+        if s.phase == Phase.RACE:
             raise Refusal("dice_rolled", target=s.round.target)
-        if s.phase == "reports":
+        if s.phase == Phase.REPORTS:
             raise Refusal("reports_missing", players=self._missing())
         r = s.round
         r.target = self._target(faces[0], faces[1])
         r.children = self._target(faces[0], faces[2]) if self.children else None
-        s.phase = "race"
+        s.phase = Phase.RACE
         return [E.DiceRolled(r.target, r.children, player)]
 
     def _bell(self, player: str) -> list[E.Event]:
         s = self.state
         self.known(player)
-        if s.phase == "roll":
+        if s.phase == Phase.ROLL:
             raise Refusal("not_rolled")
-        if s.phase == "reports":
+        if s.phase == Phase.REPORTS:
             raise Refusal("already_rang", player=s.round.ringer)
         s.round.ringer = player
-        s.phase, s.prompted = "reports", s.clock
+        s.phase, s.prompted = Phase.REPORTS, s.clock
         partners = tuple(p for p in self.side_of(player) if p != player)
         others = tuple(p for p in self._clockwise(player) if p not in self.side_of(player))
         return [E.BellRung(player, partners, others)]
@@ -238,9 +250,9 @@ class Phlounder(Game):
     def _report(self, t: float, player: str, word: str | None, unused: int) -> list[E.Event]:
         s = self.state
         self.known(player)
-        if s.phase == "roll" and len(s.rounds) > 1 and player not in s.rounds[-2].reports:
+        if s.phase == Phase.ROLL and len(s.rounds) > 1 and player not in s.rounds[-2].reports:
             raise Refusal("round_scored", round=s.rounds[-2].number)
-        if s.phase != "reports":
+        if s.phase != Phase.REPORTS:
             raise Refusal("no_bell")
         r = s.round
         if player in r.reports:
@@ -329,7 +341,7 @@ class Phlounder(Game):
         r.scored = True
         events: list[E.Event] = [self._scored(r), E.RoundOver(r.number, self.standings())]
         if r.number >= self.settings.rounds:
-            s.phase = "over"
+            s.phase = Phase.OVER
             return events + [E.GameOver(*self._ranking())]
         return events + self._next_round()
 
@@ -361,9 +373,9 @@ class Phlounder(Game):
             self.known(target)
             if target == challenger:
                 raise Refusal("own_word")
-        if s.phase in ("reports", "over"):
+        if s.phase in (Phase.REPORTS, Phase.OVER):
             r = s.round
-        elif s.phase == "roll" and len(s.rounds) > 1:
+        elif s.phase == Phase.ROLL and len(s.rounds) > 1:
             r = s.rounds[-2]
         else:
             raise Refusal("nothing_to_challenge", target=target)
@@ -385,12 +397,12 @@ class Phlounder(Game):
             r.stood.append(player)
             return events
         r.void[player] = verdict.reason
-        if not r.scored and player in self.side_of(r.ringer) and s.phase == "reports":
+        if not r.scored and player in self.side_of(r.ringer) and s.phase == Phase.REPORTS:
             return events + self._score()  # an illegal bell: the others' words don't matter
         if not r.scored:
             return events
         events += [self._scored(r, revised=True), E.RoundOver(r.number, self.standings())]
-        if s.phase == "over":
+        if s.phase == Phase.OVER:
             events.append(E.GameOver(*self._ranking()))
         return events
 
@@ -401,7 +413,7 @@ class Phlounder(Game):
         s = self.state
         r = s.round
         if q.kind == "reports":
-            return [E.ReportsStatus(r.number, r.ringer, self._missing() if s.phase == "reports" else ())]
+            return [E.ReportsStatus(r.number, r.ringer, self._missing() if s.phase == Phase.REPORTS else ())]
         if q.kind == "dice":
             return [E.DiceShown(r.number, r.target, r.children)]
         if q.kind == "time":
@@ -416,11 +428,11 @@ class Phlounder(Game):
                     continue
                 ln = self.line(x, who)
                 legal = self.round_scores(x)[0]
-                note = "rang" if who == x.ringer else ""
+                note = ("rang",) if who == x.ringer else ()
                 if ln.fault is not None and ln.word is not None:
-                    note = ", ".join(filter(None, [note, "doesn't count"]))
+                    note += ("not_counted",)
                 if not legal:
-                    note = ", ".join(filter(None, [note, "illegal bell"]))
+                    note += ("illegal_bell",)
                 score = self.round_scores(x)[2][self.side_of(who)] if not legal else ln.score + (
                     self.win_bonus(x) if who == x.ringer and not self.teams else 0)
                 lines.append((x.number, ln.word, score, note))
@@ -429,7 +441,7 @@ class Phlounder(Game):
             return [E.ScoresReport(self.standings(), r.number, self.settings.rounds)]
         if q.kind == "turn":
             return [E.PhlounderStatus(r.number, self.settings.rounds, s.phase, r.target, r.ringer,
-                                      self._missing() if s.phase == "reports" else ())]
+                                      self._missing() if s.phase == Phase.REPORTS else ())]
         if q.kind == "board":
             return [E.DiceShown(r.number, r.target, r.children)]
         if q.kind == "words":

@@ -16,7 +16,7 @@ from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
 from voice_host.games.base import Setup, register
 from voice_host.games.errors import Refusal
-from voice_host.games.prolix.common import ProlixGame, ProlixSettings, ProlixState, Timer, ranking
+from voice_host.games.prolix.common import Phase, ProlixGame, ProlixSettings, ProlixState, Timer, ranking
 
 
 @dataclass
@@ -162,7 +162,7 @@ class ProlixClassic(ProlixGame):
         events: list[E.Event] = []
         while True:
             group_due = bool(s.pending) and t > s.pending[0].t + self.settings.tie_window
-            expiry = s.timer.until if (s.timer.holder and s.phase == "turn") else None
+            expiry = s.timer.until if (s.timer.holder and s.phase == Phase.TURN) else None
             timer_due = expiry is not None and t >= expiry and not (s.pending and s.pending[0].t < expiry)
             if group_due:
                 s.clock = max(s.clock, s.pending[0].t + self.settings.tie_window)
@@ -177,31 +177,25 @@ class ProlixClassic(ProlixGame):
         return events
 
     # ------------------------------------------------------------------ actions
-    def handle(self, action: A.Action) -> list[E.Event]:
-        s = self.state
-        if isinstance(action, A.Begin):
-            return self._begin()
-        setup = self._setup_action(action)
-        if setup is not None:
-            return setup
-        if s.phase == "setup":
+    def play(self, action: A.Action) -> list[E.Event]:
+        if self.state.phase == Phase.SETUP:
             raise Refusal("not_started")
-        if isinstance(action, A.PlayWord):
-            return self._word(action)
-        if isinstance(action, A.FlipTimer):
-            return self._flip(action.player, action.t)
-        if isinstance(action, A.Challenge):
-            return self._challenge(action.player, action.target)
-        if isinstance(action, A.Answer):
-            return self._vote(action.player, action.yes)
-        raise Refusal("not_in_this_game", action=type(action).__name__)
+        match action:
+            case A.PlayWord():
+                return self._word(action)
+            case A.FlipTimer(player=player, t=t):
+                return self._flip(player, t)
+            case A.Challenge(player=player, target=target):
+                return self._challenge(player, target)
+            case A.Answer(player=player, yes=yes):
+                return self._vote(player, yes)
+        return super().play(action)
 
-    def _begin(self) -> list[E.Event]:
+    def first_turn(self) -> list[E.Event]:
         s = self.state
-        events = [E.GameStarted(self.name, tuple(s.players), self.rounds)] + self._setup_events()
         s.seat(s.players, s.start)
-        s.round, s.phase = 1, "turn"
-        return events + [self.board_view(), E.TurnStarted(s.active, s.round)]
+        s.round, s.phase = 1, Phase.TURN
+        return [self.board_view(), E.TurnStarted(s.active, s.round)]
 
     def _busy(self) -> bool:
         return bool(self.state.pending or self.state.vote)
@@ -225,11 +219,11 @@ class ProlixClassic(ProlixGame):
 
     def _playable_now(self, player: str) -> None:
         s = self.state
-        if s.phase == "over":
+        if s.phase == Phase.OVER:
             raise Refusal("game_over")
         if s.vote is not None:
             raise Refusal("challenge_in_progress", word=s.vote.word)
-        if s.phase == "draw":
+        if s.phase == Phase.DRAW:
             raise Refusal("wait_for_draw", drawer=s.drawer)
         if s.sheets[player].out:
             raise Refusal("out_of_game", player=player)
@@ -313,7 +307,7 @@ class ProlixClassic(ProlixGame):
 
     def _after_draw(self) -> list[E.Event]:
         s = self.state
-        s.phase, s.drawer = "turn", None
+        s.phase, s.drawer = Phase.TURN, None
         if s.then == "again":
             return [self.board_view(), E.TurnStarted(s.active, s.round, again=True)]
         return self._next_turn()
@@ -335,7 +329,7 @@ class ProlixClassic(ProlixGame):
     def _next_turn(self) -> list[E.Event]:
         s = self.state
         s.interrupts = 0
-        s.phase, s.drawer = "turn", None
+        s.phase, s.drawer = Phase.TURN, None
         following = self._following()
         last_round = following[1] if following else self.rounds + 1
         events: list[E.Event] = [E.RoundOver(r, self.standings()) for r in range(s.round, last_round)]
@@ -346,7 +340,7 @@ class ProlixClassic(ProlixGame):
 
     def _game_over(self) -> list[E.Event]:
         s = self.state
-        s.phase = "over"
+        s.phase = Phase.OVER
         table, winners, tiebreak = self._winners()
         return [E.GameOver(table, winners, tiebreak)]
 
@@ -365,7 +359,7 @@ class ProlixClassic(ProlixGame):
     def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
         s = self.state
         self.known(challenger)
-        if s.phase == "over":  # game over is over: the result said stays the result
+        if s.phase == Phase.OVER:  # game over is over: the result said stays the result
             raise Refusal("game_over")
         if target is not None:
             self.known(target)
@@ -399,7 +393,7 @@ class ProlixClassic(ProlixGame):
     def _vote(self, player: str, yes: bool) -> list[E.Event]:
         s = self.state
         v = s.vote
-        if s.phase == "over":
+        if s.phase == Phase.OVER:
             raise Refusal("game_over")
         if v is None:
             raise Refusal("no_vote")
@@ -456,7 +450,7 @@ class ProlixClassic(ProlixGame):
 
     def interrupt_cost(self, player: str, word: str) -> tuple[int, int] | None:
         s = self.state
-        if s.phase != "turn" or player == s.active or player not in s.sheets:
+        if s.phase != Phase.TURN or player == s.active or player not in s.sheets:
             return None
         try:  # only a word the rules would take now is worth asking about
             self._playable_now(player)
@@ -474,8 +468,8 @@ class ProlixClassic(ProlixGame):
         if q.kind == "turn":
             holder = s.timer.holder if s.timer.running(s.clock) else None
             left = (s.timer.until - s.clock) if holder else None
-            active = s.active if s.phase in ("turn", "draw") else None
-            return [E.TurnReport(active, s.round, holder, left, s.drawer if s.phase == "draw" else None)]
+            active = s.active if s.phase in (Phase.TURN, Phase.DRAW) else None
+            return [E.TurnReport(active, s.round, holder, left, s.drawer if s.phase == Phase.DRAW else None)]
         if q.kind == "sheet":
             who = self.whose(q)
             total, marked = self.totals(who)

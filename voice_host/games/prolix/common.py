@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import ClassVar, Sequence
 
 from voice_host.games.prolix import actions as A
@@ -30,6 +31,17 @@ from voice_host.games.prolix.tiles import (
 )
 from voice_host.games.turns import TurnOrder, draw_for_start, right_of
 from voice_host.games.scoring import ranking  # noqa: F401  (the modes import it from here)
+
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    SETUP = "setup"
+    TURN = "turn"
+    """A turn or round in play."""
+    DRAW = "draw"
+    """Table mode: waiting for the tiles drawn."""
+    OVER = "over"
 
 
 @dataclass(frozen=True)
@@ -77,8 +89,7 @@ class ProlixState(TurnOrder):
     players: list[str]
     bag: Bag
     board: Board
-    phase: str = "setup"
-    """setup, then the mode's own phases, draw (table mode: waiting for tiles), over."""
+    phase: Phase = Phase.SETUP
     table_mode: bool = False
     start: str | None = None
     clock: float = 0.0
@@ -100,13 +111,9 @@ class ProlixGame(Game):
     uses_start_player: ClassVar[bool] = True
     state_class: ClassVar[type[ProlixState]] = ProlixState
 
-    def __init__(self, setup: Setup, settings: ProlixSettings, words) -> None:
-        self.check_player_count(len(setup.players))
-        self.setup = setup
-        self.settings = settings
-        self.words = words
-        self.state = self.state_class(players=list(setup.players), bag=Bag.full(settings.tiles, setup.seed),
-                                      board=empty_board(settings.tiles))
+    def new_state(self, setup: Setup) -> ProlixState:
+        return self.state_class(players=list(setup.players), bag=Bag.full(self.ts, setup.seed),
+                                board=empty_board(self.ts))
 
     @classmethod
     def create(cls, setup: Setup, cfg: dict, words) -> "ProlixGame":
@@ -153,9 +160,9 @@ class ProlixGame(Game):
     def _accepting(self, player: str) -> None:
         """Refuse input from an unknown player, after the game, or while tiles are drawn."""
         self.known(player)
-        if self.state.phase == "over":
+        if self.state.phase == Phase.OVER:
             raise Refusal("game_over")
-        if self.state.phase == "draw":
+        if self.state.phase == Phase.DRAW:
             raise Refusal("wait_for_draw", drawer=self.state.drawer)
 
     def _check_word(self, word: str, also_used: Sequence[tuple[str, str]] = ()) -> None:
@@ -179,7 +186,7 @@ class ProlixGame(Game):
     def _setup_events(self) -> list[E.Event]:
         """Start player (if the mode has one) and a full board, unless the table gave them."""
         s = self.state
-        if s.phase != "setup":
+        if s.phase != Phase.SETUP:
             raise Refusal("already_started")
         events: list[E.Event] = []
         if self.uses_start_player and s.start is None:
@@ -202,21 +209,21 @@ class ProlixGame(Game):
 
     def _set_board(self, letters: Sequence[str]) -> list[E.Event]:
         s = self.state
-        if s.phase == "over":
+        if s.phase == Phase.OVER:
             raise Refusal("game_over")
         if self._busy():
             raise Refusal("busy")
         board = parse_board(letters, self.ts)
-        if s.phase == "draw" and empty_spaces(board):
+        if s.phase == Phase.DRAW and empty_spaces(board):
             raise Refusal("board_incomplete")
         s.bag.tiles.extend(board_tiles(s.board))
         s.bag.remove(board_tiles(board))
         s.board, s.table_mode = board, True
-        return self._after_draw() if s.phase == "draw" else [self.board_view()]
+        return self._after_draw() if s.phase == Phase.DRAW else [self.board_view()]
 
     def _table_draw(self, letters: Sequence[str]) -> list[E.Event]:
         s = self.state
-        if s.phase != "draw":
+        if s.phase != Phase.DRAW:
             raise Refusal("no_draw_due")
         need = empty_spaces(s.board)
         if len(letters) != need:
@@ -235,7 +242,7 @@ class ProlixGame(Game):
         s.bag.discards.extend(gone)
         s.drawer = drawer
         if s.table_mode:
-            s.phase = "draw"
+            s.phase = Phase.DRAW
             return [E.AwaitDraw(drawer or s.players[0], empty_spaces(s.board))]
         drawn, aside, refilled = s.bag.draw_playable(empty_spaces(s.board), board_tiles(s.board), self.ts)
         s.board = place(s.board, drawn)
@@ -246,15 +253,30 @@ class ProlixGame(Game):
         """The board is full again: carry on with the mode's flow."""
         raise NotImplementedError
 
-    def _setup_action(self, action: A.Action) -> list[E.Event] | None:
-        """Handle the table-mode directives every mode shares; None if it is not one."""
-        if isinstance(action, A.SetStart):
-            return self.set_start(action.player)
-        if isinstance(action, A.SetBoard):
-            return self._set_board(action.letters)
-        if isinstance(action, A.Draw):
-            return self._table_draw(action.letters)
-        return None
+    # ------------------------------------------------------------------ actions
+    def handle(self, action: A.Action) -> list[E.Event]:
+        """Begin, and the table-mode directives every mode shares; the rest is the mode's ``play``."""
+        match action:
+            case A.Begin():
+                return [self.started(), *self._setup_events(), *self.first_turn()]
+            case A.SetStart(player=player):
+                return self.set_start(player)
+            case A.SetBoard(letters=letters):
+                return self._set_board(letters)
+            case A.Draw(letters=letters):
+                return self._table_draw(letters)
+        return self.play(action)
+
+    def started(self) -> E.GameStarted:
+        return E.GameStarted(self.name, tuple(self.state.players), self.rounds)
+
+    def first_turn(self) -> list[E.Event]:
+        """The board is set: the mode's first turn (or round) begins."""
+        raise NotImplementedError
+
+    def play(self, action: A.Action) -> list[E.Event]:
+        """The mode's own moves: a word, the timer, a challenge, a vote."""
+        raise Refusal("not_in_this_game", action=type(action).__name__)
 
     # ------------------------------------------------------------------ questions
     def query(self, q: A.Query) -> list[E.Event]:

@@ -15,7 +15,7 @@ from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
 from voice_host.games.base import register
 from voice_host.games.errors import Refusal
-from voice_host.games.prolix.common import ProlixGame, ProlixState, Timer
+from voice_host.games.prolix.common import Phase, ProlixGame, ProlixState, Timer
 
 
 @dataclass
@@ -71,31 +71,31 @@ class ProlixDuel(ProlixGame):
     def advance(self, t: float) -> list[E.Event]:
         s = self.state
         events: list[E.Event] = []
-        if s.phase == "turn" and s.timer.until is not None and t >= s.timer.until:
+        if s.phase == Phase.TURN and s.timer.until is not None and t >= s.timer.until:
             s.clock = s.timer.until
             events += [E.TimerExpired(s.timer.holder, interrupts=False)] + self._score_round()
         s.clock = max(s.clock, t)
         return events
 
     # ------------------------------------------------------------------ actions
-    def handle(self, action: A.Action) -> list[E.Event]:
-        s = self.state
-        if isinstance(action, A.Begin):
-            events = [E.GameStarted(self.name, tuple(s.players), 0, self.settings.duel_marks)] + self._setup_events()
-            return events + self._start_round()
-        setup = self._setup_action(action)
-        if setup is not None:
-            return setup
-        if isinstance(action, A.PlayWord):
-            return self._word(action)
-        if isinstance(action, A.Challenge):
-            return self._challenge(action.player, action.target)
-        raise Refusal("not_in_this_game", action=type(action).__name__)
+    def started(self) -> E.GameStarted:
+        return E.GameStarted(self.name, tuple(self.state.players), 0, self.settings.duel_marks)
+
+    def first_turn(self) -> list[E.Event]:
+        return self._start_round()
+
+    def play(self, action: A.Action) -> list[E.Event]:
+        match action:
+            case A.PlayWord():
+                return self._word(action)
+            case A.Challenge(player=player, target=target):
+                return self._challenge(player, target)
+        return super().play(action)
 
     def _start_round(self) -> list[E.Event]:
         s = self.state
         s.rounds.append(DuelRound(len(s.rounds) + 1, handicap=self._handicap()))
-        s.round, s.phase, s.timer = len(s.rounds), "turn", Timer()
+        s.round, s.phase, s.timer = len(s.rounds), Phase.TURN, Timer()
         return [self.board_view(), E.DuelRoundStarted(s.round, s.rounds[-1].handicap)]
 
     def _word(self, a: A.PlayWord) -> list[E.Event]:
@@ -140,7 +140,7 @@ class ProlixDuel(ProlixGame):
         marks = self.marks()
         top = max(marks.values())
         if top >= self.settings.duel_marks:
-            s.phase = "over"
+            s.phase = Phase.OVER
             winner = max(marks, key=marks.get)
             return [E.GameOver(tuple(E.Standing(p, n) for p, n in sorted(marks.items(), key=lambda x: -x[1])),
                                (winner,))]
@@ -159,7 +159,7 @@ class ProlixDuel(ProlixGame):
                           players=tuple(s.players))
         scored = [r for r in s.rounds if r.winner is not None]
         last = scored[-1] if scored else None
-        if last is None or other not in last.words or (s.phase == "turn" and s.rounds[-1].words):
+        if last is None or other not in last.words or (s.phase == Phase.TURN and s.rounds[-1].words):
             raise Refusal("nothing_to_challenge", target=target)
         if last.challenged:
             raise Refusal("already_challenged", word=last.words[other][0], player=other)
@@ -172,14 +172,14 @@ class ProlixDuel(ProlixGame):
         if not verdict.ok:
             s.barred.append(word)
             s.voids.append((word, other, last.number))
-        was_over = s.phase == "over"
+        was_over = s.phase == Phase.OVER
         last.winner = winner
         events.append(self._marks_event(winner, "challenge"))
         if max(self.marks().values()) >= self.settings.duel_marks:
-            s.phase = "turn"
+            s.phase = Phase.TURN
             return events + self._next_or_over()
         if was_over:  # the mark that ended the game went the other way: play on
-            s.phase = "turn"
+            s.phase = Phase.TURN
             return events + self._move_and_draw(s.players[0])
         current = s.rounds[-1]
         if current.winner is None and current.handicap != self._handicap():
@@ -214,7 +214,7 @@ class ProlixDuel(ProlixGame):
                 word, value = r.words.get(who, (None, 0))
                 if r.winner is None and who not in r.words:
                     continue  # the round in play, nothing said yet
-                note = "mark" if r.winner == who else ("void" if (word, who, r.number) in s.voids else "")
+                note = ("mark",) if r.winner == who else ("void",) if (word, who, r.number) in s.voids else ()
                 lines.append((r.number, word, self._net(r, who), note))
             return [E.RoundsSheet(who, tuple(lines), self.marks()[who], "mark")]
         if q.kind in ("scores", "marks"):

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
-from voice_host.games.base import Setup, register
+from voice_host.games.base import register
 from voice_host.games.errors import Refusal
-from voice_host.games.prolix.common import ProlixGame, ProlixSettings, ProlixState, Timer, ranking
+from voice_host.games.prolix.common import Phase, ProlixGame, ProlixState, Timer, ranking
 
 
 @dataclass
@@ -106,29 +106,27 @@ class ProlixRedux(ProlixGame):
     def advance(self, t: float) -> list[E.Event]:
         s = self.state
         events: list[E.Event] = []
-        if s.phase == "turn" and s.timer.until is not None and t >= s.timer.until:
+        if s.phase == Phase.TURN and s.timer.until is not None and t >= s.timer.until:
             s.clock = s.timer.until
             events += [E.TimerExpired(s.active, interrupts=False)] + self._end_turn()
         s.clock = max(s.clock, t)
         return events
 
     # ------------------------------------------------------------------ actions
-    def handle(self, action: A.Action) -> list[E.Event]:
+    def first_turn(self) -> list[E.Event]:
         s = self.state
-        if isinstance(action, A.Begin):
-            events = [E.GameStarted(self.name, tuple(s.players), self.rounds)] + self._setup_events()
-            s.seat(s.players, s.start, pos=-1)
-            return events + self._next_turn()
-        setup = self._setup_action(action)
-        if setup is not None:
-            return setup
-        if isinstance(action, A.PlayWord):
-            return self._word(action)
-        if isinstance(action, A.FlipTimer):
-            return self._flip(action.player)
-        if isinstance(action, A.Challenge):
-            return self._challenge(action.player, action.target)
-        raise Refusal("not_in_this_game", action=type(action).__name__)
+        s.seat(s.players, s.start, pos=-1)
+        return self._next_turn()
+
+    def play(self, action: A.Action) -> list[E.Event]:
+        match action:
+            case A.PlayWord():
+                return self._word(action)
+            case A.FlipTimer(player=player):
+                return self._flip(player)
+            case A.Challenge(player=player, target=target):
+                return self._challenge(player, target)
+        return super().play(action)
 
     def _word(self, a: A.PlayWord) -> list[E.Event]:
         s = self.state
@@ -184,11 +182,11 @@ class ProlixRedux(ProlixGame):
         s = self.state
         s.pass_turn()
         s.turns.append(ReduxTurn(len(s.turns) + 1, s.active))
-        s.round, s.phase, s.timer = len(s.turns), "turn", Timer()
+        s.round, s.phase, s.timer = len(s.turns), Phase.TURN, Timer()
         return [self.board_view(), E.TurnStarted(s.active, s.round)]
 
     def _game_over(self) -> list[E.Event]:
-        self.state.phase = "over"
+        self.state.phase = Phase.OVER
         return [E.GameOver(*self._ranking())]
 
     def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
@@ -226,7 +224,7 @@ class ProlixRedux(ProlixGame):
             s.voids.append((word, player, turn.number))
         if turn.done:
             events.append(self._scored(turn))
-            if s.phase == "over":
+            if s.phase == Phase.OVER:
                 events += self._game_over()
         return events
 
@@ -253,15 +251,15 @@ class ProlixRedux(ProlixGame):
                     counted.remove(value)
                     notes.append("counts")
                 if mark:
-                    notes.append(f"{'plus' if mark > 0 else 'minus'} {abs(mark)}")
-                lines.append((t.number, t.words.get(who, (None, 0))[0], value or 0, ", ".join(notes)))
+                    notes.append(mark)
+                lines.append((t.number, t.words.get(who, (None, 0))[0], value or 0, tuple(notes)))
             return [E.RoundsSheet(who, tuple(lines), total)]
         if q.kind == "scores":
             return [E.ScoresReport(self._ranking()[0], s.round, self.rounds)]
         if q.kind == "turn":
             left = (s.timer.until - s.clock) if s.timer.running(s.clock) else None
-            return [E.TurnReport(s.active if s.phase != "over" else None, s.round, s.timer.holder, left,
-                                 s.drawer if s.phase == "draw" else None)]
+            return [E.TurnReport(s.active if s.phase != Phase.OVER else None, s.round, s.timer.holder, left,
+                                 s.drawer if s.phase == Phase.DRAW else None)]
         return super().mode_query(q)
 
     def result(self) -> dict:

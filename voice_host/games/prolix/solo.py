@@ -16,7 +16,7 @@ from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
 from voice_host.games.base import register
 from voice_host.games.errors import Refusal
-from voice_host.games.prolix.common import ProlixGame, ProlixState, Timer
+from voice_host.games.prolix.common import Phase, ProlixGame, ProlixState, Timer
 
 
 @dataclass
@@ -68,7 +68,7 @@ class ProlixSolo(ProlixGame):
     def advance(self, t: float) -> list[E.Event]:
         s = self.state
         events: list[E.Event] = []
-        while s.phase == "turn" and s.timer.until is not None:
+        while s.phase == Phase.TURN and s.timer.until is not None:
             for left in self.settings.solo_countdown:
                 due = s.timer.until - left
                 if left not in s.warned and due <= t:
@@ -84,21 +84,18 @@ class ProlixSolo(ProlixGame):
         return events
 
     # ------------------------------------------------------------------ actions
-    def handle(self, action: A.Action) -> list[E.Event]:
-        if isinstance(action, A.Begin):
-            s = self.state
-            events = [E.GameStarted(self.name, tuple(s.players), self.rounds)] + self._setup_events()
-            return events + self._start_round()
-        setup = self._setup_action(action)
-        if setup is not None:
-            return setup
-        if isinstance(action, A.PlayWord):
-            return self._word(action)
-        raise Refusal("not_in_this_game", action=type(action).__name__)
+    def first_turn(self) -> list[E.Event]:
+        return self._start_round()
+
+    def play(self, action: A.Action) -> list[E.Event]:
+        match action:
+            case A.PlayWord():
+                return self._word(action)
+        return super().play(action)
 
     def _start_round(self) -> list[E.Event]:
         s = self.state
-        s.phase, s.scratch, s.warned = "turn", [], []
+        s.phase, s.scratch, s.warned = Phase.TURN, [], []
         s.timer = Timer(self.player, s.clock + self.settings.timer)
         target = self.settings.solo_targets[s.round - 1]
         return [self.board_view(), E.TurnStarted(self.player, s.round),
@@ -133,7 +130,7 @@ class ProlixSolo(ProlixGame):
         reached = self.total >= target
         events.append(E.TargetCheck(self.player, s.round, self.total, target, reached))
         if not reached or s.round == self.rounds:
-            s.phase, s.won = "over", reached
+            s.phase, s.won = Phase.OVER, reached
             return events + [E.GameOver((E.Standing(self.player, self.total),), (self.player,) if reached else ())]
         s.round += 1
         return events + self._move_and_draw(self.player)
@@ -147,23 +144,23 @@ class ProlixSolo(ProlixGame):
     def scored(self) -> list[E.HowScored]:
         s = self.state
         out = [E.HowScored(self.player, w.word, w.tiles, w.value, 0, w.round) for w in s.words if w.word]
-        if s.phase == "turn":  # this round's scratch words, on the board they were said on
+        if s.phase == Phase.TURN:  # this round's scratch words, on the board they were said on
             out += [E.HowScored(self.player, w, self.score(w)[1], v, 0, s.round, "scratch") for w, v in s.scratch]
         return out
 
     def mode_query(self, q: A.Query) -> list[E.Event]:
         s = self.state
         if q.kind == "sheet":
-            lines = tuple((w.round, w.word, w.value, "") for w in s.words)
-            if s.phase == "turn" and s.scratch:
-                lines += ((s.round, s.scratch[-1][0], s.scratch[-1][1], "scratch"),)
+            lines = tuple((w.round, w.word, w.value, ()) for w in s.words)
+            if s.phase == Phase.TURN and s.scratch:
+                lines += ((s.round, s.scratch[-1][0], s.scratch[-1][1], ("scratch",)),)
             return [E.RoundsSheet(self.player, lines, self.total)]
         if q.kind == "scores":
             return [E.ScoresReport((E.Standing(self.player, self.total),), s.round, self.rounds)]
         if q.kind == "turn":
             left = (s.timer.until - s.clock) if s.timer.running(s.clock) else None
             target = self.settings.solo_targets[min(s.round, self.rounds) - 1]
-            return [E.TurnReport(self.player if s.phase == "turn" else None, s.round, None, left),
+            return [E.TurnReport(self.player if s.phase == Phase.TURN else None, s.round, None, left),
                     E.TargetCheck(self.player, s.round, self.total, target, None)]
         return super().mode_query(q)
 

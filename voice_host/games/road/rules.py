@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from voice_host.games.road import actions as A
 from voice_host.games.road import events as E
@@ -22,6 +23,14 @@ from voice_host.games.scoring import ranking
 from voice_host.games.turns import TurnOrder, draw_for_start
 
 BLANK = "?"
+
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    SETUP = "setup"
+    TURNS = "turns"
+    OVER = "over"
 
 
 @dataclass(frozen=True)
@@ -51,8 +60,7 @@ class RoadState(TurnOrder):
     players: list[str]
     rng: random.Random
     start: str | None = None
-    phase: str = "setup"
-    """setup, turns, over."""
+    phase: Phase = Phase.SETUP
     bag: int | None = None
     """Tiles left in the bag when counted (None: not counted)."""
     bag_empty: bool = False
@@ -69,15 +77,10 @@ class RoadGame(Game):
     min_players = 2
     max_players = 4
 
-    def __init__(self, setup: Setup, settings: RoadSettings, words) -> None:
-        self.check_player_count(len(setup.players))
-        self.settings = settings
-        self.words = words
-        self.state = RoadState(list(setup.players), random.Random(setup.seed))
+    settings_class = RoadSettings
 
-    @classmethod
-    def create(cls, setup: Setup, cfg: dict, words) -> RoadGame:
-        return cls(setup, RoadSettings.from_config(cfg), words)
+    def new_state(self, setup: Setup) -> RoadState:
+        return RoadState(list(setup.players), random.Random(setup.seed))
 
     def advance(self, t: float) -> list[E.Event]:
         return []
@@ -85,43 +88,45 @@ class RoadGame(Game):
     # ------------------------------------------------------------------ actions
     def handle(self, action: A.Action) -> list[E.Event]:
         s = self.state
-        if isinstance(action, A.Begin):
-            return self._begin()
-        if isinstance(action, A.SetStart):
-            return self.set_start(action.player)
-        if s.phase == "over":
+        match action:
+            case A.Begin():
+                return self._begin()
+            case A.SetStart(player=player):
+                return self.set_start(player)
+        if s.phase == Phase.OVER:
             raise Refusal("game_over")
-        if isinstance(action, A.BagEmpty):
-            if s.bag_empty:
-                raise Refusal("bag_already_empty")
-            return self._empty_bag(action.player)
-        if isinstance(action, A.Challenge):
-            raise Refusal("words_checked")
-        if isinstance(action, A.PlayWord):
-            raise Refusal("say_play_points", word=action.word)
-        if isinstance(action, (A.RoadPlay, A.Mulligan, A.Pass)):
-            if action.player != s.active:
+        match action:
+            case A.BagEmpty(player=player):
+                if s.bag_empty:
+                    raise Refusal("bag_already_empty")
+                return self._empty_bag(player)
+            case A.Challenge():
+                raise Refusal("words_checked")
+            case A.PlayWord(word=word):
+                raise Refusal("say_play_points", word=word)
+            case A.RoadPlay() | A.Mulligan() | A.Pass() if action.player != s.active:
                 raise Refusal("not_your_turn", player=s.active)
-            if isinstance(action, A.RoadPlay):
+            case A.RoadPlay():
                 return self._play(action)
-            if isinstance(action, A.Mulligan):
+            case A.Mulligan(player=player):
                 if s.bag_empty:
                     raise Refusal("no_mulligan")
-                return self._end_turn(Turn(s.round, action.player, "mulligan"), [E.Mulliganed(action.player)])
-            s.passes += 1
-            return self._end_turn(Turn(s.round, action.player, "pass"), [E.Passed(action.player)])
+                return self._end_turn(Turn(s.round, player, "mulligan"), [E.Mulliganed(player)])
+            case A.Pass(player=player):
+                s.passes += 1
+                return self._end_turn(Turn(s.round, player, "pass"), [E.Passed(player)])
         raise Refusal("not_in_this_game", action=type(action).__name__)
 
     def _begin(self) -> list[E.Event]:
         s = self.state
-        if s.phase != "setup":
+        if s.phase != Phase.SETUP:
             raise Refusal("already_started")
         events: list[E.Event] = []
         if s.start is None:
             s.start, draws = self._draw_for_start()
             events.append(E.StartDraws(draws, s.start))
         s.seat(s.players, s.start)
-        s.phase = "turns"
+        s.phase = Phase.TURNS
         if self.settings.set_size:
             s.bag = self.settings.set_size - self.settings.rack * len(s.players)
         return events + [E.RoadStarted(tuple(s.players), self.settings.rack, s.bag), E.TurnStarted(s.active, s.round)]
@@ -162,7 +167,7 @@ class RoadGame(Game):
         if turn.kind != "pass":
             s.passes = 0
         if s.passes >= len(s.players):
-            s.phase = "over"
+            s.phase = Phase.OVER
             return events + [E.GameOver(*self._ranking())]
         if s.pass_turn():
             s.round += 1
@@ -189,14 +194,13 @@ class RoadGame(Game):
             return [E.TimeReport(None, timer=False)]
         if q.kind == "sheet":
             who = self.whose(q)
-            lines = tuple((t.round, " and ".join(f"{w} {n}" for w, n in t.words) if t.words else None,
-                           sum(n for _, n in t.words), "" if t.kind == "play" else t.kind)
+            lines = tuple((t.round, t.words or None, sum(n for _, n in t.words), () if t.kind == "play" else (t.kind,))
                           for t in s.turns if t.player == who)
             return [E.RoundsSheet(who, lines, self.total(who))]
         if q.kind == "scores":
             return [E.StandingsReport(self._ranking()[0])]
         if q.kind == "turn":
-            return [E.TurnReport(s.active if s.phase == "turns" else None, s.round)]
+            return [E.TurnReport(s.active if s.phase == Phase.TURNS else None, s.round)]
         if q.kind == "words":
             return [E.WordsReport(tuple((w, t.player) for t in s.turns for w, _ in t.words))]
         raise Refusal("unknown_question", kind=q.kind)

@@ -9,6 +9,10 @@ from voice_host.host.announce.dispatch import sentence
 from voice_host.host.announce.text import names, plural, points, side, standings, word_reason
 
 
+SHEET_NOTES = {"not_counted": "doesn't count", "illegal_bell": "illegal bell"}
+"""A sheet line's notes said otherwise than their code."""
+
+
 @sentence.register
 def _(e: E.Refused) -> str:
     return refusals.reason(e.code, e.params)
@@ -132,11 +136,15 @@ def _(e: E.VoidedReport) -> str:
 @sentence.register
 def _(e: E.RoundsSheet) -> str:
     lines = []
-    for rnd, word, score, note in e.lines:
-        if word is None and note in ("pass", "mulligan"):
-            lines.append(f"round {rnd}: {note}")
+    for rnd, word, score, notes in e.lines:
+        if word is None and notes in (("pass",), ("mulligan",)):
+            lines.append(f"round {rnd}: {notes[0]}")
             continue
+        if isinstance(word, tuple):  # a road play: each word and its points
+            word = " and ".join(f"{w} {n}" for w, n in word)
         said = f"round {rnd}: {word or 'no word'} for {score}"
+        note = ", ".join(SHEET_NOTES.get(n, n) if isinstance(n, str) else f"{'plus' if n > 0 else 'minus'} {abs(n)}"
+                         for n in notes)
         lines.append(said + (f" ({note})" if note else ""))
     total = str(e.total) if e.unit == "point" else plural(e.total, e.unit)
     return f"{e.player}'s sheet. " + ("; ".join(lines) if lines else "nothing yet") + f". Total {total}."

@@ -6,7 +6,7 @@ from typing import Callable
 
 from voice_host.games.phlounder import events as F
 from voice_host.host.announce.dispatch import sentence
-from voice_host.host.announce.text import WORD_REASONS, clip, names, side, signed
+from voice_host.host.announce.text import WORD_REASONS, names, side, signed
 
 
 KINDS = {"N": "noun", "V": "verb", "*": "word"}

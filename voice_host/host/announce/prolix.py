@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from voice_host.games.prolix import events as P
 from voice_host.host.announce.dispatch import sentence
-from voice_host.host.announce.text import names, plural, points, word_reason
+from voice_host.host.announce.text import names, plural, points
 
 
 def board(e: P.BoardShown) -> str:

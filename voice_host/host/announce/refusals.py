@@ -102,7 +102,17 @@ COMMON: dict[str, Callable[..., str]] = {
     "bad_number": lambda text, **_: f"I didn't catch a number in '{clip(text)}'.",
 }
 
-REASONS: dict[str, Callable[..., str]] = {**COMMON, **phlounder.REFUSALS, **dexikon.REFUSALS, **road.REFUSALS}
+UNPLAYABLE: dict[str, Callable[..., str]] = {
+    "player_count": lambda game, low, high, count: (
+        f"{game} is for {f'{low} to {high} players' if low != high else plural(low, 'player')}, not {count}."),
+    "no_variant": lambda variant, variants: f"Dexikon has no variant {variant}; choose one of {', '.join(variants)}.",
+    "uneven_teams": lambda: "Partners play as two or three teams of 2, or two teams of 3, with every player in one team.",
+    "not_a_player": lambda name, players: f"{name} is not one of the players ({', '.join(players)}).",
+}
+"""Why a game cannot be set up as asked (games.errors.Unplayable), said before it starts."""
+
+REASONS: dict[str, Callable[..., str]] = {**COMMON, **phlounder.REFUSALS, **dexikon.REFUSALS, **road.REFUSALS,
+                                          **UNPLAYABLE}
 """Every refusal code -> its sentence."""
 
 
