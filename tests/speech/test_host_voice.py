@@ -52,8 +52,12 @@ def test_piper_renders_speech_that_is_heard_back(piper, whisper_rec, sentence):
 
 
 def test_piper_streams_the_first_clause_first(piper):
-    text = "Ann scores 15 points for jewelers: W 5, J 5, S 3, L 2."
-    assert engines.split_text(text)[0] == ("Ann scores 15 points for jewelers:", engines.CLAUSE_PAUSE)
+    text = "Ben, you flipped the timer, so you can't interrupt."
+    assert engines.split_text(text) == [("Ben, you flipped the timer,", engines.CLAUSE_PAUSE),
+                                        ("so you can't interrupt.", 0.0)]
+    assert engines.split_text("Ann scores 15 points for jewelers. Ben, your turn.") == [
+        ("Ann scores 15 points", 0.0), ("for jewelers.", engines.SENTENCE_PAUSE), ("Ben, your turn.", 0.0)]
+    assert engines.split_text("Ben, your turn.") == [("Ben, your turn.", 0.0)]
     pieces = list(piper.pieces(text))
     assert len(pieces) >= 2 and all(p.dtype == np.float32 for p in pieces)
     assert rms(pieces[0]) > 0.03 and 0.8 < pieces[0].size / piper.sample_rate < 3.5

@@ -113,10 +113,8 @@ _CLAUSE_END = re.compile(r"(?<=[,;:])\s+")
 
 def split_text(text: str, first_words: int = 4) -> list[tuple[str, float]]:
     """``(piece, pause after it)``: the reply's sentences; the first one, when longer than
-    ``first_words`` words, in two parts (so the first sound comes sooner): at its first
-    clause mark (``,``, ``;``, ``:``) that leaves at least 2 words before it, else before
-    an "and", "but" or "so" after at least 3 words (3 after it), else before a
-    preposition ("for jewelers") after at least 3 words; each part at least 2 words."""
+    ``first_words`` words, in two parts (so the first sound comes sooner), at the
+    earliest phrase boundary (see _first_split)."""
     sentences = [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
     pieces: list[tuple[str, float]] = []
     for i, sentence in enumerate(sentences):
@@ -136,16 +134,18 @@ _PREPOSITION = re.compile(r"\s+(?=(?:for|with|from|to|on|in|at)\s)")
 
 
 def _first_split(sentence: str) -> tuple[str | None, str]:
-    for m in _CLAUSE_END.finditer(sentence):
-        head, tail = sentence[:m.start()], sentence[m.end():]
-        if len(head.split()) >= 2:
-            return (head, tail) if len(tail.split()) >= 2 else (None, sentence)
-    for pattern, least in ((_CONJUNCTION, 3), (_PREPOSITION, 2)):
+    """The earliest good split: after a clause mark with at least 2 words before it, or
+    before "and"/"but"/"so" or a preposition with at least 3 words before it; at least
+    2 words (3 after a conjunction) after it."""
+    best: tuple[int, str, str] | None = None
+    for pattern, before, after in ((_CLAUSE_END, 2, 2), (_CONJUNCTION, 3, 3), (_PREPOSITION, 3, 2)):
         for m in pattern.finditer(sentence):
             head, tail = sentence[:m.start()], sentence[m.end():]
-            if len(head.split()) >= 3 and len(tail.split()) >= least:
-                return head, tail
-    return None, sentence
+            if len(head.split()) >= before and len(tail.split()) >= after:
+                if best is None or m.start() < best[0]:
+                    best = (m.start(), head, tail)
+                break
+    return (best[1], best[2]) if best else (None, sentence)
 
 
 # ---------------------------------------------------------------------- Piper
