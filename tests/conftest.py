@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 
 import pytest
-from support import Table, voice_host
+
+os.environ["VOICE_HOST_RERAISE"] = "1"  # a rule that raises fails its test, in process and in the CLI runs
+from support import Core, Table, voice_host  # noqa: E402
 
 
 @pytest.fixture
@@ -32,6 +35,20 @@ def words():
     from voice_host.words import Words
 
     return Words.load()
+
+
+@pytest.fixture(autouse=True)
+def rules_raise(monkeypatch):
+    """A rule that raises is a test failure, not "Sorry, something went wrong"."""
+    from voice_host.games.base import Game
+
+    monkeypatch.setattr(Game, "reraise", True)
+
+
+@pytest.fixture
+def core(words):
+    """core(game=..., players=..., **options) -> a Core: actions in, events out."""
+    return lambda *args, **kw: Core(words, *args, **kw)
 
 
 @pytest.fixture

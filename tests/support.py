@@ -81,3 +81,54 @@ class Table:
 
     def total(self, name: str) -> int:
         return self.game.totals(name)[0]
+
+
+class Core:
+    """A game driven at the core's contract, ``game.step(action) -> events``: no phrases,
+    no sentences. ``core(A.PlayWord, "Ann", "jewelers")`` steps the action at the game
+    clock (``dt`` seconds after the last one) and, as at the end of a script line, lets
+    the words waiting for the tie window be scored; returns the events.
+
+    Table mode on the jewelers board with Ann to start unless told otherwise:
+
+        W+1 (5)  B (4) | J+2 (5)  S (3) | L (2)  C (2) | D (1)  G (1)
+    """
+
+    def __init__(self, words, game="prolix-classic", players="Ann,Ben,Cat", *, seed=1,
+                 board="W B J S L C D G", start="Ann", **options):
+        from voice_host import config
+        from voice_host.games import actions as A
+        from voice_host.games.base import REGISTRY, Setup
+        from voice_host.games.prolix import actions as P
+
+        section = "table" if game.startswith("prolix") else game.split("-")[0]
+        cfg = config.load(overrides={section: options} if options else None)
+        self.game = REGISTRY[game].create(Setup(tuple(players.split(",")), seed), cfg, words)
+        self.t = 0.0
+        self.setup = [e for e in ([self(A.SetStart, start)] if start else []) for e in e]
+        self.setup += [e for e in ([self(P.SetBoard, tuple(board.split()))] if board else []) for e in e]
+        self.begun = self(A.Begin)
+
+    @property
+    def state(self):
+        return self.game.state
+
+    def total(self, name: str) -> int:
+        return self.game.totals(name)[0]
+
+    def __call__(self, action, *args, dt: float = 0.0, **kw) -> list:
+        from voice_host.games.actions import Tick
+
+        self.t += dt
+        events = self.game.step(action(self.t, *args, **kw))
+        settles = self.game.settles_at()
+        if settles is not None and settles > self.t:
+            self.t = settles
+            events += self.game.step(Tick(self.t))
+        return events
+
+    def wait(self, seconds: float) -> list:
+        from voice_host.games.actions import Tick
+
+        self.t += seconds
+        return self.game.step(Tick(self.t))

@@ -1,0 +1,60 @@
+"""What the host itself does with a line, before or beside the rules: who said it, what
+it means (host.phrases), undo, repeat, help; and one sentence per refusal it makes."""
+
+from __future__ import annotations
+
+B = "@board W B J S L C D G"
+
+
+def test_lines_the_host_refuses_before_the_rules_see_them(table):
+    t = table()
+    t(f"Ann: jewelers\n{B}\nBen: jigsaw\n{B}")  # Cat's turn
+    cases = {
+        "Zed: jumbled": "I don't know who Zed is; the players are Ann, Ben and Cat.",
+        "just some words": "I can't read 'just some words'. Write a line as 'Name: word' or '@directive'.",
+        "Ben: well-being": "well-being can't be played: words with apostrophes or hyphens are not allowed.",
+        "Ben: don't": "don't can't be played: words with apostrophes or hyphens are not allowed.",
+        "Ben: what a lovely day": "I didn't catch a word in 'what a lovely day'. Say just the word, or 'play' and the word.",
+        "Ben: challenge Zed": "I don't know a player called Zed; the players are Ann, Ben and Cat.",
+        "@start Zed": "I don't know a player called Zed; the players are Ann, Ben and Cat.",
+        "@wait soon": "'@wait soon' needs a number of seconds, like '@wait 46'.",
+        "@shuffle": "I don't know the directive '@shuffle'.",
+        "@dice 5N": "I can't use '@dice 5N' in this game.",
+    }
+    for line, sentence in cases.items():
+        assert t(line) == [sentence], line
+    assert t.total("Ann") == 15 and t.total("Ben") == 14 and t.state.active == "Cat"
+
+
+def test_the_rules_refusals_are_said_with_their_reason(table):
+    t = table()
+    t(f"Ann: jewelers\n{B}\nBen: jigsaw\n{B}")
+    assert t("Cat: jigsaws") == [
+        "No cheapies: jigsaws can't be played, Ben already played jigsaw and it only changes the plural."]
+    assert t("Cat: timer") == ["The active player can't flip the timer."]
+    assert t("@board W K Y S L C D G") == [
+        "That would put 3 rare tiles on the board (W, K and Y); the limit is 2. Set one aside and draw again."]
+
+
+def test_questions_repeat_and_help(table):
+    t = table()
+    t(f"Ann: jewelers\n{B}")
+    assert t("Cat: board") == ["Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G."]
+    assert t("Cat: scores") == ["Round 1 of 6. Scores: Ann 15; Ben 0; Cat 0."]
+    assert t("Cat: sheet Ann") == ["Ann's sheet. Regular: round 1 jewelers 15. Interrupts: none. Total 15."]
+    t("Cat: timer")
+    assert t("Ann: whose turn") == ["Round 1: Ben's turn. The timer is in front of Cat, 44 seconds left."]
+    assert t("Ann: repeat") == ["Cat flips the timer: 45 seconds."]
+    assert t("Ann: help")[0].startswith("Say your word alone")
+
+
+def test_undo_takes_back_the_last_change(table):
+    t = table()
+    t("Ann: jewelers")
+    said = t("Ben: undo")
+    assert said[0] == "Undone: Ann: jewelers."
+    assert t.total("Ann") == 0 and t.state.phase == "turn" and t.state.used == []
+    assert t("Ben: undo") == ["There is nothing to undo."]  # the table's setup is not a move
+    t(f"Ann: jewelers\n{B}\nBen: jigsaw")
+    assert t("Cat: undo")[0] == "Undone: Ben: jigsaw."
+    assert t.state.active == "Ben" and t.total("Ann") == 15
