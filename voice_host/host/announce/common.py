@@ -3,9 +3,11 @@ the end, and the facts asked for (scores, turn, time, bag, words, sheets)."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from voice_host.games import events as E
 from voice_host.host.announce import refusals
-from voice_host.host.announce.dispatch import sentence
+from voice_host.host.announce.dispatch import register, sentence
 from voice_host.host.announce.text import names, plural, points, side, standings, word_reason
 
 
@@ -13,9 +15,16 @@ SHEET_NOTES = {"not_counted": "doesn't count", "illegal_bell": "illegal bell"}
 """A sheet line's notes said otherwise than their code."""
 
 
-@sentence.register
-def _(e: E.Refused) -> str:
-    return refusals.reason(e.code, e.params)
+SAID: dict[type, Callable[..., str]] = {
+    E.Refused: lambda e: refusals.reason(e.code, e.params),
+    E.StartSet: lambda e: f"{e.player} starts.",
+    E.ChallengeRaised: lambda e: f"{e.challenger} challenges {e.player}'s {e.word}.",
+    E.RoundOver: lambda e: f"End of round {e.round}. Scores: {standings(e.standings)}.",
+    E.ScoresReport: lambda e: f"Round {e.round} of {e.rounds}. Scores: {standings(e.standings)}.",
+    E.StandingsReport: lambda e: f"Scores: {standings(e.standings)}.",
+}
+"""The sentences said in one line; the longer ones are functions below."""
+register(SAID)
 
 
 @sentence.register
@@ -35,20 +44,10 @@ def _(e: E.StartDraws) -> str:
 
 
 @sentence.register
-def _(e: E.StartSet) -> str:
-    return f"{e.player} starts."
-
-
-@sentence.register
 def _(e: E.TurnStarted) -> str:
     if e.again:
         return f"{e.player}, go again."
     return f"Round {e.round}: {e.player}'s turn."
-
-
-@sentence.register
-def _(e: E.ChallengeRaised) -> str:
-    return f"{e.challenger} challenges {e.player}'s {e.word}."
 
 
 @sentence.register
@@ -59,11 +58,6 @@ def _(e: E.ChallengeResolved) -> str:
         return f"{how}: {e.word} stands. {e.challenger}'s challenge fails{cost}."
     why = word_reason(e.reason)
     return f"The challenge succeeds: {e.word} is void, {why}."
-
-
-@sentence.register
-def _(e: E.RoundOver) -> str:
-    return f"End of round {e.round}. Scores: {standings(e.standings)}."
 
 
 @sentence.register
@@ -82,11 +76,6 @@ def _(e: E.GameOver) -> str:
     if not e.winners:
         return text
     return text + f" {side(e.winners[0])} wins!"
-
-
-@sentence.register
-def _(e: E.ScoresReport) -> str:
-    return f"Round {e.round} of {e.rounds}. Scores: {standings(e.standings)}."
 
 
 @sentence.register
@@ -155,8 +144,3 @@ def _(e: E.WordsReport) -> str:
     if not e.words:
         return "No words have been played yet."
     return "Words played: " + ", ".join(f"{w} by {p}" for w, p in e.words) + "."
-
-
-@sentence.register
-def _(e: E.StandingsReport) -> str:
-    return f"Scores: {standings(e.standings)}."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from voice_host.games.dexikon import events as D
-from voice_host.host.announce.dispatch import sentence
+from voice_host.host.announce.dispatch import register, sentence
 from voice_host.host.announce.text import names, plural, points, word_reason
 
 
@@ -23,6 +23,17 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "too_few_penalties": lambda held: f"You have only {plural(held, 'penalty card')}.",
     "solo_only": lambda **_: "That is only for the solo game.",
 }
+
+
+SAID: dict[type, Callable[..., str]] = {
+    D.WordBanked: lambda e: f"{e.player} banks {e.word} for {points(e.points)}: {plural(e.count, 'word')} banked.",
+    D.ConcedeAsked: lambda e: f"{e.player}, do you concede {e.word}? Say concede, or check to look it up.",
+    D.ChallengeJoined: lambda e: f"{e.challenger} joins the challenge of {e.word}.",
+    D.LastWordTaken: lambda e: f"{e.player}'s last word: {e.word} for {points(e.points)}.",
+    D.FinalTurn: lambda e: f"The pool deck is empty: this is {e.player}'s last turn.",
+}
+"""The sentences said in one line; the longer ones are functions below."""
+register(SAID)
 
 
 @sentence.register
@@ -46,25 +57,10 @@ def _(e: D.DexikonStarted) -> str:
 
 
 @sentence.register
-def _(e: D.WordBanked) -> str:
-    return f"{e.player} banks {e.word} for {points(e.points)}: {plural(e.count, 'word')} banked."
-
-
-@sentence.register
 def _(e: D.WordSpent) -> str:
     if e.word is None:
         return f"{e.player} spends."
     return f"{e.player} spends {e.word}" + (f" for {points(e.points)}." if e.points is not None else ".")
-
-
-@sentence.register
-def _(e: D.ConcedeAsked) -> str:
-    return f"{e.player}, do you concede {e.word}? Say concede, or check to look it up."
-
-
-@sentence.register
-def _(e: D.ChallengeJoined) -> str:
-    return f"{e.challenger} joins the challenge of {e.word}."
 
 
 @sentence.register
@@ -95,11 +91,6 @@ def _(e: D.LastWordsCalled) -> str:
 
 
 @sentence.register
-def _(e: D.LastWordTaken) -> str:
-    return f"{e.player}'s last word: {e.word} for {points(e.points)}."
-
-
-@sentence.register
 def _(e: D.TallyNoted) -> str:
     if e.kind == "penalty":
         return f"{e.player} takes {plural(e.count, 'penalty card')}: {e.now} in all."
@@ -108,11 +99,6 @@ def _(e: D.TallyNoted) -> str:
     if e.kind == "bonus":
         return f"{e.player}: {points(e.count)} from N and P cards."
     return f"{e.player} sets aside {plural(e.count, 'penalty', 'penalties')}: {e.now} in all, a point each."
-
-
-@sentence.register
-def _(e: D.FinalTurn) -> str:
-    return f"The pool deck is empty: this is {e.player}'s last turn."
 
 
 @sentence.register

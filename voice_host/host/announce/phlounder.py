@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from voice_host.games.phlounder import events as F
-from voice_host.host.announce.dispatch import sentence
+from voice_host.host.announce.dispatch import register, sentence
 from voice_host.host.announce.text import WORD_REASONS, names, side, signed
 
 
@@ -60,6 +60,14 @@ REFUSALS: dict[str, Callable[..., str]] = {
 }
 
 
+SAID: dict[type, Callable[..., str]] = {
+    F.RollAwaited: lambda e: f"Round {e.round} of {e.rounds}: say roll when you're ready.",
+    F.ReportsAwaited: lambda e: f"Still waiting for {names(e.players)}: your word and unused letters, or no word.",
+}
+"""The sentences said in one line; the longer ones are functions below."""
+register(SAID)
+
+
 @sentence.register
 def _(e: F.ReportsStatus) -> str:
     if e.ringer is None:
@@ -75,11 +83,6 @@ def _(e: F.TeamsSet) -> str:
     if e.children:
         text += f" {names(e.children)} {'plays' if len(e.children) == 1 else 'play'} with the children's letter die."
     return text.strip()
-
-
-@sentence.register
-def _(e: F.RollAwaited) -> str:
-    return f"Round {e.round} of {e.rounds}: say roll when you're ready."
 
 
 @sentence.register
@@ -110,11 +113,6 @@ def _(e: F.BellRung) -> str:
 def _(e: F.ReportTaken) -> str:
     said = e.word or "no word"
     return f"{e.player}: {said}" + (f", {e.unused} unused." if e.unused else ".")
-
-
-@sentence.register
-def _(e: F.ReportsAwaited) -> str:
-    return f"Still waiting for {names(e.players)}: your word and unused letters, or no word."
 
 
 @sentence.register

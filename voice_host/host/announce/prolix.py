@@ -3,8 +3,10 @@ sheets; solo's targets, the duel's marks, Redux's turns."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from voice_host.games.prolix import events as P
-from voice_host.host.announce.dispatch import sentence
+from voice_host.host.announce.dispatch import register, sentence
 from voice_host.host.announce.text import names, plural, points
 
 
@@ -19,10 +21,21 @@ def board(e: P.BoardShown) -> str:
     return "Board. " + "; ".join(parts) + "."
 
 
-
-@sentence.register
-def _(e: P.BoardShown) -> str:
-    return board(e)
+SAID: dict[type, Callable[..., str]] = {
+    P.BoardShown: lambda e: board(e),
+    P.AwaitDraw: lambda e: f"{e.drawer}, draw {plural(e.count, 'tile')} and tell me the letters.",
+    P.WordScored: lambda e: f"{e.player} scores {points(e.value)} for {e.word}.",
+    P.TimerFlipped: lambda e: f"{e.player} flips the timer: {e.seconds} seconds.",
+    P.TimerExpired: lambda e: f"Time! The timer interrupts {e.active}." if e.interrupts else "Time!",
+    P.TurnLost: lambda e: f"{e.player} was interrupted twice and scores zero for round {e.round}.",
+    P.VoteAsked: lambda e: f"{names(e.voters)}: do you know the word {e.word}? Say yes or no.",
+    P.PlayerOut: lambda e: f"{e.player} has used every interrupt and is out of the game.",
+    P.TimeLeft: lambda e: f"{plural(e.seconds, 'second')} left.",
+    P.Scratch: lambda e: f"Scratch: {e.word} would score {e.value}.",
+    P.WordTaken: lambda e: f"{e.player}: {e.word}, noted.",
+}
+"""The sentences said in one line; the longer ones are functions below."""
+register(SAID)
 
 
 @sentence.register
@@ -37,50 +50,15 @@ def _(e: P.TilesDrawn) -> str:
 
 
 @sentence.register
-def _(e: P.AwaitDraw) -> str:
-    return f"{e.drawer}, draw {plural(e.count, 'tile')} and tell me the letters."
-
-
-@sentence.register
-def _(e: P.WordScored) -> str:
-    return f"{e.player} scores {points(e.value)} for {e.word}."
-
-
-@sentence.register
 def _(e: P.Interrupted) -> str:
     return (f"{e.player} interrupts {e.active} with {e.word}: {e.value}, minus {e.penalty}, "
             f"scores {e.score}.")
 
 
 @sentence.register
-def _(e: P.TimerFlipped) -> str:
-    return f"{e.player} flips the timer: {e.seconds} seconds."
-
-
-@sentence.register
-def _(e: P.TimerExpired) -> str:
-    return f"Time! The timer interrupts {e.active}." if e.interrupts else "Time!"
-
-
-@sentence.register
-def _(e: P.TurnLost) -> str:
-    return f"{e.player} was interrupted twice and scores zero for round {e.round}."
-
-
-@sentence.register
 def _(e: P.TieBreak) -> str:
     said = "; ".join(f"{p} {w} {v}" for p, w, v in e.entries)
     return f"Tiebreaker: {said}. {names(e.winners)} {'wins' if len(e.winners) == 1 else 'win'} it."
-
-
-@sentence.register
-def _(e: P.VoteAsked) -> str:
-    return f"{names(e.voters)}: do you know the word {e.word}? Say yes or no."
-
-
-@sentence.register
-def _(e: P.PlayerOut) -> str:
-    return f"{e.player} has used every interrupt and is out of the game."
 
 
 @sentence.register
@@ -126,16 +104,6 @@ def _(e: P.TimerStarted) -> str:
 
 
 @sentence.register
-def _(e: P.TimeLeft) -> str:
-    return f"{plural(e.seconds, 'second')} left."
-
-
-@sentence.register
-def _(e: P.Scratch) -> str:
-    return f"Scratch: {e.word} would score {e.value}."
-
-
-@sentence.register
 def _(e: P.TargetCheck) -> str:
     if e.reached is None:
         return f"Round {e.round}: reach {e.target} to stay alive; you have {e.total}."
@@ -152,11 +120,6 @@ def _(e: P.BestWord) -> str | None:
     if e.played is not None and e.played >= value:
         return "That was the best word the board allowed."
     return f"The best word on that board was {word}, for {value}."
-
-
-@sentence.register
-def _(e: P.WordTaken) -> str:
-    return f"{e.player}: {e.word}, noted."
 
 
 @sentence.register

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from voice_host.games.road import events as R
-from voice_host.host.announce.dispatch import sentence
+from voice_host.host.announce.dispatch import register, sentence
 from voice_host.host.announce.text import clip, names, plural, points
 
 
@@ -15,12 +15,18 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "no_mulligan": lambda **_: "The bag is empty, so there are no more mulligans.",
     "bag_already_empty": lambda **_: "The bag is already empty.",
     "words_checked": lambda **_: "I check every word as it is played, so there is nothing to challenge.",
-    "say_play_points": lambda word: f"Say 'play {word} for' its points, with the other words your tiles made.",}
+    "say_play_points": lambda word: f"Say 'play {word} for' its points, with the other words your tiles made.",
+}
 
 
-@sentence.register
-def _(e: R.LastChance) -> str:
-    return f"{e.player}, everyone else has passed: if you pass too, the game ends."
+SAID: dict[type, Callable[..., str]] = {
+    R.LastChance: lambda e: f"{e.player}, everyone else has passed: if you pass too, the game ends.",
+    R.Mulliganed: lambda e: f"{e.player} takes a mulligan.",
+    R.Passed: lambda e: f"{e.player} passes.",
+    R.BagEmptied: lambda e: "The bag is empty: no more mulligans.",
+}
+"""The sentences said in one line; the longer ones are functions below."""
+register(SAID)
 
 
 @sentence.register
@@ -34,18 +40,3 @@ def _(e: R.RoadPlayed) -> str:
     said = names(f"{w} {n}" for w, n in e.words)
     text = f"{e.player} plays {said}: {points(e.points)}, {e.total} in all."
     return text + (f" {plural(e.bag, 'tile')} left in the bag." if e.bag else "")
-
-
-@sentence.register
-def _(e: R.Mulliganed) -> str:
-    return f"{e.player} takes a mulligan."
-
-
-@sentence.register
-def _(e: R.Passed) -> str:
-    return f"{e.player} passes."
-
-
-@sentence.register
-def _(e: R.BagEmptied) -> str:
-    return "The bag is empty: no more mulligans."
