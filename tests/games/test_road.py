@@ -1,10 +1,13 @@
-"""The road game scorekeeper from scripts: turns, words checked, mulligans, the bag, the end."""
+"""The road game scorekeeper: a whole game from a script; its rules at the core's contract
+(actions in, events out); its phrases."""
 
 from __future__ import annotations
 
 from support import by_name
 
 from voice_host.games.road import RoadGame, RoadSettings
+from voice_host.games.road import actions as A
+from voice_host.games.road import events as E
 from voice_host.host.phrases.road import parse_play
 
 GAME = """
@@ -52,18 +55,33 @@ def test_a_counted_bag_mulligans_passes_and_the_end(play):
                           "Ben passes.", "Game over. Final scores: Ben 28; Ann 26. Ben wins!"]
 
 
-def test_players_say_the_bag_is_empty_and_equal_scores_share(table):
+def test_players_say_the_bag_is_empty_and_equal_scores_share(core):
+    c = core(game="road", players="Ann,Ben", board=None)
+    c(A.Mulligan, "Ann")
+    c(A.RoadPlay, "Ben", (("quiz", 22),))
+    assert c(A.BagEmpty, "Ann") == [E.BagEmptied("Ann")]
+    before = c.game.result()
+    assert c(A.Mulligan, "Ann") == [E.Refused("no_mulligan", {}, "Ann")]
+    assert c(A.BagEmpty, "Ann") == [E.Refused("bag_already_empty", {}, "Ann")]
+    assert c(A.PlayWord, "Ann", "fire") == [E.Refused("say_play_points", {"word": "fire"}, "Ann")]
+    assert c(A.Challenge, "Ann") == [E.Refused("words_checked", {}, "Ann")]
+    assert c(A.Pass, "Ben") == [E.Refused("not_your_turn", {"player": "Ann"}, "Ben")]
+    assert c.game.result() == before
+    assert c(A.RoadPlay, "Ann", (("jazz", 22),)) == [E.RoadPlayed("Ann", (("jazz", 22),), 22, 22),
+                                                   E.TurnStarted("Ben", 2)]
+    assert c(A.Pass, "Ben") == [E.Passed("Ben"), E.TurnStarted("Ann", 3), E.LastChance("Ann")]
+    assert c(A.Pass, "Ann") == [E.Passed("Ann"), E.GameOver((E.Standing("Ann", 22), E.Standing("Ben", 22)),
+                                                            ("Ann", "Ben"), "tie")]
+
+
+def test_an_unreadable_play_is_refused_and_said(table):
     t = table("Ann,Ben", game="road", start="Ann", board=None)
-    t("Ann: mulligan\nBen: play quiz for 22")
-    assert t("Ann: bag empty") == ["The bag is empty: no more mulligans."]
-    before = t.game.result()
-    assert t("Ann: mulligan") == ["The bag is empty, so there are no more mulligans."]
-    assert t("Ann: bag empty") == ["The bag is already empty."]
-    assert t("Ann: play fire") == ["I can't read 'play fire'. Say 'play', then each word and its points, like 'play fire for 7, fir for 6'."]
+    assert t("Ann: play fire") == [
+        "I can't read 'play fire'. Say 'play', then each word and its points, like 'play fire for 7, fir for 6'."]
     assert t("Ann: fire") == ["Say 'play fire for' its points, with the other words your tiles made."]
-    assert t.game.result() == before
-    said = t("Ann: play jazz for 22\nBen: pass\nAnn: pass")
-    assert said[-1] == "Game over. Final scores: Ann 22; Ben 22. Ann and Ben tie and share the victory."
+    assert t("Ann: play fire for 7 with some tiles") == [
+        "I can't read 'play fire for 7 with some tiles'. Say 'play', then each word and its points, like "
+        "'play fire for 7, fir for 6'."]
 
 
 def test_the_start_draw_lowest_letter_and_tied_players_draw_again(words):
