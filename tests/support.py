@@ -87,7 +87,8 @@ class Core:
     """A game driven at the core's contract, ``game.step(action) -> events``: no phrases,
     no sentences. ``core(A.PlayWord, "Ann", "jewelers")`` steps the action at the game
     clock (``dt`` seconds after the last one) and, as at the end of a script line, lets
-    the words waiting for the tie window be scored; returns the events.
+    the words waiting for the tie window be scored (``settle=False``: what waits on the
+    clock waits for ``wait``); returns the events.
 
     Table mode on the jewelers board with Ann to start unless told otherwise:
 
@@ -95,7 +96,7 @@ class Core:
     """
 
     def __init__(self, words, game="prolix-classic", players="Ann,Ben,Cat", *, seed=1,
-                 board="W B J S L C D G", start="Ann", **options):
+                 board="W B J S L C D G", start="Ann", settle=True, **options):
         from voice_host import config
         from voice_host.games import actions as A
         from voice_host.games.base import REGISTRY, Setup
@@ -104,7 +105,7 @@ class Core:
         section = "table" if game.startswith("prolix") else game.split("-")[0]
         cfg = config.load(overrides={section: options} if options else None)
         self.game = REGISTRY[game].create(Setup(tuple(players.split(",")), seed), cfg, words)
-        self.t = 0.0
+        self.t, self.settle = 0.0, settle
         self.setup = [e for e in ([self(A.SetStart, start)] if start else []) for e in e]
         self.setup += [e for e in ([self(P.SetBoard, tuple(board.split()))] if board else []) for e in e]
         self.begun = self(A.Begin)
@@ -121,7 +122,7 @@ class Core:
 
         self.t += dt
         events = self.game.step(action(self.t, *args, **kw))
-        settles = self.game.settles_at()
+        settles = self.game.settles_at() if self.settle else None
         if settles is not None and settles > self.t:
             self.t = settles
             events += self.game.step(Tick(self.t))

@@ -10,6 +10,8 @@ import pytest
 from support import by_name, voice_host
 
 from voice_host.games.dexikon import DexikonSettings
+from voice_host.games.dexikon import actions as A
+from voice_host.games.dexikon import events as E
 
 BARBARA = """
 # round 1
@@ -133,36 +135,43 @@ def test_an_unknown_variant_is_refused_at_the_start():
     assert proc.returncode == 2 and "Dexikon has no variant short" in proc.stderr
 
 
-def test_challengers_together_spent_words_forgotten_refusals_change_nothing(table):
-    t = table("Ann,Ben,Cat", game="dexikon", start=None, board=None)
-    said = t("""
-    Ann: bank flurb for 6
-    Ben: challenge
-    Cat: challenge                # both challenge: both win a mark when it is void
-    Ann: check
-    Ann: spend catch for 4        # the second try
-    Ben: challenge Ann
-    Cat: challenge
-    Ann: check                    # it stands: Ann's mark; a penalty card each for Ben and Cat
-    Ben: spend catch for 4        # spent words leave no trace
-    """)
-    assert "Cat joins the challenge of flurb." in said
-    assert ("The challenge succeeds: flurb is void, it is not in the dictionary. Ben and Cat win a bonus mark each; "
-            "Ann takes a penalty card. Ann, try another word.") in said
-    assert "It's in the dictionary: catch stands. Ann wins a bonus mark; Ben and Cat take a penalty card each." in said
-    assert "Ben spends catch for 4 points." in said
-    sheets = t.state.sheets
+def test_challengers_together_spent_words_forgotten_refusals_change_nothing(core):
+    c = core(game="dexikon", start=None, board=None, settle=False)
+    assert c(A.Declare, "Ann", "flurb", 6, True) == [E.WordBanked("Ann", "flurb", 6, 1)]
+    assert c(A.Challenge, "Ben") == [E.ChallengeRaised("Ben", "Ann", "flurb"), E.ConcedeAsked("Ann", "flurb")]
+    assert c(A.Challenge, "Cat") == [E.ChallengeJoined("Cat", "Ann", "flurb")]  # both win a mark when it is void
+    assert c(A.ChallengeAnswer, "Ann", False) == [
+        E.DexikonChallenged("Ann", "flurb", ("Ben", "Cat"), "void", "not_found", "bank", True)]
+    c(A.Declare, "Ann", "catch", 4, False)  # the second try
+    c(A.Challenge, "Ben", "Ann")
+    c(A.Challenge, "Cat")
+    assert c(A.ChallengeAnswer, "Ann", False) == [  # it stands: Ann's mark; a penalty card each for Ben and Cat
+        E.DexikonChallenged("Ann", "catch", ("Ben", "Cat"), "stands", None, "spend", False), E.TurnStarted("Ben", 1)]
+    assert c(A.Declare, "Ben", "catch", 4, False) == [E.WordSpent("Ben", "catch", 4)]  # spent words leave no trace
+    sheets = c.state.sheets
     assert [(sheets[p].marks, sheets[p].penalties) for p in ["Ann", "Ben", "Cat"]] == [(1, 1), (1, 1), (1, 1)]
-    before = t.game.result()
-    assert t("Ann: bank apple for 3") == ["It's Cat's turn."]
-    assert t("Cat: bank catch") == ["Say the points too, like 'bank catch for 5'."]
-    assert t("Cat: returned penalty 2") == ["You have only 1 penalty card."]
-    assert t("Cat: last word apple for 3") == ["Last words come at the end of the game."]
-    assert t("Cat: concede") == ["Nobody is challenging your word."]
-    assert t("Cat: set aside 1") == ["That is only for the solo game."]
-    assert t("Cat: apple") == ["Say 'bank apple for' its points, or 'spend apple'."]
-    assert t.game.result() == before
-    assert t("Cat: scores") == ["Scores: Ann -1; Ben -1; Cat -1."]  # each: 1 mark - 2 for a card
+    c.wait(10)  # Ben's word closes: Cat's turn
+    before = c.game.result()
+    refused = [
+        ((A.Declare, "Ann", "apple", 3, True), "not_your_turn", {"player": "Cat"}),
+        ((A.Tally, "Cat", "returned", 2), "too_few_penalties", {"held": 1}),
+        ((A.LastWord, "Cat", "apple", 3), "not_last_words", {}),
+        ((A.ChallengeAnswer, "Cat", True), "no_challenge_pending", {}),
+        ((A.Tally, "Cat", "aside", 1), "solo_only", {}),
+        ((A.PlayWord, "Cat", "apple"), "say_bank_or_spend", {"word": "apple"}),
+    ]
+    for (action, player, *args), code, params in refused:
+        assert c(action, player, *args) == [E.Refused(code, params, player)], code
+    assert c.game.result() == before
+    assert c.game.step(A.Query(c.t, "scores", "Cat")) == [  # each: 1 mark - 2 for a card
+        E.StandingsReport((E.Standing("Ann", -1), E.Standing("Ben", -1), E.Standing("Cat", -1)))]
+
+
+def test_a_phrase_half_heard_is_refused_and_said(table):
+    t = table("Ann,Ben,Cat", game="dexikon", start=None, board=None)
+    assert t("Ann: bank catch")[-1] == "Say the points too, like 'bank catch for 5'."  # after the game's start
+    assert t("Ann: bank catch for lots") == ["I didn't catch a number in 'lots'."]
+    assert t("Ann: apple") == ["Say 'bank apple for' its points, or 'spend apple'."]
 
 
 def test_solo_pool_runs_out_penalties_set_aside(play):

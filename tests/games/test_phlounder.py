@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from support import by_name, voice_host
 
+from voice_host.games.phlounder import actions as A
+from voice_host.games.phlounder import events as E
 from voice_host.words.pos import parts_of_speech
 
 THREE_PLAYERS = """
@@ -219,25 +221,36 @@ def test_a_child_wins_four_on_the_childrens_letter_die(play):
     assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 4, "Ben": -1, "Cat": 9}
 
 
-def test_the_host_rolls_seeded_dice_and_refusals_change_nothing(table):
+def test_the_host_rolls_seeded_dice_and_refusals_change_nothing(core):
+    c = core(game="phlounder", players="Ann,Ben", start=None, board=None, seed=5)
+    assert c(A.Bell, "Ben") == [E.Refused("not_rolled", {}, "Ben")]
+    assert c(A.PlayWord, "Ann", "table") == [E.Refused("no_bell", {}, "Ann")]
+    assert c.state.phase == "roll"
+    any_verb = E.Target("*", "V", (4, 7))
+    assert c(A.Roll, "Ben") == [E.DiceRolled(any_verb, None, "Ben")]
+    again = core(game="phlounder", players="Ann,Ben", start=None, board=None, seed=5)
+    assert again(A.Roll, "Ann") == [E.DiceRolled(any_verb, None, "Ann")]  # the same seed, the same roll
+    assert c(A.Roll, "Ann") == [E.Refused("dice_rolled", {"target": any_verb}, "Ann")]
+    assert c(A.Bell, "Ann") == [E.BellRung("Ann", (), ("Ben",))]
+    assert c(A.PlayWord, "Ann", "ruin") == [E.ReportTaken("Ann", "ruin", 0)]
+    mid = (c.game.result(), [r.reports.copy() for r in c.state.rounds], c.state.phase)
+    assert c(A.PlayWord, "Ann", "ruin") == [E.Refused("already_reported", {"word": "ruin", "unused": 0}, "Ann")]
+    assert c(A.Roll, "Ben") == [E.Refused("reports_missing", {"players": ("Ben",)}, "Ben")]
+    assert c(A.Bell, "Ben") == [E.Refused("already_rang", {"player": "Ann"}, "Ben")]
+    assert (c.game.result(), [r.reports.copy() for r in c.state.rounds], c.state.phase) == mid
+    assert c.game.step(A.Query(c.t, "turn", "Ben")) == [E.PhlounderStatus(1, 11, "reports", any_verb, "Ann", ("Ben",))]
+
+
+def test_refusals_are_said(table):
     t = table("Ann,Ben", game="phlounder", start=None, board=None, seed=5)
-    said = t("Ben: bell\nAnn: table")
-    assert said[-2:] == ["Roll the dice first: say roll.", "Nobody has rung the bell yet: words come after the bell."]
-    before = (t.game.result(), t.state.phase)
-    rolled = t("Ben: roll")[-1]
-    again = table("Ann,Ben", game="phlounder", start=None, board=None, seed=5)
-    assert again("Ann: roll")[-1] == rolled.replace("Ben", "Ann")  # the same seed, the same roll
-    assert rolled.startswith("Ben rolls: ") and rolled.endswith(". Go!")
-    assert t("Ann: roll")[-1].startswith("The dice are rolled: ")
+    assert t("Ben: bell\nAnn: table")[-2:] == [
+        "Roll the dice first: say roll.", "Nobody has rung the bell yet: words come after the bell."]
+    assert t("Ben: roll")[-1] == "Ben rolls: a verb of 4 to 7 letters. Go!"
     t("Ann: bell\nAnn: ruin")
-    mid = (t.game.result(), [r.reports.copy() for r in t.state.rounds], t.state.phase)
     assert t("Ann: ruin")[-1] == "You already reported ruin. Say undo to change it."
     assert t("Ben: roll")[-1] == "First I need the words of Ben."
-    assert t("Ben: bell")[-1] == "Ann already rang the bell."
     assert t("Ben: ruin, unused lots")[-1] == "I didn't catch a number in 'lots'."
-    assert (t.game.result(), [r.reports.copy() for r in t.state.rounds], t.state.phase) == mid
     assert t("Ben: turn") == ["Round 1 of 11: Ann rang; waiting for Ben."]
-    assert before[1] == "roll"
 
 
 def test_undo_takes_back_a_report(table):
