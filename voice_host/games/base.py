@@ -7,7 +7,7 @@ import os
 import sys
 import traceback
 from dataclasses import dataclass, replace
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from voice_host.games.actions import Action, Query, Tick
 from voice_host.games.errors import Refusal, Unplayable
@@ -41,12 +41,26 @@ class Settings:
         return cls(**given, **{k: tuple(v) if isinstance(v, list) else v for k, v in merged.items() if k in fields})
 
 
+REGISTRY: dict[str, type["Game"]] = {}
+"""Every game by its ``--game`` name: a subclass of Game given a name registers itself."""
+
+
 class Game:
     """A game is a state plus pure rules: ``step(action) -> events``.
 
     ``step`` never raises on bad input: a Refusal becomes a ``Refused`` event and the
     state is restored to exactly what it was before the action.
     """
+
+    def __init_subclass__(cls, *, name: str | None = None, players: tuple[int, int] | None = None, **kw) -> None:
+        """``class RoadGame(Game, name="road", players=(2, 4))``: registered by name, for
+        that many players."""
+        super().__init_subclass__(**kw)
+        if players is not None:
+            cls.min_players, cls.max_players = players
+        if name is not None:
+            cls.name = name
+            REGISTRY[name] = cls
 
     name: ClassVar[str]
     reraise: ClassVar[bool] = bool(os.environ.get("VOICE_HOST_RERAISE"))
@@ -193,12 +207,6 @@ class Game:
         return None
 
 
-REGISTRY: dict[str, Callable[..., Game]] = {}
-
-
-def register(cls: type[Game]) -> type[Game]:
-    REGISTRY[cls.name] = cls
-    return cls
 
 
 def find_player(name: str, players: list[str] | tuple[str, ...]) -> str | None:

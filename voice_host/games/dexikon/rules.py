@@ -19,18 +19,13 @@ from dataclasses import replace
 
 from voice_host.games.dexikon import actions as A
 from voice_host.games.dexikon import events as E
-from voice_host.games.base import Game, Setup, register
+from voice_host.games.base import Game, Setup
 from voice_host.games.dexikon.state import DexikonSettings, DexikonState, Ledger, Open, Phase
 from voice_host.games.errors import Refusal
 from voice_host.games.scoring import ranking
 
-@register
-class Dexikon(Game):
+class Dexikon(Game, name="dexikon", players=(1, 5)):
     """The Dexikon scorekeeper for 1 to 5 players (one: the solo rules)."""
-
-    name = "dexikon"
-    min_players = 1
-    max_players = 5
 
     settings_class = DexikonSettings
 
@@ -337,7 +332,6 @@ class Dexikon(Game):
         if q.kind == "words":
             return [E.WordsReport(tuple((w, p) for p in s.order for w, _ in s.sheets[p].banked))]
         raise Refusal("unknown_question", kind=q.kind)
-
 
     def result(self) -> dict:
         s = self.state

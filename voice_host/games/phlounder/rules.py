@@ -17,7 +17,7 @@ import random
 
 from voice_host.games.phlounder import actions as A
 from voice_host.games.phlounder import events as E
-from voice_host.games.base import Game, Setup, find_player, register
+from voice_host.games.base import Game, Setup, find_player
 from voice_host.games.errors import Refusal, Unplayable
 from voice_host.games.phlounder.state import Phase, PhlounderSettings, PhlounderState, Reported, Round
 from voice_host.games.scoring import ranking
@@ -27,13 +27,8 @@ from voice_host.words.pos import parts_of_speech
 NEEDS = {"N": "NOUN", "V": "VERB"}
 
 
-@register
-class Phlounder(Game):
+class Phlounder(Game, name="phlounder", players=(2, 6)):
     """Phlounder for 2 to 6 players, or partners: two or three teams of 2, two teams of 3."""
-
-    name = "phlounder"
-    min_players = 2
-    max_players = 6
 
     settings_class = PhlounderSettings
 
@@ -370,7 +365,6 @@ class Phlounder(Game):
         if q.kind == "words":
             return [E.WordsReport(tuple((x.word, p) for p, x in r.reports.items() if x.word))]
         raise Refusal("unknown_question", kind=q.kind)
-
 
     def result(self) -> dict:
         s = self.state

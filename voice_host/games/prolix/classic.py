@@ -12,19 +12,15 @@ import copy
 
 from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
-from voice_host.games.base import Setup, register
+from voice_host.games.base import Setup
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.classic_state import Ballot, ClassicState, Entry, LastPlay, Pending, Sheet
 from voice_host.games.prolix.common import Phase, ProlixGame, ProlixSettings, Timer, ranking
 
 
-@register
-class ProlixClassic(ProlixGame):
+class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
     """Prolix for 3, 4 or 5 players."""
 
-    name = "prolix-classic"
-    min_players = 3
-    max_players = 5
     moves = ("word", "challenge", "flip")
     questions = ProlixGame.questions + ("interrupts",)
     state_class = ClassicState
@@ -97,8 +93,6 @@ class ProlixClassic(ProlixGame):
         if self.state.phase == Phase.SETUP:
             raise Refusal("not_started")
         match action:
-            case A.PlayWord():
-                return self._word(action)
             case A.FlipTimer(player=player, t=t):
                 return self._flip(player, t)
             case A.Challenge(player=player, target=target):

@@ -275,8 +275,15 @@ class ProlixGame(Game):
         raise NotImplementedError
 
     def play(self, action: A.Action) -> list[E.Event]:
-        """The mode's own moves: a word, the timer, a challenge, a vote."""
+        """A word (every mode's ``_word``); a mode adds its own moves: the timer, a
+        challenge, a vote."""
+        match action:
+            case A.PlayWord():
+                return self._word(action)
         raise Refusal("not_in_this_game", action=type(action).__name__)
+
+    def _word(self, a: A.PlayWord) -> list[E.Event]:
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ questions
     def query(self, q: A.Query) -> list[E.Event]:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
-from voice_host.games.base import register
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.common import Phase, ProlixGame, ProlixState, Timer
 
@@ -40,13 +39,9 @@ class DuelState(ProlixState):
     """Every round so far; the last one is in play while the phase is ``turn``."""
 
 
-@register
-class ProlixDuel(ProlixGame):
+class ProlixDuel(ProlixGame, name="prolix-duel", players=(2, 2)):
     """Prolix for two players."""
 
-    name = "prolix-duel"
-    min_players = 2
-    max_players = 2
     columns_per_move = 2
     uses_start_player = False
     state_class = DuelState
@@ -86,8 +81,6 @@ class ProlixDuel(ProlixGame):
 
     def play(self, action: A.Action) -> list[E.Event]:
         match action:
-            case A.PlayWord():
-                return self._word(action)
             case A.Challenge(player=player, target=target):
                 return self._challenge(player, target)
         return super().play(action)

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 
 from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
-from voice_host.games.base import register
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.common import Phase, ProlixGame, ProlixState, Timer, ranking
 
@@ -66,13 +65,9 @@ class ReduxState(ProlixState):
     turns: list[ReduxTurn] = field(default_factory=list)
 
 
-@register
-class ProlixRedux(ProlixGame):
+class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
     """Prolix Redux for 2 to 6 players."""
 
-    name = "prolix-redux"
-    min_players = 2
-    max_players = 6
     state_class = ReduxState
     moves = ("word", "challenge", "flip")
 
@@ -120,8 +115,6 @@ class ProlixRedux(ProlixGame):
 
     def play(self, action: A.Action) -> list[E.Event]:
         match action:
-            case A.PlayWord():
-                return self._word(action)
             case A.FlipTimer(player=player):
                 return self._flip(player)
             case A.Challenge(player=player, target=target):

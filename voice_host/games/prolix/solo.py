@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
-from voice_host.games.base import register
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.common import Phase, ProlixGame, ProlixState, Timer
 
@@ -39,13 +38,9 @@ class SoloState(ProlixState):
     won: bool = False
 
 
-@register
-class ProlixSolo(ProlixGame):
+class ProlixSolo(ProlixGame, name="prolix-solo", players=(1, 1)):
     """Prolix for one player."""
 
-    name = "prolix-solo"
-    min_players = 1
-    max_players = 1
     columns_per_move = 2
     uses_start_player = False
     state_class = SoloState
@@ -86,12 +81,6 @@ class ProlixSolo(ProlixGame):
     # ------------------------------------------------------------------ actions
     def first_turn(self) -> list[E.Event]:
         return self._start_round()
-
-    def play(self, action: A.Action) -> list[E.Event]:
-        match action:
-            case A.PlayWord():
-                return self._word(action)
-        return super().play(action)
 
     def _start_round(self) -> list[E.Event]:
         s = self.state

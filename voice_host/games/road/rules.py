@@ -17,7 +17,7 @@ from enum import StrEnum
 
 from voice_host.games.road import actions as A
 from voice_host.games.road import events as E
-from voice_host.games.base import Game, Settings, Setup, register
+from voice_host.games.base import Game, Settings, Setup
 from voice_host.games.errors import Refusal
 from voice_host.games.scoring import ranking
 from voice_host.games.turns import TurnOrder, draw_for_start
@@ -69,13 +69,8 @@ class RoadState(TurnOrder):
     """Passes in a row."""
 
 
-@register
-class RoadGame(Game):
+class RoadGame(Game, name="road", players=(2, 4)):
     """The road game scorekeeper for 2 to 4 players."""
-
-    name = "road"
-    min_players = 2
-    max_players = 4
 
     settings_class = RoadSettings
 
@@ -204,7 +199,6 @@ class RoadGame(Game):
         if q.kind == "words":
             return [E.WordsReport(tuple((w, t.player) for t in s.turns for w, _ in t.words))]
         raise Refusal("unknown_question", kind=q.kind)
-
 
     def result(self) -> dict:
         s = self.state
