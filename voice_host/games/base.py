@@ -9,7 +9,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from voice_host.games.actions import Action, Query, Tick
+from voice_host.games.actions import Action, Begin, Query, SetStart, Tick
 from voice_host.games.errors import Refusal, Unplayable
 from voice_host.words.lexicon import fold
 from voice_host.games.events import Event, GameOver, Refused, StartSet
@@ -182,12 +182,34 @@ class Game:
     score_unit: ClassVar[str] = "point"
     """What a total counts (a duel counts marks)."""
 
+    def handle(self, action: Action) -> list[Event]:
+        """Begin (once), the table's start player, then the game's own ``play``."""
+        match action:
+            case Begin():
+                if self.state.phase != "setup":
+                    raise Refusal("already_started")
+                return self.begin()
+            case SetStart(player=player):
+                return self.set_start(player)
+        return self.play(action)
+
+    def check_word(self, word: str) -> None:
+        """Refused unless the dictionary has ``word`` (with its reason)."""
+        verdict = self.words.check(word)
+        if not verdict.ok:
+            raise Refusal("not_a_word", word=word, reason=verdict.reason)
+
     # to be provided by each game
-    def advance(self, t: float) -> list[Event]:
-        """Let the clock reach ``t``: expire timers, settle what the time decides."""
+    def begin(self) -> list[Event]:
+        """Start the game: the start player, the first turn or round."""
         raise NotImplementedError
 
-    def handle(self, action: Action) -> list[Event]:
+    def play(self, action: Action) -> list[Event]:
+        """Everything but Begin and SetStart: the game's own moves."""
+        raise Refusal("not_in_this_game", action=type(action).__name__)
+
+    def advance(self, t: float) -> list[Event]:
+        """Let the clock reach ``t``: expire timers, settle what the time decides."""
         raise NotImplementedError
 
     def query(self, action: Query) -> list[Event]:

@@ -58,13 +58,8 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
         return events
 
     # ------------------------------------------------------------------ actions
-    def handle(self, action: A.Action) -> list[E.Event]:
+    def play(self, action: A.Action) -> list[E.Event]:
         s = self.state
-        match action:
-            case A.Begin():
-                return self._begin()
-            case A.SetStart(player=player):
-                return self.set_start(player)
         if s.phase == Phase.SETUP:
             raise Refusal("not_started")
         if getattr(action, "player", None) is not None:
@@ -86,12 +81,10 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
                 return self._pool_empty()
             case A.PlayWord(word=word):
                 raise Refusal("say_bank_or_spend", word=word)
-        raise Refusal("not_in_this_game", action=type(action).__name__)
+        return super().play(action)
 
-    def _begin(self) -> list[E.Event]:
+    def begin(self) -> list[E.Event]:
         s = self.state
-        if s.phase != Phase.SETUP:
-            raise Refusal("already_started")
         s.start = s.start or s.players[0]
         s.seat(s.players, s.start)
         s.phase = Phase.TURNS
@@ -133,9 +126,7 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
 
     def _auto_check(self, word: str) -> None:
         if self.settings.auto_reject:
-            verdict = self.words.check(word)
-            if not verdict.ok:
-                raise Refusal("not_a_word", word=word, reason=verdict.reason)
+            self.check_word(word)
 
     def _move_on(self) -> list[E.Event]:
         """A new turn has started: the open word can no longer be challenged."""

@@ -80,10 +80,8 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
         return events
 
     # ------------------------------------------------------------------ actions
-    def handle(self, action: A.Action) -> list[E.Event]:
+    def play(self, action: A.Action) -> list[E.Event]:
         s = self.state
-        if isinstance(action, A.Begin):
-            return self._begin()
         if s.phase == Phase.OVER and not isinstance(action, A.Challenge):  # the last round stays challengeable
             raise Refusal("game_over")
         match action:
@@ -100,12 +98,16 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
                 return self._report(t, player, word, unused)
             case A.Challenge(player=player, target=target):
                 return self._challenge(player, target)
-        raise Refusal("not_in_this_game", action=type(action).__name__)
+        return super().play(action)
 
-    def _begin(self) -> list[E.Event]:
+    def set_start(self, player: str) -> list[E.Event]:
+        """No start player: whoever rings the bell leads the round."""
+        if self.state.phase == Phase.OVER:
+            raise Refusal("game_over")
+        raise Refusal("not_in_this_game", action="SetStart")
+
+    def begin(self) -> list[E.Event]:
         s = self.state
-        if s.phase != Phase.SETUP:
-            raise Refusal("already_started")
         events: list[E.Event] = [E.GameStarted(self.name, tuple(s.players), self.settings.rounds)]
         if self.teams or self.children:
             events.append(E.TeamsSet(tuple(s.sides) if self.teams else (), self.children))
@@ -176,9 +178,7 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
         if player in r.reports:
             raise Refusal("already_reported", word=r.reports[player].word, unused=r.reports[player].unused)
         if word is not None and self.settings.auto_reject:
-            verdict = self.words.check(word)
-            if not verdict.ok:
-                raise Refusal("not_a_word", word=word, reason=verdict.reason)
+            self.check_word(word)
         r.reports[player] = Reported(t, word, unused)
         events: list[E.Event] = [E.ReportTaken(player, word, unused)]
         if self._missing() and not self._bell_failed(r):

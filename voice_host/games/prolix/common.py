@@ -178,16 +178,12 @@ class ProlixGame(Game):
             raise Refusal("cheapie", word=word, earlier=conflict.earlier, by=conflict.player,
                           rule=conflict.rule, path=tuple(conflict.path or ()))
         if self.settings.auto_reject:
-            verdict = self.words.check(word)
-            if not verdict.ok:
-                raise Refusal("not_a_word", word=word, reason=verdict.reason)
+            self.check_word(word)
 
     # ------------------------------------------------------------------ setup
     def _setup_events(self) -> list[E.Event]:
         """Start player (if the mode has one) and a full board, unless the table gave them."""
         s = self.state
-        if s.phase != Phase.SETUP:
-            raise Refusal("already_started")
         events: list[E.Event] = []
         if self.uses_start_player and s.start is None:
             s.start, draws = self._draw_for_start()
@@ -255,17 +251,16 @@ class ProlixGame(Game):
 
     # ------------------------------------------------------------------ actions
     def handle(self, action: A.Action) -> list[E.Event]:
-        """Begin, and the table-mode directives every mode shares; the rest is the mode's ``play``."""
+        """The table-mode directives every mode shares; Begin and the rest as every game."""
         match action:
-            case A.Begin():
-                return [self.started(), *self._setup_events(), *self.first_turn()]
-            case A.SetStart(player=player):
-                return self.set_start(player)
             case A.SetBoard(letters=letters):
                 return self._set_board(letters)
             case A.Draw(letters=letters):
                 return self._table_draw(letters)
-        return self.play(action)
+        return super().handle(action)
+
+    def begin(self) -> list[E.Event]:
+        return [self.started(), *self._setup_events(), *self.first_turn()]
 
     def started(self) -> E.GameStarted:
         return E.GameStarted(self.name, tuple(self.state.players), self.rounds)

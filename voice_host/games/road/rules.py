@@ -81,13 +81,8 @@ class RoadGame(Game, name="road", players=(2, 4)):
         return []
 
     # ------------------------------------------------------------------ actions
-    def handle(self, action: A.Action) -> list[E.Event]:
+    def play(self, action: A.Action) -> list[E.Event]:
         s = self.state
-        match action:
-            case A.Begin():
-                return self._begin()
-            case A.SetStart(player=player):
-                return self.set_start(player)
         if s.phase == Phase.OVER:
             raise Refusal("game_over")
         match action:
@@ -110,12 +105,10 @@ class RoadGame(Game, name="road", players=(2, 4)):
             case A.Pass(player=player):
                 s.passes += 1
                 return self._end_turn(Turn(s.round, player, "pass"), [E.Passed(player)])
-        raise Refusal("not_in_this_game", action=type(action).__name__)
+        return super().play(action)
 
-    def _begin(self) -> list[E.Event]:
+    def begin(self) -> list[E.Event]:
         s = self.state
-        if s.phase != Phase.SETUP:
-            raise Refusal("already_started")
         events: list[E.Event] = []
         if s.start is None:
             s.start, draws = self._draw_for_start()
@@ -134,9 +127,7 @@ class RoadGame(Game, name="road", players=(2, 4)):
     def _play(self, a: A.RoadPlay) -> list[E.Event]:
         s = self.state
         for word, _ in a.words:
-            verdict = self.words.check(word)
-            if not verdict.ok:
-                raise Refusal("not_a_word", word=word, reason=verdict.reason)
+            self.check_word(word)
         counting = s.bag is not None and s.bag > 0
         if counting and a.tiles is None:
             raise Refusal("need_tiles")
