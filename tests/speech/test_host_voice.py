@@ -354,3 +354,20 @@ def test_speak_to_a_folder_that_does_not_exist_is_a_sentence(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("voice-host: I can't record the host's voice into") and "Traceback" not in err
 
+
+
+def test_a_sound_card_failure_is_printed_and_the_voice_goes_on(capsys, monkeypatch):
+    voice = TtsVoice(synthesizer=Flaky(fails=0), play=False)
+    voice.play = True  # as if there were a sound card, which then fails
+
+    def broken():
+        raise OSError("Error opening OutputStream: Device unavailable")
+
+    monkeypatch.setattr(voice, "_output", broken)
+    voice.say("Ann scores 15 points for jewelers.")
+    voice.cue("timer")
+    assert voice.wait(5)
+    assert "host: Ann scores 15 points for jewelers.  [voice error: Error opening" in capsys.readouterr().err
+    voice.play = False
+    voice.say("Ben, your turn.")
+    assert voice.wait(5) and voice.history[-1].text == "Ben, your turn."

@@ -362,20 +362,21 @@ class TtsVoice:
 
     def _play_loop(self) -> None:
         record: HostPlayback | None = None
+        failed = False
         while True:
             item = self._audio.get()
             if item is None:
                 return
             gen, kind, what, said_at, piece = item
             if kind == "end":
-                record = None
+                record, failed = None, False
                 with self._lock:
                     self._pending -= 1
                     if self._pending <= 0:
                         self._pending = 0
                         self._idle.set()
                 continue
-            if gen != self._gen:
+            if gen != self._gen or failed:
                 continue
             piece = piece * float(self.synth.volume) if kind == "say" else piece
             if record is None:
@@ -383,7 +384,13 @@ class TtsVoice:
                 record = HostPlayback(what if kind == "say" else "", start, start, np.zeros(0, np.float32),
                                       latency=time.monotonic() - said_at, earcon=what if kind == "cue" else None)
                 self.history.append(record)
-            self._play_piece(record, piece, gen)
+            try:
+                self._play_piece(record, piece, gen)
+            except Exception as e:  # noqa: BLE001 - the sound card failed: say it in text, go on
+                failed = True
+                if kind == "say":
+                    print(f"host: {what}  [voice error: {e}]", file=sys.stderr, flush=True)
+                self._stream = None
 
     def _play_piece(self, record: HostPlayback, piece: np.ndarray, gen: int) -> None:
         from .sources import resample
