@@ -371,3 +371,17 @@ def test_a_sound_card_failure_is_printed_and_the_voice_goes_on(capsys, monkeypat
     voice.play = False
     voice.say("Ben, your turn.")
     assert voice.wait(5) and voice.history[-1].text == "Ben, your turn."
+
+
+def test_voice_settings_read_the_config_and_refuse_nonsense(capsys):
+    s = engines.VoiceSettings.from_config({"voice": {"rate": 160, "piper": {"rate": 1.2}}})
+    assert (s.engine, s.earcons, s.piper["rate"], s.pyttsx3["rate"]) == ("auto", True, 1.2, 160)
+    with pytest.raises(ValueError, match=r"\[voice.piper\] rate must be a positive number, like 1.0, not 'fast'"):
+        engines.VoiceSettings.from_config({"voice": {"piper": {"rate": "fast"}}})
+    with pytest.raises(ValueError, match="engine must be one of auto, piper, pyttsx3"):
+        engines.VoiceSettings.from_config({"voice": {"engine": "festival"}})
+    from voice_host.host.output import Speaker
+
+    speaker = Speaker(True, {"voice": {"engine": "festival"}}, None)
+    assert speaker.settings == engines.VoiceSettings()
+    assert "I'll use the default voice" in capsys.readouterr().out

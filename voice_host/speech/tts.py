@@ -70,8 +70,16 @@ class VoiceSettings:
         engine = str(v.get("engine", "auto")).lower()
         if engine not in ENGINES:
             raise ValueError(f"[voice] engine must be one of {', '.join(ENGINES)}, not {engine!r}.")
-        return cls(engine=engine, earcons=bool(v.get("earcons", True)),
-                   piper=dict(v.get("piper", {}) or {}), pyttsx3={**legacy, **dict(v.get("pyttsx3", {}) or {})})
+        out = cls(engine=engine, earcons=bool(v.get("earcons", True)),
+                  piper=dict(v.get("piper", {}) or {}), pyttsx3={**legacy, **dict(v.get("pyttsx3", {}) or {})})
+        for name, section in (("piper", out.piper), ("pyttsx3", out.pyttsx3)):
+            for key, example in (("rate", "1.0" if name == "piper" else "175"), ("volume", "0.8")):
+                value = section.get(key)
+                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                          or value <= 0):
+                    raise ValueError(f"[voice.{name}] {key} must be a positive number, like {example}, "
+                                     f"not {value!r}.")
+        return out
 
 
 def clamp(x: float, limits: tuple[float, float]) -> float:
