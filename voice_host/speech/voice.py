@@ -1,8 +1,11 @@
 """The host's voice, and the guard that keeps it from being heard as a player.
 
-- :class:`TtsVoice`: pyttsx3 (espeak-ng) renders each sentence to audio in a background
-  thread; the audio is played with sounddevice, so :meth:`TtsVoice.stop` cuts it off
+- :class:`TtsVoice`: a synthesizer (speech.tts: Piper by default, pyttsx3 as the
+  portable voice) renders each sentence, clause by clause, in a background thread; the
+  audio is played with sounddevice from another, so :meth:`TtsVoice.stop` cuts it off
   mid-sentence (barge-in) and the host knows exactly which samples went out when.
+  Earcons (speech.earcons) are played in turn with the sentences (:meth:`TtsVoice.cue`).
+- :class:`Synthesizer`: pyttsx3 in its own thread (save_to_file, retried).
 - :class:`PrintVoice`: `--no-voice`; prints `host: ...` lines.
 - :class:`EchoGate`: what the microphone may hear of the host. Every sentence the
   host plays is kept as a :class:`HostPlayback` (its samples, start and end on the
