@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from voice_host.games import actions as A
-from voice_host.games import events as E
+from voice_host.games.prolix import events as E
 
 HOST_PHRASES = ("Say 'repeat', 'spell it', 'undo', 'brief' or 'full', 'slower', 'faster', 'louder' or 'softer', "
                 "or 'help'.")

@@ -170,17 +170,5 @@ class RoundsSheet(Event):
     """What ``total`` counts: points, or a duel's marks."""
 
 
-def __getattr__(name: str):
-    """Every game's events under one name for the shell (``events.TimerFlipped``):
-    the per-game modules are looked up on first use (they import this one)."""
-    import importlib
-
-    for family in FAMILIES:
-        module = importlib.import_module(f"voice_host.games.{family}.events")
-        if name in vars(module):
-            return vars(module)[name]
-    raise AttributeError(name)
-
-
 FAMILIES = ("prolix", "phlounder", "dexikon", "road")
 """The game families, each with its own events module."""
