@@ -180,6 +180,18 @@ class ProlixGame(Game):
         if self.settings.auto_reject:
             self.check_word(word)
 
+    def _take_word(self, a: A.PlayWord, words: dict, tiles: dict,
+                   also_used: Sequence[tuple[str, str]] = ()) -> E.WordTaken:
+        """Duel and Redux: a player's one word for the round, checked, scored and noted in
+        ``words`` (player -> (word, value)) and ``tiles`` (player -> the tiles it flipped)."""
+        self._accepting(a.player)
+        if a.player in words:
+            raise Refusal("word_is_final", word=words[a.player][0])
+        self._check_word(a.word, also_used)
+        value, flips = self.score(a.word)
+        words[a.player], tiles[a.player] = (a.word, value), flips
+        return E.WordTaken(a.player, a.word)
+
     # ------------------------------------------------------------------ setup
     def _setup_events(self) -> list[E.Event]:
         """Start player (if the mode has one) and a full board, unless the table gave them."""

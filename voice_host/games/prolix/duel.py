@@ -93,15 +93,8 @@ class ProlixDuel(ProlixGame, name="prolix-duel", players=(2, 2)):
 
     def _word(self, a: A.PlayWord) -> list[E.Event]:
         s = self.state
-        self._accepting(a.player)
         current = s.rounds[-1]
-        if a.player in current.words:
-            raise Refusal("word_is_final", word=current.words[a.player][0])
-        self._check_word(a.word)
-        value, flips = self.score(a.word)
-        current.words[a.player] = (a.word, value)
-        current.tiles[a.player] = flips
-        events: list[E.Event] = [E.WordTaken(a.player, a.word)]
+        events: list[E.Event] = [self._take_word(a, current.words, current.tiles)]
         if current.flipper is None:
             current.flipper = a.player
             s.timer = Timer(a.player, s.clock + self.settings.timer)

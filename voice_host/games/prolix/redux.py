@@ -123,15 +123,9 @@ class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
 
     def _word(self, a: A.PlayWord) -> list[E.Event]:
         s = self.state
-        self._accepting(a.player)
         turn = s.turns[-1]
-        if a.player in turn.words:
-            raise Refusal("word_is_final", word=turn.words[a.player][0])
-        self._check_word(a.word, [(w, p) for p, (w, _) in turn.words.items()])  # words heard count as used
-        value, flips = self.score(a.word)
-        turn.words[a.player] = (a.word, value)
-        turn.tiles[a.player] = flips
-        events: list[E.Event] = [E.WordTaken(a.player, a.word)]
+        heard = [(w, p) for p, (w, _) in turn.words.items()]  # words heard this turn count as used
+        events: list[E.Event] = [self._take_word(a, turn.words, turn.tiles, heard)]
         if s.timer.until is None:
             s.timer = Timer(a.player, s.clock + self.settings.redux_timer)
             events.append(E.TimerStarted(int(self.settings.redux_timer), a.player))
