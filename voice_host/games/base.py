@@ -7,7 +7,7 @@ import os
 import sys
 import traceback
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, dataclass_transform
 
 from voice_host.games.actions import Action, Begin, Query, SetStart, Tick
 from voice_host.games.errors import Refusal, Unplayable
@@ -26,11 +26,18 @@ class Setup:
     """Table options and config overrides (timer, tie window, auto_reject, ...)."""
 
 
+@dataclass_transform(frozen_default=True)
 class Settings:
-    """A game's settings, read one way: a frozen dataclass whose fields are read from the
-    merged configuration's ``sections`` (later ones win; lists become tuples)."""
+    """A game's settings, read one way: a subclass is a frozen dataclass whose fields are
+    read from the merged configuration's ``sections`` (later ones win; lists become
+    tuples): ``class RoadSettings(Settings, sections=("road",))``."""
 
     sections: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, *, sections: tuple[str, ...] = (), **kw) -> None:
+        super().__init_subclass__(**kw)
+        cls.sections = sections
+        dataclass(frozen=True)(cls)
 
     @classmethod
     def from_config(cls, cfg: dict, **given):

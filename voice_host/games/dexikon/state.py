@@ -20,11 +20,8 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class DexikonSettings(Settings):
+class DexikonSettings(Settings, sections=("table", "dexikon")):
     """config/default.toml [dexikon] (and [table] auto_reject)."""
-
-    sections = ("table", "dexikon")
 
     variant: str = "standard"
     variants: dict | None = None

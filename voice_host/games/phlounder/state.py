@@ -23,11 +23,8 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class PhlounderSettings(Settings):
+class PhlounderSettings(Settings, sections=("table", "phlounder")):
     """config/default.toml [phlounder] (and [table] auto_reject)."""
-
-    sections = ("table", "phlounder")
 
     rounds: int = 11
     min_length: int = 4

@@ -44,11 +44,8 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class ProlixSettings(Settings):
+class ProlixSettings(Settings, sections=("table", "prolix")):
     """The table's settings for Prolix (config/default.toml, sections [prolix] and [table])."""
-
-    sections = ("table", "prolix")
 
     tiles: TileSet
     timer: float = 45

@@ -33,11 +33,8 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class RoadSettings(Settings):
+class RoadSettings(Settings, sections=("road",)):
     """config/default.toml [road]."""
-
-    sections = ("road",)
 
     rack: int = 10
     set_size: int = 0
