@@ -11,8 +11,8 @@ from typing import Any, ClassVar, dataclass_transform
 
 from voice_host.games.actions import Action, Begin, Query, SetStart, Tick
 from voice_host.games.errors import Refusal, Unplayable
-from voice_host.words.lexicon import fold
 from voice_host.games.events import Event, GameOver, Refused, StartSet
+from voice_host.words.lexicon import fold
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,7 @@ class Setup:
     players: tuple[str, ...]
     """Clockwise seating order."""
     seed: int | None = None
-    options: dict | None = None
-    """Table options and config overrides (timer, tie window, auto_reject, ...)."""
+    """Where the game's randomness starts (the bag, the dice, the draw for the start player)."""
 
 
 @dataclass_transform(frozen_default=True)
