@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from support import by_name
 
+from voice_host.games.prolix import actions as A
+from voice_host.games.prolix import events as E
+
 B = "@board W B J S L C D G"
+BOARD = tuple("W B J S L C D G".split())
 
 
 # ---------------------------------------------------------------------- solo
@@ -122,64 +126,60 @@ def test_duel_handicaps_ties_challenges_and_five_marks(play):
     assert lines[-1] == "Game over. Final scores: Ann 5; Ben 2. Ann wins!"
 
 
-def test_duel_failed_challenge_gives_the_mark_to_the_challenged(table):
-    t = table("Ann,Ben", game="prolix-duel", start=None)
-    t("Ann: jewelers\nBen: cowbell")  # Ann's mark
-    said = t("Ann: challenge")
-    assert said[1].startswith("It's in the dictionary: cowbell stands.")
-    assert said[2] == "The mark goes to Ben. Marks: Ann 0, Ben 1."
+def test_duel_failed_challenge_gives_the_mark_to_the_challenged(core):
+    c = core("prolix-duel", "Ann,Ben", start=None)
+    c(A.PlayWord, "Ann", "jewelers")
+    assert c(A.PlayWord, "Ben", "cowbell")[1:3] == [  # Ann's mark
+        E.DuelScored(1, (("Ann", "jewelers", 15, 15), ("Ben", "cowbell", 13, 13)), "Ann"),
+        E.MarkAwarded("Ann", (("Ann", 1), ("Ben", 0)))]
+    assert c(A.Challenge, "Ann") == [
+        E.ChallengeRaised("Ann", "Ben", "cowbell"), E.ChallengeResolved("Ann", "Ben", "cowbell", True),
+        E.MarkAwarded("Ben", (("Ann", 0), ("Ben", 1)), "challenge")]
 
 
 # ---------------------------------------------------------------------- Redux
-REDUX_THREE = f"""
-@start Ann
-{B}
-# turn 1, Ann active: everyone has a word, so the turn ends at once
-Ann: jewelers             # 15
-Ben: jawbones             # 17 > 15: +2
-Cat: jigsaw               # 14 <= 15: -1
-{B}
-# turn 2, Ben active
-Ben: cowbell              # 13
-Ann: wildcards            # 13, equal: -1
-@wait 31                  # Cat passes: no penalty for not interjecting
-{B}
-# turn 3, Cat active
-Ann: jackals              # first word starts the 30 s timer; 12
-Ben: swindle              # 11
-@wait 31                  # Cat has no word: -1, and every interjector +2
-{B}
-# turn 4, Ann active
-Ann: jibblewock           # 18, but no word...
-Ben: scrabble             # 11 (-1 for now)
-Cat: jobs                 # 12 (-1 for now)
-Ben: challenge Ann        # ... invalid: 0 and -2 for Ann; Ben and Cat now +2
-{B}
-# turn 5, Ben active
-Ben: bulbs                # 9
-Ann: wisdom               # 9: -1
-Cat: globs                # 10: +2
-Ann: challenge Cat        # globs is a word: Ann's failed challenge costs 2
-{B}
-"""
-
-
-def test_redux_bonuses_and_penalties(table):
-    t = table("Ann,Ben,Cat", game="prolix-redux", start=None, board=None)
-    said = t(REDUX_THREE)
-    assert "Turn 1 scores: Ann jewelers 15; Ben jawbones 17, plus 2; Cat jigsaw 14, minus 1." in said
-    assert "Turn 2 scores: Ben cowbell 13; Ann wildcards 13, minus 1." in said
-    assert "Turn 3 scores: Cat no word, minus 1; Ann jackals 12, plus 2; Ben swindle 11, plus 2." in said
-    assert "Turn 4 scores: Ann jibblewock 18; Ben scrabble 11, minus 1; Cat jobs 12, minus 1." in said
-    assert "Turn 4 scores: Ann jibblewock 0, minus 2; Ben scrabble 11, plus 2; Cat jobs 12, plus 2." in said
-    assert "Turn 5 scores: Ben bulbs 9; Ann wisdom 9, minus 1; Cat globs 10, plus 2." in said
+def test_redux_bonuses_and_penalties(core):
+    c = core("prolix-redux", "Ann,Ben,Cat")
+    word = lambda player, w: c(A.PlayWord, player, w)  # noqa: E731
+    scored = lambda events: [e for e in events if isinstance(e, E.ReduxScored)]  # noqa: E731
+    # turn 1, Ann active: everyone has a word, so the turn ends at once
+    word("Ann", "jewelers")  # 15
+    word("Ben", "jawbones")  # 17 > 15: +2
+    assert scored(word("Cat", "jigsaw")) == [  # 14 <= 15: -1
+        E.ReduxScored(1, "Ann", (("Ann", "jewelers", 15, 0), ("Ben", "jawbones", 17, 2), ("Cat", "jigsaw", 14, -1)))]
+    # turn 2, Ben active; Cat passes: no penalty for not interjecting
+    c(A.SetBoard, BOARD)
+    word("Ben", "cowbell")  # 13
+    word("Ann", "wildcards")  # 13, equal: -1
+    assert scored(c.wait(31)) == [E.ReduxScored(2, "Ben", (("Ben", "cowbell", 13, 0), ("Ann", "wildcards", 13, -1)))]
+    # turn 3, Cat active: the first word starts the 30 s timer; Cat has no word: -1, every interjector +2
+    c(A.SetBoard, BOARD)
+    word("Ann", "jackals")  # 12
+    word("Ben", "swindle")  # 11
+    assert scored(c.wait(31)) == [
+        E.ReduxScored(3, "Cat", (("Cat", None, 0, -1), ("Ann", "jackals", 12, 2), ("Ben", "swindle", 11, 2)))]
+    # turn 4, Ann active: jibblewock is no word, found out by a challenge after the turn
+    c(A.SetBoard, BOARD)
+    word("Ann", "jibblewock")  # 18 for now
+    word("Ben", "scrabble")  # 11, -1 for now
+    word("Cat", "jobs")  # 12, -1 for now
+    assert scored(c(A.Challenge, "Ben", "Ann")) == [  # invalid: 0 and -2 for Ann; Ben and Cat now +2
+        E.ReduxScored(4, "Ann", (("Ann", "jibblewock", 0, -2), ("Ben", "scrabble", 11, 2), ("Cat", "jobs", 12, 2)))]
+    # turn 5, Ben active: globs is a word, so Ann's failed challenge costs 2
+    c(A.SetBoard, BOARD)
+    word("Ben", "bulbs")  # 9
+    word("Ann", "wisdom")  # 9: -1
+    word("Cat", "globs")  # 10: +2
+    assert c(A.Challenge, "Ann", "Cat")[:2] == [
+        E.ChallengeRaised("Ann", "Cat", "globs"), E.ChallengeResolved("Ann", "Cat", "globs", True, penalty=2)]
+    c(A.SetBoard, BOARD)
     # Ann: words 15 + 13 + 12 + 0 + 9 = 49; -1 +2 -2 -1, and -2 for the failed challenge
-    assert t.total("Ann") == 49 - 1 + 2 - 2 - 1 - 2 == 45
+    assert c.game.totals("Ann")[0] == 49 - 1 + 2 - 2 - 1 - 2 == 45
     # Ben: 17 + 13 + 11 + 11 + 9 = 61; +2 +2 +2
-    assert t.total("Ben") == 61 + 6 == 67
+    assert c.game.totals("Ben")[0] == 61 + 6 == 67
     # Cat: 14 + 12 + 10 = 36; -1 (turn 1) -1 (no word as active) +2 +2
-    assert t.total("Cat") == 36 + 2 == 38
-    assert t.state.active == "Cat" and t.state.round == 6  # the turn passes on clockwise every time
+    assert c.game.totals("Cat")[0] == 36 + 2 == 38
+    assert c.state.active == "Cat" and c.state.round == 6  # the turn passes on clockwise every time
 
 
 REDUX_TWO = "@start Ann\n" + "\n".join(
