@@ -323,4 +323,4 @@ class Session:
 
     def result(self) -> dict:
         """The game's result, its teams named as the table hears them."""
-        return announce.phlounder.labelled(self.game.result())
+        return announce.labelled(self.game.result())

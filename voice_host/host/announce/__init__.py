@@ -13,10 +13,11 @@ from __future__ import annotations
 from voice_host.games.events import Event
 from voice_host.host.announce import common, dexikon, phlounder, prolix, road  # noqa: F401  (register sentences)
 from voice_host.host.announce.dispatch import sentence
+from voice_host.host.announce.phlounder import labelled
 from voice_host.host.announce.questions import HostSentences, spelling_hint
 from voice_host.host.announce.refusals import reason
 
-__all__ = ["Announcer", "sentence", "reason", "spelling_hint"]
+__all__ = ["Announcer", "labelled", "reason", "sentence", "spelling_hint"]
 
 
 class Announcer(HostSentences):
