@@ -1,7 +1,7 @@
 """Recognition benchmark: the right word from one utterance, per engine, free and
 constrained, on a tuning split and a held-out split.
 
-    .venv/bin/python benchmarks/recognition.py             # full: 320 words, 8 voices
+    .venv/bin/python benchmarks/recognition.py             # full: 320 words, 9 voices (~50 min)
     .venv/bin/python benchmarks/recognition.py --quick     # 2 x 40 words
     .venv/bin/python benchmarks/recognition.py --engines moonshine --json out.json
 
