@@ -21,6 +21,56 @@ def board(e: P.BoardShown) -> str:
     return "Board. " + "; ".join(parts) + "."
 
 
+RULE_STEPS = {
+    "plural": "changes the plural",
+    "tense": "changes the tense",
+    "ly": "adds or removes -ly",
+    "ing": "adds or removes -ing",
+}
+
+
+def cheapie_reason(rule: str, path) -> str:
+    """Why a word is a cheapie: one restriction, or the chain of them step by step."""
+    if rule == "chain" and path:
+        return "it only " + ", then ".join(f"{RULE_STEPS.get(r, r)} ({w})" for w, r in path)
+    return "it only " + RULE_STEPS.get(rule, rule)
+
+
+REFUSALS: dict[str, Callable[..., str]] = {
+    "not_scored": lambda word=None, **_: (f"{word} hasn't been scored in this game." if word
+                                          else "No word has been scored yet."),
+    "busy": lambda **_: "Let the current word or challenge finish first.",
+    "board_incomplete": lambda **_: "The board needs a tile on every space.",
+    "no_draw_due": lambda **_: "No tiles are due to be drawn right now.",
+    "draw_count": lambda count, need: f"I need {plural(need, 'tile')} for the empty spaces, not {count}.",
+    "no_such_tile": lambda letter: f"There is no {letter} tile in this set.",
+    "too_many_rare": lambda letters, limit: f"That would put {len(letters)} rare tiles on the board ({names(letters)}); the limit is {limit}. Set one aside and draw again.",
+    "too_many_same": lambda letter, count, limit: f"That would put {count} {letter} tiles on the board; the limit is {limit}. Set one aside and draw again.",
+    "board_size": lambda count, size: f"A board has {size} spaces; I heard {count}.",
+    "no_room": lambda count: f"There is no room on the board for {plural(count, 'more tile')}.",
+    "barred": lambda word: f"{word} lost a challenge this game and can't be played.",
+    "cheapie": lambda word, earlier, by, rule, path=(): (
+        f"No cheapies: {word} can't be played, {by} already played {earlier} and {cheapie_reason(rule, path)}."
+        if rule != "same" else f"No cheapies: {by} already played {earlier}."
+    ),
+    "already_said": lambda word: f"You already said {word}.",
+    "timer_holder": lambda player: f"{player}, you flipped the timer, so you can't interrupt.",
+    "no_interrupts_left": lambda player: f"{player}, you have no interrupts left.",
+    "wait_for_draw": lambda drawer: f"Wait until {drawer} has drawn the new tiles.",
+    "out_of_game": lambda player: f"{player} is out of the game, having used every interrupt.",
+    "active_cannot_flip": lambda **_: "The active player can't flip the timer.",
+    "word_already_said": lambda **_: "A word has already been said; the timer can't be flipped now.",
+    "timer_running": lambda holder, left: (
+        f"The timer is already running in front of {holder}, {plural(left, 'second')} left."
+        if holder else f"The timer is still running out in the middle; {plural(left, 'second')} left."
+    ),
+    "no_vote": lambda **_: "Nobody asked a yes or no question.",
+    "not_a_voter": lambda player, word: f"{player}, the vote on {word} is for the players not involved.",
+    "already_voted": lambda player: f"{player}, you already voted.",
+}
+"""Prolix's own refusals: the board, the timer, interrupts, No Cheapies, the challenge vote."""
+
+
 SAID: dict[type, Callable[..., str]] = {
     P.BoardShown: lambda e: board(e),
     P.AwaitDraw: lambda e: f"{e.drawer}, draw {plural(e.count, 'tile')} and tell me the letters.",

@@ -1,6 +1,6 @@
 """Why an input was refused: one sentence per refusal code (``reason(code, params)``).
 
-The codes every game (and the host) may give are here; each game family's own are in
+The codes every game (and the host: who spoke, the script's lines) may give are here; each game family's own are in
 its module (``REFUSALS``) and merged into ``REASONS``.
 """
 
@@ -8,23 +8,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from voice_host.host.announce import dexikon, phlounder, road
+from voice_host.host.announce import dexikon, phlounder, prolix, road
 from voice_host.host.announce.text import clip, names, plural, side, word_reason
-
-RULE_STEPS = {
-    "plural": "changes the plural",
-    "tense": "changes the tense",
-    "ly": "adds or removes -ly",
-    "ing": "adds or removes -ing",
-}
-
-
-def cheapie_reason(rule: str, path) -> str:
-    """Why a word is a cheapie: one restriction, or the chain of them step by step."""
-    if rule == "chain" and path:
-        return "it only " + ", then ".join(f"{RULE_STEPS.get(r, r)} ({w})" for w, r in path)
-    return "it only " + RULE_STEPS.get(rule, rule)
-
 
 def game_over(winners=(), total=None, unit="point", alone=None, **_) -> str:
     """The answer to any input after the end: who won, with what ("Ann won with 91.")."""
@@ -48,8 +33,6 @@ COMMON: dict[str, Callable[..., str]] = {
     "bad_wait": lambda text, **_: f"'{clip(text)}' needs a number of seconds, like '@wait 46'.",
     "bad_directive": lambda text, **_: f"I can't use '{clip(text)}' in this game.",
     "unclear": lambda text, **_: f"I didn't catch a word in '{clip(text)}'. Say just the word, or 'play' and the word.",
-    "not_scored": lambda word=None, **_: (f"{word} hasn't been scored in this game." if word
-                                          else "No word has been scored yet."),
     "play_what": lambda text, **_: f"'{clip(text)}' and what? Say the word too, like 'play jewelers'.",
     "moment_passed": lambda word, **_: f"The game has moved on, so {word} can't be played as that interrupt now.",
     "too_long": lambda letters, longest, **_: (
@@ -60,42 +43,14 @@ COMMON: dict[str, Callable[..., str]] = {
     "already_started": lambda **_: "The game has already started.",
     "too_late": lambda what, **_: f"It's too late to set the {what} player; the game has started.",
     "game_over": lambda **kw: game_over(**kw),
-    "busy": lambda **_: "Let the current word or challenge finish first.",
-    "board_incomplete": lambda **_: "The board needs a tile on every space.",
-    "no_draw_due": lambda **_: "No tiles are due to be drawn right now.",
-    "draw_count": lambda count, need: f"I need {plural(need, 'tile')} for the empty spaces, not {count}.",
-    "no_such_tile": lambda letter: f"There is no {letter} tile in this set.",
-    "too_many_rare": lambda letters, limit: f"That would put {len(letters)} rare tiles on the board ({names(letters)}); the limit is {limit}. Set one aside and draw again.",
-    "too_many_same": lambda letter, count, limit: f"That would put {count} {letter} tiles on the board; the limit is {limit}. Set one aside and draw again.",
-    "board_size": lambda count, size: f"A board has {size} spaces; I heard {count}.",
-    "no_room": lambda count: f"There is no room on the board for {plural(count, 'more tile')}.",
-    "barred": lambda word: f"{word} lost a challenge this game and can't be played.",
-    "cheapie": lambda word, earlier, by, rule, path=(): (
-        f"No cheapies: {word} can't be played, {by} already played {earlier} and {cheapie_reason(rule, path)}."
-        if rule != "same" else f"No cheapies: {by} already played {earlier}."
-    ),
     "not_a_word": lambda word, reason: f"{word} is refused: {word_reason(reason)}.",
-    "already_said": lambda word: f"You already said {word}.",
     "word_is_final": lambda word: f"Your word this round is {word}; it can't be changed.",
-    "timer_holder": lambda player: f"{player}, you flipped the timer, so you can't interrupt.",
-    "no_interrupts_left": lambda player: f"{player}, you have no interrupts left.",
     "challenge_in_progress": lambda word: f"Play is stopped while {word} is challenged.",
-    "wait_for_draw": lambda drawer: f"Wait until {drawer} has drawn the new tiles.",
-    "out_of_game": lambda player: f"{player} is out of the game, having used every interrupt.",
-    "active_cannot_flip": lambda **_: "The active player can't flip the timer.",
-    "word_already_said": lambda **_: "A word has already been said; the timer can't be flipped now.",
-    "timer_running": lambda holder, left: (
-        f"The timer is already running in front of {holder}, {plural(left, 'second')} left."
-        if holder else f"The timer is still running out in the middle; {plural(left, 'second')} left."
-    ),
     "own_word": lambda **_: "You can't challenge your own word.",
     "nothing_to_challenge": lambda target=None: (
         f"{target} has no word that can be challenged now." if target else "There is no word to challenge right now."
     ),
     "already_challenged": lambda word, player: f"{player}'s {word} has already stood a challenge.",
-    "no_vote": lambda **_: "Nobody asked a yes or no question.",
-    "not_a_voter": lambda player, word: f"{player}, the vote on {word} is for the players not involved.",
-    "already_voted": lambda player: f"{player}, you already voted.",
     "unknown_question": lambda kind: f"I can't answer '{kind}' in this game.",
     "not_in_this_game": lambda action: "That isn't part of this game.",
     "internal_error": lambda **_: "Sorry, something went wrong on my side with that; nothing has changed.",
@@ -111,8 +66,8 @@ UNPLAYABLE: dict[str, Callable[..., str]] = {
 }
 """Why a game cannot be set up as asked (games.errors.Unplayable), said before it starts."""
 
-REASONS: dict[str, Callable[..., str]] = {**COMMON, **phlounder.REFUSALS, **dexikon.REFUSALS, **road.REFUSALS,
-                                          **UNPLAYABLE}
+REASONS: dict[str, Callable[..., str]] = {**COMMON, **prolix.REFUSALS, **phlounder.REFUSALS, **dexikon.REFUSALS,
+                                          **road.REFUSALS, **UNPLAYABLE}
 """Every refusal code -> its sentence."""
 
 
