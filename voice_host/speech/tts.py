@@ -142,14 +142,16 @@ _PREPOSITION = re.compile(r"\s+(?=(?:for|with|from|to|on|in|at)\s)")
 
 
 def _first_split(sentence: str) -> tuple[str | None, str]:
-    """The earliest good split: after a clause mark with at least 2 words before it, or
+    """The earliest good split: after a clause mark with at least 2 words before it (1
+    before a colon: "Tiebreaker:"), or
     before "and"/"but"/"so" or a preposition with at least 3 words before it; at least
     2 words (3 after a conjunction) after it."""
     best: tuple[int, str, str] | None = None
     for pattern, before, after in ((_CLAUSE_END, 2, 2), (_CONJUNCTION, 3, 3), (_PREPOSITION, 3, 2)):
         for m in pattern.finditer(sentence):
             head, tail = sentence[:m.start()], sentence[m.end():]
-            if len(head.split()) >= before and len(tail.split()) >= after:
+            least = 1 if head.endswith(":") else before  # a heading: "Tiebreaker: ..."
+            if len(head.split()) >= least and len(tail.split()) >= after:
                 if best is None or m.start() < best[0]:
                     best = (m.start(), head, tail)
                 break
