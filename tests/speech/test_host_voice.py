@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from conftest import need
+from support import need
 from voice_host import config
 from voice_host.speech import earcons
 from voice_host.speech import tts as engines
