@@ -588,7 +588,7 @@ def _listener(hearing: Hearing, recognizer, channel_players=None, voiceprints=No
         voiceprints = hearing.voiceprints
     listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
                         config=TurnConfig(tie_window=hearing.session.tie_window), on_event=on_event)
-    if hasattr(recognizer, "constrain"):  # moonshine: search only what may be said
+    if recognizer.name == "moonshine":  # it searches a whole language; a prompt or grammar would not
         hearing.listen_for = listener.constrain
         hearing.listen()
     if recognizer.name == "whisper":  # a prompt only biases whisper; a vosk grammar would shut out other words
