@@ -9,10 +9,10 @@ import soundfile as sf
 
 from synth import add_noise, place, speech_bounds
 from voice_host.speech.sources import SAMPLE_RATE, ArraySource, WavSource, channel_names
-from voice_host.speech.turns import (
-    Attributor, Discarded, SpeechStarted, TurnConfig, Utterance, listen, segments,
-    simultaneous_groups, split_name_prefix,
-)
+from voice_host.speech.attribution import Attributor, split_name_prefix
+from voice_host.speech.config import TurnConfig
+from voice_host.speech.turns import Discarded, SpeechStarted, Utterance, listen
+from voice_host.speech.vad import segments
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave"]
 
@@ -67,17 +67,6 @@ def test_attribution_chain_order():
     assert unknown.speaker is None and unknown.confidence == 0.0 and unknown.method is None
 
 
-def _utt(i, start, end, speaker, channel=0):
-    return Utterance(i, start, end, "x", "x", [], 1.0, speaker, 1.0, "channel", channel)
-
-
-def test_simultaneous_groups():
-    us = [_utt(0, 1.0, 1.6, "Alice", 0), _utt(1, 1.3, 2.0, "Bob", 1), _utt(2, 4.0, 4.5, "Carol", 2),
-          _utt(3, 4.9, 5.5, "Alice", 0), _utt(4, 8.0, 8.4, "Bob", 1), _utt(5, 9.0, 9.3, "Bob", 1)]
-    groups = simultaneous_groups(us, tie_window=0.5)
-    assert [[u.id for u in g] for g in groups] == [[0, 1]]
-
-
 @pytest.fixture(scope="module")
 def three_mics(tmp_path_factory, say):
     """A 3-channel session WAV at 44.1 kHz: one microphone per player, each hearing the
@@ -106,11 +95,6 @@ def test_attribution_by_channel_and_overlap_detection(three_mics, vosk_rec):
         assert u.speaker_method == "channel" and u.speaker_confidence >= 0.9 and not u.ask
         assert u.channel == times[u.speaker][2]
         assert u.start == pytest.approx(times[u.speaker][0], abs=0.15)
-    by = {u.speaker: u for u in us}
-    later = max(by["Alice"], by["Bob"], key=lambda u: u.id)
-    earlier = min(by["Alice"], by["Bob"], key=lambda u: u.id)
-    assert later.simultaneous_with == (earlier.id,)
-    assert by["Carol"].simultaneous_with == ()
 
 
 def test_attribution_by_spoken_name(whisper_rec, say):

@@ -1,29 +1,20 @@
-"""The host's voice: printing, rendering, stopping (barge-in), and never being heard
+"""The host's voice: rendering, stopping (barge-in), and never being heard
 as a player (real host audio from pyttsx3/espeak-ng mixed into the microphone)."""
 
 from __future__ import annotations
 
-import io
 import time
 
 import numpy as np
 import pytest
 
 from synth import place
+from voice_host.speech.echo import EchoGate
 from voice_host.speech.sources import SAMPLE_RATE, ArraySource
 from voice_host.speech.turns import Discarded, SpeechStarted, listen
-from voice_host.speech.voice import EchoGate, HostPlayback, PrintVoice, TtsVoice
+from voice_host.speech.voice import HostPlayback, TtsVoice
 
 HOST_LINE = "Bob scores twelve points for jewelers. Alice, it is your turn, the timer is running."
-
-
-def test_print_voice():
-    out = io.StringIO()
-    v = PrintVoice(out)
-    v.say("Bob scores 12.")
-    v.say("Alice to play.")
-    assert out.getvalue() == "host: Bob scores 12.\nhost: Alice to play.\n"
-    assert not v.speaking and v.wait() and [p.text for p in v.history] == ["Bob scores 12.", "Alice to play."]
 
 
 def test_tts_renders_audio(tts):

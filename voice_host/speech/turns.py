@@ -1,15 +1,13 @@
-"""Speaker turns: cut the audio into utterances, recognize them, say who spoke.
+"""Utterances: cut the audio into turns at speaking, recognize them, say who spoke.
 
-Per input channel, a voice-activity detector (WebRTC VAD, plus an adaptive noise
-floor) finds where speech starts and ends; an utterance ends after
-`trailing_silence` seconds without speech. Each utterance is fed to a recognizer
-while it is spoken and finished at its end. Utterances by different players whose
-starts lie within the tie window, or that overlap, are marked simultaneous (the
-Prolix tiebreaker). Each one is then attributed to a player, strongest evidence
-first: the input channel (one microphone per player), an enrolled voice print, the
-player's name said first ("Bob: jewelers", "Bob interrupts jewelers", "Bob says
-jewelers"), else nobody (speaker None: the host asks). The host's own voice is kept
-out by an :class:`~voice_host.speech.voice.EchoGate`.
+The stages, one module each: :mod:`.vad` finds where speech starts and ends on each
+input channel (:class:`~.vad.Segmenter`); :mod:`.echo` keeps the host's own voice out
+(:class:`~.echo.EchoGate`); a recognizer (:mod:`.recognizer`) is fed each utterance
+while it is spoken and finished at its end; :mod:`.attribution` says who spoke
+(channel > voice print > spoken name > unknown). This module runs them in order and
+gives :class:`Utterance` objects, and :class:`SpeechStarted`, :class:`Partial` and
+:class:`Discarded` events as they happen. Which utterances tie is the game's decision
+(its tie window, on the utterances' start times), not this layer's.
 
 Entry point: :func:`listen` (or :class:`Listener` to change the expected phrases
 between utterances).
@@ -17,69 +15,19 @@ between utterances).
 
 from __future__ import annotations
 
-import collections
-import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from .recognizer import Recognizer, Transcript, Word, normalize_text
+from .attribution import Attributor
+from .config import TurnConfig
+from .echo import EchoGate
+from .recognizer import Recognizer, Transcript, Word
 from .sources import SAMPLE_RATE, AudioSource
-from .voice import EchoGate, HostVoice
+from .vad import Segment, SegmentAudio, SegmentEnd, Segmenter, SegmenterEvent, SegmentStart
+from .voice import HostVoice
 from .voiceprint import VoicePrints
-
-
-@dataclass
-class TurnConfig:
-    """Settings of segmentation and attribution."""
-
-    frame_ms: int = 30
-    """VAD frame length (10, 20 or 30 ms)."""
-    vad_aggressiveness: int = 2
-    """WebRTC VAD mode 0 (lenient) .. 3 (strict)."""
-    trailing_silence: float = 0.5
-    """Seconds without speech that end an utterance."""
-    start_frames: int = 3
-    """Voiced frames among the last `start_window` needed to start an utterance."""
-    start_window: int = 5
-    """Frames looked at to start an utterance."""
-    min_speech: float = 0.2
-    """Utterances with less voiced time than this (s) are dropped as noise."""
-    pre_roll: float = 0.3
-    """Audio (s) kept from before the detected start and given to the recognizer."""
-    max_utterance: float = 20.0
-    """An utterance longer than this (s) is cut."""
-    min_level_db: float = -55.0
-    """Frames quieter than this (dBFS) are never speech."""
-    noise_margin_db: float = 6.0
-    """Speech frames must be this much above the tracked noise floor."""
-    crosstalk_db: float = 15.0
-    """With one microphone per player, a channel's frame is speech only if it is
-    within this many dB of the loudest channel (other players' voices leak in)."""
-    tie_window: float = 0.5
-    """Utterances by different players starting within this many seconds are simultaneous."""
-    ask_below: float = 0.6
-    """Attribution confidence below which the host should ask ("Was that Bob?")."""
-    channel_confidence: float = 0.95
-    """Confidence of an attribution by input channel."""
-    name_confidence: float = 0.8
-    """Confidence of an attribution by a spoken name that matches exactly."""
-
-
-@dataclass
-class Attribution:
-    """Who said an utterance, and how sure the host is."""
-
-    speaker: str | None
-    """The player (None: unknown, ask)."""
-    confidence: float
-    """0..1."""
-    method: str | None
-    """"channel", "voiceprint", "name" or None."""
-    body: str
-    """The text without the spoken-name prefix ("Bob says jewelers" -> "jewelers";
-    "Bob interrupts jewelers" -> "interrupts jewelers")."""
 
 
 @dataclass
@@ -110,8 +58,6 @@ class Utterance:
     """Input channel it came from (0 for a mono source)."""
     ask: bool = False
     """True when speaker_confidence is below the ask threshold: confirm with the table."""
-    simultaneous_with: tuple[int, ...] = ()
-    """Ids of earlier-emitted utterances by other players said at the same moment."""
     engine: str = ""
     """Recognizer that produced the text."""
     audio: np.ndarray | None = field(default=None, repr=False, compare=False)
@@ -160,246 +106,6 @@ class Discarded:
     """Whatever was recognized."""
 
 
-# ----------------------------------------------------------------- segmentation
-
-@dataclass
-class Segment:
-    """A stretch of speech found by the VAD on one channel."""
-
-    channel: int
-    """Input channel."""
-    start: float
-    """First voiced frame (s, source timeline)."""
-    end: float
-    """End of the last voiced frame (s)."""
-    voiced: float
-    """Seconds of voiced frames inside."""
-    audio_start: float = 0.0
-    """Where the audio handed on for this segment begins (start minus pre-roll)."""
-
-
-class _ChannelState:
-    def __init__(self, channel: int, config: TurnConfig):
-        self.channel = channel
-        self.config = config
-        self.frame = SAMPLE_RATE * config.frame_ms // 1000
-        pre = max(config.start_window, int(round(config.pre_roll * 1000 / config.frame_ms)))
-        self.ring: collections.deque = collections.deque(maxlen=pre)
-        self.in_speech = False
-        self.start = 0.0
-        self.last_voiced_end = 0.0
-        self.voiced = 0.0
-        self.audio_start = 0.0
-        self.run = 0
-        self.levels: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
-        self.audio: list[np.ndarray] = []
-
-
-class Segmenter:
-    """Streaming VAD over frames of one or more channels (WebRTC VAD + noise floor).
-
-    :meth:`push` takes one frame per channel and returns events:
-    ("start", channel, time, pre_roll_audio), ("audio", channel, time, frame),
-    ("end", channel, Segment, audio).
-    """
-
-    def __init__(self, channels: int, config: TurnConfig | None = None):
-        import webrtcvad
-
-        self.config = config or TurnConfig()
-        self.vads = [webrtcvad.Vad(self.config.vad_aggressiveness) for _ in range(channels)]
-        self.states = [_ChannelState(c, self.config) for c in range(channels)]
-        self.frame = self.states[0].frame
-
-    def is_voiced(self, channel: int, frame: np.ndarray, level_db: float, loudest_db: float) -> bool:
-        st = self.states[channel]
-        c = self.config
-        # noise floor: the 10th percentile of the last 3 s of frame levels
-        st.levels.append(level_db)
-        noise_db = float(np.percentile(st.levels, 10)) if len(st.levels) >= 10 else min(st.levels)
-        if level_db < c.min_level_db or level_db < noise_db + c.noise_margin_db:
-            return False
-        if level_db < loudest_db - c.crosstalk_db:
-            return False
-        pcm = (np.clip(frame, -1, 1) * 32767).astype("<i2").tobytes()
-        return self.vads[channel].is_speech(pcm, SAMPLE_RATE)
-
-    def push(self, t: float, frames: np.ndarray, blocked: Sequence[bool] | None = None) -> list[tuple]:
-        """Process one frame per channel (frames: (frame, channels)) starting at t.
-
-        `blocked[c]` marks a channel's frame as not a player (e.g. the host's echo).
-        """
-        c = self.config
-        fdur = self.frame / SAMPLE_RATE
-        levels = 10 * np.log10(np.mean(frames.astype(np.float64) ** 2, axis=0) + 1e-12)
-        loudest = float(levels.max())
-        events: list[tuple] = []
-        for ch, st in enumerate(self.states):
-            frame = frames[:, ch]
-            voiced = not (blocked and blocked[ch]) and self.is_voiced(ch, frame, float(levels[ch]), loudest)
-            if not st.in_speech:
-                st.ring.append((t, frame, voiced))
-                recent = list(st.ring)[-c.start_window :]
-                if sum(v for _, _, v in recent) >= c.start_frames:
-                    st.in_speech = True
-                    first_voiced = next(i for i, (_, _, v) in enumerate(recent) if v)
-                    st.start = recent[first_voiced][0]
-                    st.voiced = sum(fdur for _, _, v in recent if v)
-                    st.audio_start = st.ring[0][0]
-                    st.run = 0
-                    st.last_voiced_end = t + fdur
-                    pre = np.concatenate([f for _, f, _ in st.ring])
-                    st.audio = [pre]
-                    st.ring.clear()
-                    events.append(("start", ch, st.start, pre))
-                continue
-            st.audio.append(frame)
-            events.append(("audio", ch, t, frame))
-            if voiced:
-                st.voiced += fdur
-                st.run += 1
-                if st.run >= 2:  # a lone voiced frame (a noise burst) does not extend
-                    st.last_voiced_end = t + fdur
-            else:
-                st.run = 0
-            too_long = t + fdur - st.start >= c.max_utterance
-            if t + fdur - st.last_voiced_end >= c.trailing_silence or too_long:
-                events.append(self._end(ch))
-        return events
-
-    def _end(self, ch: int) -> tuple:
-        st = self.states[ch]
-        st.in_speech = False
-        seg = Segment(ch, st.start, st.last_voiced_end, st.voiced, st.audio_start)
-        audio = np.concatenate(st.audio) if st.audio else np.zeros(0, np.float32)
-        st.audio = []
-        return ("end", ch, seg, audio)
-
-    def flush(self) -> list[tuple]:
-        """End every utterance still open (end of the recording)."""
-        return [self._end(st.channel) for st in self.states if st.in_speech]
-
-
-def segments(audio: np.ndarray, config: TurnConfig | None = None) -> list[Segment]:
-    """All speech segments of a whole signal ((n,) or (n, channels), 16 kHz)."""
-    audio = np.asarray(audio, dtype=np.float32)
-    audio = audio.reshape(audio.shape[0], -1)
-    seg = Segmenter(audio.shape[1], config)
-    out = []
-    n = seg.frame
-    for i in range(0, audio.shape[0] - n + 1, n):
-        for ev in seg.push(i / SAMPLE_RATE, audio[i : i + n]):
-            if ev[0] == "end":
-                out.append(ev[2])
-    out += [ev[2] for ev in seg.flush()]
-    return [s for s in out if s.voiced >= seg.config.min_speech]
-
-
-# ----------------------------------------------------------------- attribution
-
-_CONNECTORS = ("says", "said", "saying")
-
-
-def split_name_prefix(text: str, players: Sequence[str], min_score: float = 80.0) -> tuple[str | None, str, float]:
-    """("Bob", "jewelers", 1.0) for "bob says jewelers" when Bob is a player.
-
-    The first one or two words are compared with each player's name (rapidfuzz
-    ratio, so a recognizer's "rob" for "Bob" may still match); "says" after the name
-    is dropped, "interrupts" is kept. Returns (None, text, 0.0) when no name leads.
-    """
-    from rapidfuzz import fuzz
-
-    words = normalize_text(text).split()
-    if not words or not players:
-        return None, normalize_text(text), 0.0
-    best: tuple[str | None, int, float] = (None, 0, 0.0)
-    for name in players:
-        target = normalize_text(name)
-        n = len(target.split())
-        for k in {n, 1, 2}:
-            if k > len(words):
-                continue
-            score = fuzz.ratio(" ".join(words[:k]), target)
-            if score > best[2] or (score == best[2] and k > best[1]):
-                best = (name, k, score)
-    name, k, score = best
-    if name is None or score < min_score:
-        return None, " ".join(words), 0.0
-    rest = words[k:]
-    if rest and rest[0] in _CONNECTORS:
-        rest = rest[1:]
-    return name, " ".join(rest), score / 100.0
-
-
-class Attributor:
-    """Attribution chain: channel > voice print > spoken name > unknown."""
-
-    def __init__(
-        self,
-        players: Sequence[str] = (),
-        channel_players: Mapping[int, str | None] | Sequence[str | None] | None = None,
-        voiceprints: VoicePrints | None = None,
-        config: TurnConfig | None = None,
-    ):
-        self.players = list(players)
-        """All player names (seating order)."""
-        if channel_players is not None and not isinstance(channel_players, Mapping):
-            channel_players = dict(enumerate(channel_players))
-        self.channel_players: dict[int, str | None] = dict(channel_players or {})
-        """Player per input channel (one microphone each)."""
-        for name in self.channel_players.values():
-            if name and name not in self.players:
-                self.players.append(name)
-        self.voiceprints = voiceprints
-        """Enrolled voice prints, if any."""
-        self.config = config or TurnConfig()
-
-    def attribute(self, text: str, audio: np.ndarray | None = None, channel: int = 0) -> Attribution:
-        c = self.config
-        name, body, score = split_name_prefix(text, self.players)
-        by_name = name, (c.name_confidence * score if name else 0.0)
-        if not name:
-            body = normalize_text(text)
-        who = self.channel_players.get(channel)
-        if who:
-            return Attribution(who, c.channel_confidence, "channel", body)
-        ident = None
-        if self.voiceprints is not None and self.voiceprints.players and audio is not None and audio.size:
-            ident = self.voiceprints.identify(audio, candidates=[p for p in self.players] or None)
-        if name:  # a name said first wins; a voice print that agrees makes it surer
-            conf = by_name[1]
-            if ident is not None and ident.speaker == name:
-                conf = 1 - (1 - conf) * (1 - ident.confidence)
-            return Attribution(name, conf, "name", body)
-        if ident is not None and ident.speaker is not None:
-            conf = ident.confidence
-            if set(self.players) - set(self.voiceprints.players):  # it may be a voice not enrolled yet
-                conf = min(conf, c.ask_below / 2)
-            return Attribution(ident.speaker, conf, "voiceprint", body)
-        return Attribution(None, 0.0, None, body)
-
-
-def are_simultaneous(a: Utterance, b: Utterance, tie_window: float = 0.5) -> bool:
-    """True when two utterances by different players start within the tie window or overlap."""
-    if a.speaker is not None and a.speaker == b.speaker:
-        return False
-    return abs(a.start - b.start) <= tie_window or (a.start < b.end and b.start < a.end)
-
-
-def simultaneous_groups(utterances: Iterable[Utterance], tie_window: float = 0.5) -> list[list[Utterance]]:
-    """Groups (2 or more) of utterances said at the same moment by different players."""
-    items = sorted(utterances, key=lambda u: u.start)
-    groups: list[list[Utterance]] = []
-    for u in items:
-        for g in groups:
-            if any(are_simultaneous(u, v, tie_window) for v in g):
-                g.append(u)
-                break
-        else:
-            groups.append([u])
-    return [g for g in groups if len(g) > 1]
-
-
 # ----------------------------------------------------------------- the listener
 
 class Listener:
@@ -429,7 +135,6 @@ class Listener:
         self._expected: Sequence[str] | None = None
         self._sayable = None
         self.expect(None)
-        self._recent: collections.deque = collections.deque(maxlen=32)
         self._next_id = 0
 
     def expect(self, phrases: Sequence[str] | None) -> None:
@@ -508,26 +213,27 @@ class Listener:
         if partial is not None and not partial.final:
             self._emit(Partial(ch, partial.text, t))
 
-    def _handle(self, ev: tuple, pending: list[list[np.ndarray]]) -> Iterator[Utterance]:
-        kind, ch = ev[0], ev[1]
-        if kind == "start":
-            barge = False
-            if self.voice is not None and self.voice.speaking:
-                self.voice.stop()
-                barge = True
-            self._recognizers[ch].reset()
-            pending[ch] = [ev[3]]
-            self._emit(SpeechStarted(ch, ev[2], barge))
-        elif kind == "audio":
-            pending[ch].append(ev[3])
-        elif kind == "end":
-            segment: Segment = ev[2]
-            if pending[ch]:
-                self._feed(ch, pending[ch], segment.end)
-            transcript = self._recognizers[ch].finish()
-            u = self._utterance(segment, transcript, ev[3])
-            if u is not None:
-                yield u
+
+    def _handle(self, ev: SegmenterEvent, pending: list[list[np.ndarray]]) -> Iterator[Utterance]:
+        ch = ev.channel
+        match ev:
+            case SegmentStart():
+                barge = False
+                if self.voice is not None and self.voice.speaking:
+                    self.voice.stop()
+                    barge = True
+                self._recognizers[ch].reset()
+                pending[ch] = [ev.audio]
+                self._emit(SpeechStarted(ch, ev.time, barge))
+            case SegmentAudio():
+                pending[ch].append(ev.frame)
+            case SegmentEnd():
+                if pending[ch]:
+                    self._feed(ch, pending[ch], ev.segment.end)
+                transcript = self._recognizers[ch].finish()
+                u = self._utterance(ev.segment, transcript, ev.audio)
+                if u is not None:
+                    yield u
 
     def _utterance(self, segment: Segment, tr: Transcript, audio: np.ndarray) -> Utterance | None:
         c = self.config
@@ -552,24 +258,13 @@ class Listener:
             audio=audio if self.keep_audio else None,
         )
         self._next_id += 1
-        u.simultaneous_with = tuple(v.id for v in self._recent if are_simultaneous(u, v, c.tie_window))
-        self._recent.append(u)
         return u
 
 
-def listen(
-    source: AudioSource,
-    recognizer: Recognizer,
-    players: Sequence[str] = (),
-    *,
-    channel_players: Mapping[int, str | None] | Sequence[str | None] | None = None,
-    voiceprints: VoicePrints | None = None,
-    voice: HostVoice | None = None,
-    gate: EchoGate | None = None,
-    config: TurnConfig | None = None,
-    on_event: Callable[[object], None] | None = None,
-) -> Iterator[Utterance]:
+def listen(source: AudioSource, recognizer: Recognizer, players: Sequence[str] = (), **options) -> Iterator[Utterance]:
     """Utterances heard on `source`, attributed to `players`, in order of their end.
+
+    `options` are :class:`Listener`'s, by keyword:
 
     - `channel_players`: player per input channel ("Alice,Bob,Carol" -> [..]); with
       it each channel is its own stream; without it all channels are mixed to one.
@@ -578,27 +273,11 @@ def listen(
       history feeds the echo gate (host audio is never a player's utterance), it is
       put on the microphone's clock, and it is stopped when a player starts speaking
       over it (barge-in).
+    - `gate`: an echo gate of one's own (else one over `voice`'s history).
+    - `config`: a :class:`TurnConfig`.
     - `on_event`: gets SpeechStarted / Partial / Discarded events as they happen.
     """
-    yield from Listener(
-        recognizer, players, channel_players, voiceprints, voice, gate, config, on_event
-    ).utterances(source)
+    yield from Listener(recognizer, players, **options).utterances(source)
 
 
-__all__ = [
-    "Attribution",
-    "Attributor",
-    "Discarded",
-    "Listener",
-    "Partial",
-    "Segment",
-    "Segmenter",
-    "SpeechStarted",
-    "TurnConfig",
-    "Utterance",
-    "are_simultaneous",
-    "listen",
-    "segments",
-    "simultaneous_groups",
-    "split_name_prefix",
-]
+__all__ = ["Discarded", "Listener", "Partial", "SpeechStarted", "TurnConfig", "Utterance", "listen"]

@@ -1,20 +1,15 @@
-"""The host's voice, and the guard that keeps it from being heard as a player.
+"""The host's voice.
 
 - :class:`TtsVoice`: a synthesizer (speech.tts: Piper by default, pyttsx3 as the
   portable voice) renders each sentence, clause by clause, in a background thread; the
   audio is played with sounddevice from another, so :meth:`TtsVoice.stop` cuts it off
   mid-sentence (barge-in) and the host knows exactly which samples went out when.
   Earcons (speech.earcons) are played in turn with the sentences (:meth:`TtsVoice.cue`).
+- :class:`HostPlayback`: one sentence or earcon played, with its samples and interval on
+  the microphone's timeline (:attr:`TtsVoice.history`, what the
+  :class:`~voice_host.speech.echo.EchoGate` keeps out of the players' speech).
+- :class:`HostVoice`: what the listener needs of a voice (say, stop, speaking, ...).
 - :class:`Synthesizer`: pyttsx3 in its own thread (save_to_file, retried).
-- :class:`PrintVoice`: `--no-voice`; prints `host: ...` lines.
-- :class:`EchoGate`: what the microphone may hear of the host. Every sentence the
-  host plays is kept as a :class:`HostPlayback` (its samples, start and end on the
-  audio source's timeline). For each microphone frame the gate predicts the loudest
-  echo the host's audio could cause (an adaptive echo gain times the host's own level
-  around that moment) and calls the frame the host's unless it is clearly louder: a
-  Geigel-style double-talk detector. Host-only audio never starts an utterance; a
-  player talking over the host does (and the listener then stops the host: barge-in).
-  Transcripts that repeat what the host just said are dropped as a second check.
 """
 
 from __future__ import annotations
@@ -26,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol, TextIO
+from typing import Callable, Protocol
 
 import numpy as np
 
@@ -71,37 +66,6 @@ class HostVoice(Protocol):
 
     def close(self) -> None:
         """Stop and release the audio device / threads."""
-
-
-class PrintVoice:
-    """`--no-voice`: every sentence printed as one `host: ...` line."""
-
-    def __init__(self, stream: TextIO | None = None, prefix: str = "host: "):
-        self.stream = stream
-        self.prefix = prefix
-        self.history: list[HostPlayback] = []
-        """Everything said, as playbacks without audio (start = end = clock)."""
-
-    def say(self, text: str) -> None:
-        print(f"{self.prefix}{text}", file=self.stream or sys.stdout, flush=True)
-        now = time.monotonic()
-        self.history.append(HostPlayback(text, now, now))
-
-    def stop(self) -> None:
-        pass
-
-    def wait(self, timeout: float | None = None) -> bool:
-        return True
-
-    @property
-    def speaking(self) -> bool:
-        return False
-
-    def close(self) -> None:
-        pass
-
-
-_pyttsx3_lock = threading.Lock()
 
 
 def _quiet_pyttsx3() -> None:
@@ -437,104 +401,4 @@ class TtsVoice:
         return self._stream, self._stream_rate
 
 
-class EchoGate:
-    """Decides whether microphone audio is the host's own voice coming back.
-
-    `playbacks` is the host's history (a list that keeps growing, e.g.
-    TtsVoice.history). Playbacks without samples are handled by time alone: while
-    one is playing, nothing the microphone hears counts as a player (no barge-in).
-    """
-
-    def __init__(
-        self,
-        playbacks: list[HostPlayback] | None = None,
-        max_delay: float = 0.15,
-        tail: float = 0.25,
-        double_talk_ratio: float = 1.5,
-        text_similarity: float = 85.0,
-        learn_frames: int = 20,
-    ):
-        self.playbacks = playbacks if playbacks is not None else []
-        """The host's sentences (shared with the voice)."""
-        self.max_delay = max_delay
-        """Longest expected delay from playback to microphone (s)."""
-        self.tail = tail
-        """Echo lasting after a sentence ends (room reverberation), in seconds."""
-        self.double_talk_ratio = double_talk_ratio
-        """Mic level this many times the predicted echo level means a player is talking."""
-        self.text_similarity = text_similarity
-        """rapidfuzz partial_ratio at or above which a transcript is the host's words."""
-        self.learn_frames = learn_frames
-        """Frames of host speech at the start used to learn the echo gain."""
-        self._gain: float | None = None
-        self._gain_frames = 0
-
-    @property
-    def echo_gain(self) -> float | None:
-        """The current estimate of microphone level / host playback level."""
-        return self._gain
-
-    def _active(self, t0: float, t1: float) -> list[HostPlayback]:
-        return [p for p in self.playbacks[-8:] if p.start - self.max_delay <= t1 and t0 <= p.end + self.tail]
-
-    def host_active(self, t0: float, t1: float) -> bool:
-        """True when the host's voice may be in the microphone during [t0, t1]."""
-        return bool(self._active(t0, t1))
-
-    def _reference_rms(self, p: HostPlayback, t0: float, t1: float) -> float:
-        assert p.samples is not None
-        a = max(0, int((t0 - self.max_delay - p.start) * SAMPLE_RATE))
-        b = min(int((min(t1, p.end) - p.start) * SAMPLE_RATE), p.samples.size)
-        if b <= a:
-            return 0.0
-        seg = p.samples[a:b]
-        frame = 160
-        n = seg.size // frame
-        if n == 0:
-            return float(np.sqrt(np.mean(seg**2)))
-        return float(np.sqrt(np.mean(seg[: n * frame].reshape(n, frame) ** 2, axis=1)).max())
-
-    def is_echo(self, t0: float, t1: float, frame: np.ndarray) -> bool:
-        """True when the microphone frame [t0, t1] is (just) the host's own voice."""
-        active = self._active(t0, t1)
-        if not active:
-            return False
-        if any(p.samples is None for p in active):
-            return True  # no reference audio: gate by time
-        # what the host played during the last max_delay seconds (echo is causal)
-        ref = max(self._reference_rms(p, t0, t1) for p in active)
-        mic = float(np.sqrt(np.mean(np.asarray(frame, dtype=np.float32) ** 2)))
-        if ref < 1e-3:
-            # the host is quiet now (a pause, or just after the end): reverberation only
-            tail_ref = max(self._reference_rms(p, t0 - self.tail, t1) for p in active)
-            if tail_ref < 1e-3 or self._gain is None:
-                return False
-            return mic <= self.double_talk_ratio * self._gain * tail_ref * 0.5
-        ratio = mic / ref
-        if self._gain is None or self._gain_frames < self.learn_frames:
-            # learn the echo gain from the first frames of the host's speech
-            self._gain = max(ratio, self._gain or 0.0, 1e-3)
-            self._gain_frames += 1
-            return True
-        if ratio <= self.double_talk_ratio * self._gain:
-            # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
-            self._gain = max(1e-3, self._gain * 0.998, min(ratio, self._gain * 1.02))
-            return True
-        return False
-
-    def is_echo_text(self, text: str, t0: float, t1: float) -> bool:
-        """True when `text`, heard in [t0, t1], repeats what the host was saying."""
-        if not text:
-            return False
-        from rapidfuzz import fuzz
-
-        from .recognizer import normalize_text
-
-        for p in self._active(t0, t1):
-            if fuzz.partial_ratio(normalize_text(text), normalize_text(p.text)) >= self.text_similarity:
-                return True
-        return False
-
-
-__all__ = ["EchoGate", "HostPlayback", "HostVoice", "PrintVoice", "Synthesizer", "TtsVoice"]
-
+__all__ = ["HostPlayback", "HostVoice", "Synthesizer", "TtsVoice"]

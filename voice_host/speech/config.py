@@ -1,0 +1,47 @@
+"""TurnConfig: the settings of hearing, read by each stage (vad, attribution, turns)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class TurnConfig:
+    """Settings of segmentation and attribution."""
+
+    frame_ms: int = 30
+    """VAD frame length (10, 20 or 30 ms)."""
+    vad_aggressiveness: int = 2
+    """WebRTC VAD mode 0 (lenient) .. 3 (strict)."""
+    trailing_silence: float = 0.5
+    """Seconds without speech that end an utterance."""
+    start_frames: int = 3
+    """Voiced frames among the last `start_window` needed to start an utterance."""
+    start_window: int = 5
+    """Frames looked at to start an utterance."""
+    min_speech: float = 0.2
+    """Utterances with less voiced time than this (s) are dropped as noise."""
+    pre_roll: float = 0.3
+    """Audio (s) kept from before the detected start and given to the recognizer."""
+    max_utterance: float = 20.0
+    """An utterance longer than this (s) is cut."""
+    min_level_db: float = -55.0
+    """Frames quieter than this (dBFS) are never speech."""
+    noise_margin_db: float = 6.0
+    """Speech frames must be this much above the tracked noise floor."""
+    crosstalk_db: float = 15.0
+    """With one microphone per player, a channel's frame is speech only if it is
+    within this many dB of the loudest channel (other players' voices leak in)."""
+    tie_window: float = 0.5
+    """The table's tie window (s). Accepted for the callers that pass it; the speech
+    layer no longer reads it: which words tie is the game's decision (Prolix's
+    `tie_window` setting), on the utterances' start times."""
+    ask_below: float = 0.6
+    """Attribution confidence below which the host should ask ("Was that Bob?")."""
+    channel_confidence: float = 0.95
+    """Confidence of an attribution by input channel."""
+    name_confidence: float = 0.8
+    """Confidence of an attribution by a spoken name that matches exactly."""
+
+
+__all__ = ["TurnConfig"]

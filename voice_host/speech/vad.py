@@ -1,0 +1,191 @@
+"""Voice activity: where speech starts and ends on each input channel.
+
+A :class:`Segmenter` takes one frame per channel at a time: a frame is voiced when
+WebRTC VAD says so and it stands out from the channel's noise floor (and, with one
+microphone per player, from the loudest channel's leak). An utterance starts at
+`start_frames` voiced frames among the last `start_window` and ends after
+`trailing_silence` seconds without speech; a lone voiced frame does not extend it.
+What it finds comes out as events: :class:`SegmentStart` (with the pre-roll audio),
+:class:`SegmentAudio` (each frame while the utterance lasts) and :class:`SegmentEnd`
+(the :class:`Segment` and its audio).
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from .config import TurnConfig
+from .sources import SAMPLE_RATE
+
+
+@dataclass
+class Segment:
+    """A stretch of speech found by the VAD on one channel."""
+
+    channel: int
+    """Input channel."""
+    start: float
+    """First voiced frame (s, source timeline)."""
+    end: float
+    """End of the last voiced frame (s)."""
+    voiced: float
+    """Seconds of voiced frames inside."""
+    audio_start: float = 0.0
+    """Where the audio handed on for this segment begins (start minus pre-roll)."""
+
+
+# ----------------------------------------------------------------- events (push, flush)
+
+@dataclass
+class SegmentStart:
+    """Speech started on a channel."""
+
+    channel: int
+    time: float
+    """The first voiced frame (s)."""
+    audio: np.ndarray = field(repr=False)
+    """The pre-roll: the frames kept from before the start, the first voiced ones included."""
+
+
+@dataclass
+class SegmentAudio:
+    """One more frame of an utterance under way."""
+
+    channel: int
+    time: float
+    """Where the frame starts (s)."""
+    frame: np.ndarray = field(repr=False)
+
+
+@dataclass
+class SegmentEnd:
+    """An utterance ended (trailing silence, too long, or the end of the audio)."""
+
+    channel: int
+    segment: Segment
+    audio: np.ndarray = field(repr=False)
+    """All of its audio, pre-roll included."""
+
+
+SegmenterEvent = SegmentStart | SegmentAudio | SegmentEnd
+
+
+class _ChannelState:
+    def __init__(self, channel: int, config: TurnConfig):
+        self.channel = channel
+        self.config = config
+        self.frame = SAMPLE_RATE * config.frame_ms // 1000
+        pre = max(config.start_window, int(round(config.pre_roll * 1000 / config.frame_ms)))
+        self.ring: collections.deque = collections.deque(maxlen=pre)
+        self.in_speech = False
+        self.start = 0.0
+        self.last_voiced_end = 0.0
+        self.voiced = 0.0
+        self.audio_start = 0.0
+        self.run = 0
+        self.levels: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
+        self.audio: list[np.ndarray] = []
+
+
+class Segmenter:
+    """Streaming VAD over frames of one or more channels (WebRTC VAD + noise floor).
+
+    :meth:`push` takes one frame per channel and returns the events it caused
+    (:class:`SegmentStart`, :class:`SegmentAudio`, :class:`SegmentEnd`).
+    """
+
+    def __init__(self, channels: int, config: TurnConfig | None = None):
+        import webrtcvad
+
+        self.config = config or TurnConfig()
+        self.vads = [webrtcvad.Vad(self.config.vad_aggressiveness) for _ in range(channels)]
+        self.states = [_ChannelState(c, self.config) for c in range(channels)]
+        self.frame = self.states[0].frame
+
+    def is_voiced(self, channel: int, frame: np.ndarray, level_db: float, loudest_db: float) -> bool:
+        st = self.states[channel]
+        c = self.config
+        # noise floor: the 10th percentile of the last 3 s of frame levels
+        st.levels.append(level_db)
+        noise_db = float(np.percentile(st.levels, 10)) if len(st.levels) >= 10 else min(st.levels)
+        if level_db < c.min_level_db or level_db < noise_db + c.noise_margin_db:
+            return False
+        if level_db < loudest_db - c.crosstalk_db:
+            return False
+        pcm = (np.clip(frame, -1, 1) * 32767).astype("<i2").tobytes()
+        return self.vads[channel].is_speech(pcm, SAMPLE_RATE)
+
+    def push(self, t: float, frames: np.ndarray, blocked: Sequence[bool] | None = None) -> list[SegmenterEvent]:
+        """Process one frame per channel (frames: (frame, channels)) starting at t.
+
+        `blocked[c]` marks a channel's frame as not a player (e.g. the host's echo).
+        """
+        c = self.config
+        fdur = self.frame / SAMPLE_RATE
+        levels = 10 * np.log10(np.mean(frames.astype(np.float64) ** 2, axis=0) + 1e-12)
+        loudest = float(levels.max())
+        events: list[SegmenterEvent] = []
+        for ch, st in enumerate(self.states):
+            frame = frames[:, ch]
+            voiced = not (blocked and blocked[ch]) and self.is_voiced(ch, frame, float(levels[ch]), loudest)
+            if not st.in_speech:
+                st.ring.append((t, frame, voiced))
+                recent = list(st.ring)[-c.start_window :]
+                if sum(v for _, _, v in recent) >= c.start_frames:
+                    st.in_speech = True
+                    first_voiced = next(i for i, (_, _, v) in enumerate(recent) if v)
+                    st.start = recent[first_voiced][0]
+                    st.voiced = sum(fdur for _, _, v in recent if v)
+                    st.audio_start = st.ring[0][0]
+                    st.run = 0
+                    st.last_voiced_end = t + fdur
+                    pre = np.concatenate([f for _, f, _ in st.ring])
+                    st.audio = [pre]
+                    st.ring.clear()
+                    events.append(SegmentStart(ch, st.start, pre))
+                continue
+            st.audio.append(frame)
+            events.append(SegmentAudio(ch, t, frame))
+            if voiced:
+                st.voiced += fdur
+                st.run += 1
+                if st.run >= 2:  # a lone voiced frame (a noise burst) does not extend
+                    st.last_voiced_end = t + fdur
+            else:
+                st.run = 0
+            too_long = t + fdur - st.start >= c.max_utterance
+            if t + fdur - st.last_voiced_end >= c.trailing_silence or too_long:
+                events.append(self._end(ch))
+        return events
+
+    def _end(self, ch: int) -> SegmentEnd:
+        st = self.states[ch]
+        st.in_speech = False
+        seg = Segment(ch, st.start, st.last_voiced_end, st.voiced, st.audio_start)
+        audio = np.concatenate(st.audio) if st.audio else np.zeros(0, np.float32)
+        st.audio = []
+        return SegmentEnd(ch, seg, audio)
+
+    def flush(self) -> list[SegmentEnd]:
+        """End every utterance still open (end of the recording)."""
+        return [self._end(st.channel) for st in self.states if st.in_speech]
+
+
+def segments(audio: np.ndarray, config: TurnConfig | None = None) -> list[Segment]:
+    """All speech segments of a whole signal ((n,) or (n, channels), 16 kHz)."""
+    audio = np.asarray(audio, dtype=np.float32)
+    audio = audio.reshape(audio.shape[0], -1)
+    seg = Segmenter(audio.shape[1], config)
+    out = []
+    n = seg.frame
+    for i in range(0, audio.shape[0] - n + 1, n):
+        out += [ev.segment for ev in seg.push(i / SAMPLE_RATE, audio[i : i + n]) if isinstance(ev, SegmentEnd)]
+    out += [ev.segment for ev in seg.flush()]
+    return [s for s in out if s.voiced >= seg.config.min_speech]
+
+
+__all__ = ["Segment", "SegmentAudio", "SegmentEnd", "SegmentStart", "Segmenter", "SegmenterEvent", "segments"]
