@@ -113,8 +113,9 @@ def test_feed_finish_reset_clone(moon, say):
 
 
 @pytest.mark.parametrize("word,voice,free_wrong", [
-    ("jewelers", "awb", "shelves"),       # free: "She lives." -> the matcher: shelves
-    ("lanterns", "awb", "landforms"),     # free: "Land terms." -> landforms
+    ("crystallized", "kal16", "crystalized"),  # free: "Crestalized." -> the matcher: crystalized
+    ("jewelers", "rms", None),            # free: "The jewelers."
+    ("lanterns", "awb", None),            # free: "Land turns."
     ("abandoned", "awb", None),           # free: "A blandand."
     ("crystallized", "awb", False),       # free decoding gets it too: it stays right
 ])

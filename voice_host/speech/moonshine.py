@@ -40,8 +40,10 @@ from .sources import SAMPLE_RATE
 BOS, EOS = 1, 2
 VOCAB = 32000
 """Real tokens; the logits are padded to 32768."""
-PAD_SECONDS = 1.0
-"""Silence added on each side of an utterance (the model misses words at the edges)."""
+PAD_SECONDS = 0.5
+"""Silence added on each side of an utterance (the model misses words at the edges
+without it). Tuning split, 320 words clean and 20 dB: 1.0 s 68.1%, RTF 0.43; 0.5 s
+68.4%, RTF 0.25; 0.3 s 65.3%."""
 
 CHATTER_MARGIN = 6.5
 """How many nats the free decode must score above the best sayable sentence for the
