@@ -1,4 +1,4 @@
-"""Speaker turns: segmentation times, overlap (tie) detection, attribution by channel,
+"""Speaker turns: segmentation times, attribution by channel,
 by spoken name and by voice print, with distinct synthetic voices."""
 
 from __future__ import annotations
