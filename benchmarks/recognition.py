@@ -127,7 +127,9 @@ def worker(engine: str, plan: list[dict]) -> dict:
     # warm up (first-run allocations)
     rec.transcribe(synth("hello", "rms"))
     rows = []
-    for p in plan:
+    for i, p in enumerate(plan):
+        if i and i % 250 == 0:
+            print(f"{engine}: {i}/{len(plan)}", file=sys.stderr, flush=True)
         audio = noisy(synth(p["said"], p["voice"]), p["snr"], p["seed"])
         t = time.perf_counter()
         if engine == "moonshine":
@@ -244,9 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     for engine in args.engines.split(","):
         t = time.perf_counter()
         proc = subprocess.run([sys.executable, __file__, "--worker", engine, "--plan", plan_path],
-                              capture_output=True, text=True)
+                              stdout=subprocess.PIPE, stderr=None, text=True)  # progress on stderr
         if proc.returncode != 0:
-            print(f"{engine}: failed\n{proc.stderr[-2000:]}", flush=True)
+            print(f"{engine}: failed (see above)", flush=True)
             continue
         results[engine] = json.loads(proc.stdout.strip().splitlines()[-1])
         print(f"{engine}: {time.perf_counter() - t:.0f} s", flush=True)
