@@ -72,7 +72,7 @@ class Table:
         return self.session.game.state
 
     def __call__(self, script: str) -> list[str]:
-        from voice_host.cli import run_records
+        from voice_host.app import run_records
         from voice_host.host.script import parse_script
 
         before = len(self.heard)

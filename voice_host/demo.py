@@ -66,45 +66,24 @@ def synthesize(lines=LINES) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
 
 
 def run(args) -> int:
-    from voice_host import config
-    from voice_host.cli import Speaker, UserError, load_words
-    from voice_host.host.hearing import Hearing, HearingSettings, play_recording
-    from voice_host.host.output import Timeline
-    from voice_host.host.session import Session, new_header
+    from voice_host import app, config
     from voice_host.speech.recognizer import make_recognizer
-    from voice_host.speech.sources import ArraySource
-    from voice_host.speech.voiceprint import VoicePrints
 
     cfg = config.load()
     try:
         audio, said = synthesize()
         recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
     except Exception as exc:
-        raise UserError(f"The demo can't run here: {exc}") from exc
+        raise app.UserError(f"The demo can't run here: {exc}") from exc
     print(f"demo: {len(said)} lines said by synthetic players, heard by {recognizer.name}:", flush=True)
     for t, player, text in said:
         print(f"demo: at {t:4.1f} s {player} says '{text}'", flush=True)
-    try:
-        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
-    except ValueError as exc:
-        raise UserError(str(exc)) from exc
-    session = Session(new_header("prolix-classic", list(PLAYERS), 1, cfg), load_words(cfg), speaker)
-    speaker.attach(session)
-    session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
 
     def show(u) -> None:
         who = f"{u.speaker} (by {u.speaker_method})" if u.speaker else "someone"
         print(f"heard: at {u.start:4.1f} s {who}: '{u.text}'", flush=True)
 
-    hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show,
-                      voiceprints=VoicePrints())
-    try:
-        source = Timeline(ArraySource(audio[:, None]))
-        speaker.clock = lambda: max(session.t, source.now)  # --speak-to: where the recording has got to
-        play_recording(hearing, source, recognizer)
-    finally:
-        speaker.close()
-    return 0
+    return app.demo(args, audio, show, PLAYERS, "Ann", recognizer, cfg)
 
 
 def register(subparsers) -> None:

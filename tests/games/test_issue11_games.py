@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from voice_host import config
-from voice_host.cli import run_records
+from voice_host.app import run_records
 from voice_host.games import actions as A
 from voice_host.games.phlounder import events as E
 from voice_host.host.script import parse_script

@@ -10,8 +10,8 @@ from voice_host.host.script import parse_line
 
 def test_a_lone_at_sign_is_answered_and_the_game_goes_on(table):
     t = table()
-    assert parse_line("@", 0.0, 3) == {"line": 3, "t": 1.0, "error": "bad_line", "text": "@"}
-    assert parse_line("@wait nan", 0.0, 4)["error"] == "bad_wait"
+    assert parse_line("@", 0.0, 3).to_json() == {"line": 3, "t": 1.0, "error": "bad_line", "text": "@"}
+    assert parse_line("@wait nan", 0.0, 4).error == "bad_wait"
     said = t("@\n@wait inf\nAnn: jewelers")
     assert said == ["I can't read '@'. Write a line as 'Name: word' or '@directive'.",
                     "'@wait inf' needs a number of seconds, like '@wait 46'.",

@@ -100,7 +100,7 @@ def test_challenging_a_player_who_is_not_at_the_table_says_so(table):
 
 def test_road_says_the_bag_and_warns_before_the_last_pass(words):
     from voice_host import config
-    from voice_host.cli import run_records
+    from voice_host.app import run_records
     from voice_host.host.script import parse_script
     from voice_host.host.session import Session, new_header
 

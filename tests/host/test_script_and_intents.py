@@ -22,7 +22,7 @@ def test_script_times_prefixes_and_directives():
         "nonsense line\n"
         "@wait\n"
     )
-    assert records == [
+    assert [r.to_json() for r in records] == [
         {"line": 2, "t": 1.0, "directive": "start", "args": ["Ann"]},
         {"line": 4, "t": 2.0, "speaker": "Ann", "text": "jewelers"},
         {"line": 5, "t": 2.0, "speaker": "Bob", "text": "bewitched"},

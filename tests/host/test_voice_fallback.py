@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 
-from voice_host import cli
+from voice_host import app
 from voice_host.speech import sources
 
 
@@ -14,7 +14,7 @@ def test_no_microphone_falls_back_to_typed_play(table, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("Ann: jewelers\nBen: scores\n"))
     t = table()
     args = argparse.Namespace(audio=None, device=None, engine=None, model=None, channels=None)
-    cli.run_by_voice(t.session, t.session.words, t.session.header["config"], args)
+    app.run_by_voice(t.session, t.session.words, t.session.header.config, args)
     assert t.heard[-4:] == [
         "I can't hear the table (no audio input device found (no microphone); play by typing instead). "
         "Type instead, one line each, like 'Ann: jewelers'.",

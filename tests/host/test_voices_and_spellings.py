@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from voice_host.host.announcer import spelling_hint
-from voice_host.host.hearing import Hearing, HearingSettings, sounds_like
+from voice_host.host.hearing import Hearing, HearingSettings
+from voice_host.host.voices import sounds_like
 
 
 @dataclass

@@ -8,7 +8,7 @@ import textwrap
 from support import by_name
 
 from voice_host import config
-from voice_host.cli import run_records
+from voice_host.app import run_records
 from voice_host.games import actions as A
 from voice_host.games import events as E
 from voice_host.host.script import parse_script

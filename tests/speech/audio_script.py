@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import synth as _synth
 
+from voice_host.host.records import Said
 from voice_host.host.script import parse_script
 from voice_host.speech.sources import write_wav
 
@@ -25,8 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def render(script: str, say, voices: dict[str, str], channels: bool = True) -> np.ndarray:
     """The script as audio: (samples, players) with one channel per player, or (samples, 1)."""
     players = list(voices)
-    clips = [(r["t"], say(r["text"], voices[r["speaker"]]), players.index(r["speaker"]) if channels else 0)
-             for r in parse_script(script) if "speaker" in r]
+    clips = [(r.t, say(r.text, voices[r.speaker]), players.index(r.speaker) if channels else 0)
+             for r in parse_script(script) if isinstance(r, Said)]
     return _synth.place(clips, channels=len(players) if channels else 1)
 
 

@@ -206,7 +206,7 @@ timer Cat flips at 63 (10 left at 73), time's up is noticed at the @wait (88).""
 
 
 def game_session(speaker, cfg=None):
-    from voice_host.cli import load_words
+    from voice_host.app import load_words
     from voice_host.host.session import Session, new_header
 
     cfg = cfg or config.load()
@@ -216,7 +216,7 @@ def game_session(speaker, cfg=None):
 
 
 def run(session, script: str) -> None:
-    from voice_host.cli import run_records
+    from voice_host.app import run_records
     from voice_host.host.script import parse_script
 
     run_records(session, parse_script(script))

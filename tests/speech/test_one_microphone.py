@@ -90,7 +90,8 @@ class LiveMic:
 
 def test_the_live_host_asks_each_player_to_say_who_they_are(say, moonshine_ready):
     from voice_host import config
-    from voice_host.host.hearing import Hearing, HearingSettings, play_live
+    from voice_host.app import play_live
+    from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizer import make_recognizer
     from voice_host.speech.voiceprint import VoicePrints

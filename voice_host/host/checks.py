@@ -10,6 +10,7 @@ from pathlib import Path
 
 from voice_host.games.errors import Unplayable
 from voice_host.host.announce import reason
+from voice_host.host.files import read_user_text
 
 SUGGEST = {"prolix-classic": {1: "prolix-solo", 2: "prolix-duel"}}
 """A game for the number of players that the chosen one is not for."""
@@ -21,24 +22,9 @@ class Unusable(ValueError):
 
 def read_text(path: str | Path, what: str) -> str:
     """The text of a file the user named (a script), or the sentence saying why not."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise Unusable(f"There is no file {p} to use as the {what}.") from None
-    except IsADirectoryError:
-        raise Unusable(f"{p} is a folder, not a {what} file.") from None
-    except PermissionError:
-        raise Unusable(f"I'm not allowed to read {p}.") from None
-    except OSError as exc:
-        raise Unusable(f"I can't read {p}: {exc.strerror or exc}.") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Unusable(f"{p} is not a text file, so it can't be a {what}.") from None
-    if "\x00" in text:
-        raise Unusable(f"{p} is not a text file, so it can't be a {what}.")
-    return text
+    return read_user_text(path, missing=f"There is no file {{p}} to use as the {what}.",
+                          folder=f"{{p}} is a folder, not a {what} file.", denied="I'm not allowed to read {p}.",
+                          not_text=f"{{p}} is not a text file, so it can't be a {what}.", error=Unusable)
 
 
 def players_problem(game: str, players: list[str], cls) -> str | None:
@@ -68,7 +54,7 @@ def number_problems(timer: float | None, tie_window: float | None, set_size: int
     return None
 
 
-def setup_problem(session_factory, setup: list[dict], option: dict[str, str]) -> str | None:
+def setup_problem(session_factory, setup: list, option: dict[str, str]) -> str | None:
     """Try the table's setup (``--start``, ``--board``) on a throwaway session: the
     sentence of the first refusal, naming the option, or None when all of it is taken."""
     heard: list[str] = []
@@ -77,5 +63,5 @@ def setup_problem(session_factory, setup: list[dict], option: dict[str, str]) ->
         heard.clear()
         probe.feed(record)
         if probe.refused:
-            return f"{option[record['directive']]}: {probe.refused}"
+            return f"{option[record.name]}: {probe.refused}"
     return None

@@ -1,8 +1,8 @@
 """From heard utterances to input records: the word the player meant, and questions.
 
 The speech layer says who spoke, when, and what it heard. Here that becomes the same
-input record a typed line makes (``{"t", "speaker", "text"}``, plus ``"heard"``, the raw
-transcript, for the log), after three checks a human host would make:
+input record a typed line makes (host.records.Said, with ``heard``, the raw transcript,
+for the log), after three checks a human host would make:
 
 - **Which word?** Commands and questions pass as heard. Anything else is run through
   the words matcher (near-misses, homophones, "scrap booking", spelled letters, the
@@ -20,40 +20,24 @@ Everything here is game-clock time: the recording's timeline, or the live clock.
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Callable, Protocol
 
-import jellyfish
-
 from voice_host.config import tomllib
 from voice_host.host import intents
+from voice_host.host.records import Said
 from voice_host.host.session import Session
+from voice_host.host.voices import Voices
 from voice_host.words.matcher import spelled_letters, tokens
 
 SPELLED = re.compile(r"^([a-z] )+[a-z]$")
-ENROLL = re.compile(r"^(?:i am|i'm|im|my name is|my name's|this is)\s+(\S+)")
-"""A player naming themself ("I am Ann, and I am ready to play"): their voice print."""
-READY = re.compile(r"\bready to play\b")
-CONNECTORS = ("says", "said", "saying")
 
 
 def is_spelled(text: str) -> bool:
     """Said letter by letter (or in the NATO alphabet): the spelling is known."""
     return spelled_letters(tokens(text.split(" ", 1)[-1] if text.startswith(("play ", "interrupt ")) else text)) is not None
-
-
-def sounds_like(heard: str, name: str) -> bool:
-    """Does the heard word sound like the name? ("and" for Ann, "been" for Ben, "cut" for Cat.)
-
-    Metaphone keys equal, or equal once a final T/D the recognizer added is dropped."""
-    heard, name = heard.lower(), name.lower()
-    if heard == name:
-        return True
-    a, b = jellyfish.metaphone(heard), jellyfish.metaphone(name)
-    return bool(b) and (a == b or (a[:-1] == b and a[-1:] in ("T", "D") and len(b) >= 1))
 
 
 @cache
@@ -148,15 +132,12 @@ class Hearing:
     listen_for: Callable[[object], None] | None = None
     """Tells a recognizer that can be constrained what may be said now (a
     speech.sayable.Sayable, or None for anything): see :meth:`sayable`."""
-    enrolling: list[str] = field(default_factory=list)
-    """Players the host is still asking to say who they are (the live opening)."""
-    enroll_asked_at: float = 0.0
-    """When the host asked the first of ``enrolling``."""
-    unheard: list[str] = field(default_factory=list)
-    """Players who did not answer the opening's question (told to say their name first)."""
-    _last_enrolled: tuple[str, float] | None = field(default=None, repr=False)
     _sayable: object = field(default=None, repr=False)
     _sayable_for: object = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        self.voices = Voices(self)
+        """Introductions, voice prints and names by sound (host.voices)."""
 
     # ------------------------------------------------------------------ time
     def tick(self, t: float) -> None:
@@ -165,9 +146,7 @@ class Hearing:
         While a question is open the game clock waits at the question's utterance, so
         that the word, once settled, is played at the moment it was said.
         """
-        if self.enrolling:
-            if t >= self.enroll_asked_at + self.settings.enroll_within:
-                self._next_enrollment(t, heard=False)
+        if self.voices.due(t):
             return
         q = self.question
         if q is not None and t >= q.asked_at + self.settings.answer_within:
@@ -200,7 +179,7 @@ class Hearing:
         """One utterance from the speech layer."""
         if self.on_hear is not None:
             self.on_hear(u)
-        if self._enroll(u):
+        if self.voices.enroll(u):
             return
         body = intents.normalize(u.body or u.text)
         if not body:
@@ -217,12 +196,12 @@ class Hearing:
 
     def _hear(self, u: Heard) -> None:
         speaker, ask, body = u.speaker, u.ask, intents.normalize(u.body or u.text)
-        named = self._named_by_sound(body) if getattr(u, "speaker_method", None) not in ("channel", "name") else None
+        named = self.voices.named_by_sound(body) if getattr(u, "speaker_method", None) not in ("channel", "name") else None
         if named is not None:
             speaker, body = named
             ask = False
         if speaker is not None and (named is not None or getattr(u, "speaker_method", None) == "name"):
-            self._learn_voice(speaker, u)
+            self.voices.learn(speaker, u)
         text, match = self.understand(body, speaker)
         if text is None:  # table chatter: not an input, so not logged
             self._say(self.announce.refusal("unclear", {"text": body}))
@@ -265,114 +244,17 @@ class Hearing:
         return [word, max(others, key=self.words.frequency)]
 
     # ------------------------------------------------------------------ voices
-    def _player_named(self, said: str) -> str | None:
-        players = self.session.players
-        return intents.find_player(said, players) or next((p for p in players if sounds_like(said, p)), None)
-
-    def _nearest_name(self, said: str) -> str | None:
-        """The player whose name is closest in spelling to what was heard after "I am"
-        ("man" for Ann, "kat" for Cat), if close enough and closer than any other."""
-        from rapidfuzz import fuzz, process
-
-        best = process.extract(said, [p.lower() for p in self.session.players], scorer=fuzz.ratio, limit=2)
-        if best and best[0][1] >= 60 and (len(best) == 1 or best[1][1] < best[0][1]):
-            return self.session.players[best[0][2]]
-        return None
-
-    def _named_by_sound(self, body: str) -> tuple[str, str] | None:
-        """("Ann", "jewelers") for "and jewelers": a first word that sounds like a player's
-        name, when what follows is a play and the whole is not."""
-        first, _, rest = body.partition(" ")
-        name = next((p for p in self.session.players if sounds_like(first, p)), None) if rest else None
-        if name is None:
-            return None
-        rest = rest.split(" ", 1)[1] if rest.split(" ", 1)[0] in CONNECTORS and " " in rest else rest
-        if self.understand(body, name)[0] is not None or self.understand(rest, name)[0] is None:
-            return None
-        return name, rest
-
-    def _introduced(self, text: str) -> str | None:
-        """The player who says who they are: "i am ann ...", "my name is ben", or a name
-        in the opening's sentence however the start was heard ("hi ann and i am ready to play")."""
-        m = ENROLL.match(text)
-        if m:
-            return self._player_named(m.group(1)) or self._nearest_name(m.group(1))
-        if READY.search(text):  # only a name as such: "and i am ready" is not Ann's
-            return next(filter(None, (intents.find_player(w, self.session.players) for w in text.split()[:4])), None)
-        return None
-
-    def _enroll(self, u: Heard) -> bool:
-        """A player saying who they are gives their voice print (again, if they had one)."""
-        audio = getattr(u, "audio", None)
-        if self.voiceprints is None or audio is None or not len(audio):
-            return False
-        text = intents.normalize(u.text)
-        name, more = self._introduced(text), False
-        last = self._last_enrolled
-        if name is None and READY.search(text) and last and u.start - last[1] <= self.settings.sentence_gap:
-            name, more = last[0], True  # the rest of the sentence ("..., and I am ready to play"): more of that voice
-        if name is None and self.enrolling and not self.session.begun:
-            name = self.enrolling[0]  # the player the host asked, whatever they said
-        if name is None:
-            return False
-        try:
-            if not more:
-                self.voiceprints.forget(name)
-            self.voiceprints.enroll(name, audio)
-        except Exception as exc:  # a voice print is a help, never a reason to stop the game
-            print(f"voice print for {name} failed: {exc}", file=sys.stderr)
-            return False
-        self._last_enrolled = (name, u.end)
-        if more:
-            return True
-        self._say(self.announce.enrolled(name))
-        if name in self.enrolling:
-            self.enrolling.remove(name)
-            self.enrolling.insert(0, name)
-            self._next_enrollment(u.end, heard=True)
-        return True
-
-    def _next_enrollment(self, t: float, heard: bool) -> None:
-        """The first player asked has answered (or not, in time): ask the next, or open."""
-        skipped = [] if heard else [self.enrolling[0]]
-        self.enrolling.pop(0)
-        self.unheard += skipped
-        if self.enrolling:
-            self.enroll_asked_at = t
-            self._say(self.announce.enroll_prompt(self.enrolling[0]))
-        else:
-            self.open(t)
-
-    def _learn_voice(self, player: str, u: Heard) -> None:
-        """A word with the name said first adds to that player's voice print."""
-        audio = getattr(u, "audio", None)
-        if self.voiceprints is None or audio is None or len(audio) < 8000:
-            return
-        try:
-            self.voiceprints.enroll(player, audio)
-        except Exception as exc:
-            print(f"voice print for {player} failed: {exc}", file=sys.stderr)
-
     def start_enrollment(self, t: float) -> None:
         """The live opening with one microphone: ask each player whose voice the host
-        does not know yet, in seating order, then open the game."""
-        known = set(getattr(self.voiceprints, "players", ()))
-        self.enrolling = [p for p in self.session.players if p not in known]
-        self.enroll_asked_at = t
-        if self.enrolling:
-            self._say(self.announce.enroll_prompt(self.enrolling[0]))
-        else:
-            self.open(t)
+        does not know yet, in seating order, then open the game (host.voices)."""
+        self.voices.start(t)
 
     def open(self, t: float) -> None:
         """Begin the game (the intro, the board, whose turn) before anything heard is judged."""
-        self.unheard += self.enrolling
-        self.enrolling = []
-        if self.unheard:
-            self._say(self.announce.not_enrolled(self.unheard))
-            self.unheard = []
-        if not self.session.begun:
-            self.session.begin(t)
+        unheard = self.voices.close()
+        if unheard:
+            self._say(self.announce.not_enrolled(unheard))
+        self.session.begin(t)
 
     def understand(self, body: str, speaker: str | None):
         """(the text to play, the match behind it): commands pass as heard (match None),
@@ -495,10 +377,7 @@ class Hearing:
         return None
 
     def _feed(self, t: float, speaker: str | None, text: str, heard: str) -> None:
-        record = {"t": t, "speaker": speaker, "text": text, "heard": heard}
-        if self.session.needs_begin(record):
-            self.session.begin(t)
-        self.session.feed(record)
+        self.session.play(Said(t, speaker, text, heard))
 
     @property
     def announce(self):
@@ -506,91 +385,3 @@ class Hearing:
 
     def _say(self, sentence: str) -> None:
         self.session.say(sentence)
-
-
-def play_recording(hearing: Hearing, source, recognizer, *, channel_players=None, voiceprints=None) -> None:
-    """Run a game on a recorded session, as fast as the machine allows.
-
-    The game clock follows the recording: each utterance happens at its start time, and
-    the clock runs on to the end of the recording (timers may run out in a silence).
-    """
-    listener = _listener(hearing, recognizer, channel_players, voiceprints)
-    end = 0.0
-    for u in listener.utterances(source):
-        hearing.hear(u)
-        end = max(end, u.end)
-    duration = getattr(source, "duration", None) or end
-    hearing.open(end)
-    hearing.tick(max(duration, end))
-    hearing.finish()
-
-
-def play_live(hearing: Hearing, source, recognizer, *, channel_players=None, voiceprints=None, voice=None) -> None:
-    """Play by voice at the table: listen in a thread, keep the game clock on real time.
-
-    The clock is held back while anyone is speaking, so that a word said at the same
-    moment as another is compared with it however long it takes to say.
-    """
-    import queue
-    import threading
-    import time
-
-    from voice_host.speech.turns import Discarded, SpeechStarted
-
-    inbox: queue.Queue = queue.Queue()
-    speaking: dict[int, float] = {}
-    offset = hearing.session.t
-
-    def on_event(event) -> None:
-        if isinstance(event, SpeechStarted):
-            speaking[event.channel] = event.time
-        elif isinstance(event, Discarded):
-            speaking.pop(event.channel, None)
-
-    def run() -> None:
-        try:
-            for u in listener.utterances(source):
-                speaking.pop(u.channel, None)
-                inbox.put(u)
-        finally:
-            inbox.put(None)
-
-    listener = _listener(hearing, recognizer, channel_players, voiceprints, voice, on_event)
-    if hearing.voiceprints is not None and not channel_players:
-        hearing.start_enrollment(offset)  # one microphone: learn each voice first
-    else:
-        hearing.open(offset)
-    threading.Thread(target=run, daemon=True, name="listener").start()
-    start = time.monotonic()
-    while True:
-        try:
-            u = inbox.get(timeout=0.2)
-        except queue.Empty:
-            now = offset + time.monotonic() - start
-            hold = min(speaking.values(), default=None)
-            hearing.tick(now if hold is None else min(now, offset + hold))
-            continue
-        except KeyboardInterrupt:
-            break
-        if u is None:
-            break
-        u.start += offset
-        u.end += offset
-        hearing.hear(u)
-    hearing.finish()
-
-
-def _listener(hearing: Hearing, recognizer, channel_players=None, voiceprints=None, voice=None, on_event=None):
-    """The speech layer's listener for this table; whisper is told the answers it may hear."""
-    from voice_host.speech.turns import Listener, TurnConfig
-
-    if voiceprints is None and not channel_players:
-        voiceprints = hearing.voiceprints
-    listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
-                        config=TurnConfig(tie_window=hearing.session.tie_window), on_event=on_event)
-    if recognizer.name == "moonshine":  # it searches a whole language; a prompt or grammar would not
-        hearing.listen_for = listener.constrain
-        hearing.listen()
-    if recognizer.name == "whisper":  # a prompt only biases whisper; a vosk grammar would shut out other words
-        hearing.expect = listener.expect
-    return listener

@@ -1,7 +1,8 @@
 """The event log: every input appended and flushed to disk before it is applied.
 
 A JSON-lines file: the first line is the header (game, players, seed, the full
-configuration), each further line one input record (see host.script). The game state
+configuration), each further line one input record (host.records: the classes
+read and write these dicts, and old logs read as they always did). The game state
 is a pure function of the log, so resuming is replaying it. A line cut short by a kill
 is ignored on reading: it was never acknowledged.
 """
@@ -12,13 +13,14 @@ import json
 import os
 from pathlib import Path
 
-FORMAT = 1
+from voice_host.host.files import read_user_text
+from voice_host.host.records import FORMAT, Header, Record, from_json
 
 
 class EventLog:
     """An append-only, fsync'd JSON-lines log."""
 
-    def __init__(self, path: str | Path, header: dict | None = None) -> None:
+    def __init__(self, path: str | Path, header: Header | None = None) -> None:
         self.path = Path(path)
         if header is not None:
             if self.path.exists() and self.path.stat().st_size > 0:
@@ -28,7 +30,7 @@ class EventLog:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.path, "a", encoding="utf-8")
         if header is not None:
-            self.append({"voice_host_log": FORMAT, **header})
+            self._write(header.to_json())
         elif self._file.tell() > 0:
             self._trim_torn_tail()
 
@@ -42,7 +44,10 @@ class EventLog:
                 f.truncate(keep)
             self._file = open(self.path, "a", encoding="utf-8")
 
-    def append(self, record: dict) -> None:
+    def append(self, record: Record) -> None:
+        self._write(record.to_json())
+
+    def _write(self, record: dict) -> None:
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())
@@ -51,25 +56,13 @@ class EventLog:
         self._file.close()
 
     @staticmethod
-    def salvage(path: str | Path) -> tuple[dict, list[dict], int | None]:
+    def salvage(path: str | Path) -> tuple[Header, list[Record], int | None]:
         """(header, records, damaged): like ``read``, but a damaged line in the middle
         stops the reading instead of refusing the whole log; ``damaged`` is its line
         number (None when the log is whole). Every problem is a sentence (ValueError)."""
+        text = read_user_text(path, missing="There is no game log {p}.", folder="{p} is a folder, not a game log.",
+                              not_text="{p} is not a voice-host game log (it isn't even text).")
         p = Path(path)
-        if p.is_dir():
-            raise ValueError(f"{p} is a folder, not a game log.")
-        try:
-            data = p.read_bytes()
-        except FileNotFoundError:
-            raise ValueError(f"There is no game log {p}.") from None
-        except OSError as exc:
-            raise ValueError(f"I can't read {p}: {exc.strerror or exc}.") from None
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = None
-        if text is None or "\x00" in text:
-            raise ValueError(f"{p} is not a voice-host game log (it isn't even text).")
         lines = text.split("\n")
         parsed: list[dict] = []
         damaged = None
@@ -87,10 +80,10 @@ class EventLog:
             parsed.append(record)
         if not parsed or parsed[0].get("voice_host_log") != FORMAT:
             raise ValueError(f"{p} is not a voice-host game log.")
-        return parsed[0], parsed[1:], damaged
+        return Header.from_json(parsed[0]), [from_json(r) for r in parsed[1:]], damaged
 
     @staticmethod
-    def read(path: str | Path) -> tuple[dict, list[dict]]:
+    def read(path: str | Path) -> tuple[Header, list[Record]]:
         """(header, records); a torn last line is dropped."""
         lines = Path(path).read_text(encoding="utf-8").split("\n")
         parsed = []
@@ -105,11 +98,11 @@ class EventLog:
                 raise ValueError(f"{path}: line {i + 1} is damaged; the log cannot be replayed past it.")
         if not parsed or parsed[0].get("voice_host_log") != FORMAT:
             raise ValueError(f"{path} is not a voice-host event log.")
-        return parsed[0], parsed[1:]
+        return Header.from_json(parsed[0]), [from_json(r) for r in parsed[1:]]
 
 
 def _sound(record: dict) -> bool:
-    """Is this an input record the session can apply (see host.script)?"""
+    """Is this the JSON of an input record the session can apply (host.records)?"""
     t = record.get("t", 0.0)
     if isinstance(t, bool) or not isinstance(t, (int, float)) or t != t:
         return False

@@ -1,12 +1,8 @@
 """Scripted sessions: the text format of ../shared/DESIGN.md ("Scripted sessions").
 
-Each script line becomes one input record, a plain dict that the event log stores and
-the session applies:
-
-    {"line": 7, "t": 12.0, "speaker": "Alice", "text": "jewelers"}
-    {"line": 8, "t": 58.0, "wait": 46}
-    {"line": 1, "t": 1.0, "directive": "board", "args": ["W", "B", ...]}
-    {"line": 9, "t": 13.0, "error": "bad_line", "text": "..."}   (unreadable line)
+Each script line becomes one input record (host.records) that the event log stores and
+the session applies: ``Said``, ``Wait``, ``Directive``, or ``Unreadable`` for a line
+the host cannot read.
 
 Times are game-clock seconds: a line happens 1 s after the previous input unless it
 starts with ``[+S]`` (S seconds after; ``[+0]`` at the same moment); ``@wait N``
@@ -18,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from voice_host.host.records import Directive, Record, Said, Unreadable, Wait
+
 DIRECTIVES = {"wait", "start", "board", "draw", "dice"}
 """Directives a script may hold; games say which they accept."""
 
@@ -27,7 +25,7 @@ _PREFIX = re.compile(r"^\[\+\s*(\d+(?:\.\d+)?)\s*\]\s*")
 _SPEAKER = re.compile(r"^([^:@#\[\]]{1,40}?)\s*:\s*(.*)$")
 
 
-def parse_line(raw: str, t_prev: float, line: int = 0) -> dict | None:
+def parse_line(raw: str, t_prev: float, line: int = 0) -> Record | None:
     """One script line -> an input record, or None for blanks and comments."""
     text = _COMMENT.sub("", raw).strip()
     if not text or text.startswith("#"):
@@ -41,29 +39,27 @@ def parse_line(raw: str, t_prev: float, line: int = 0) -> dict | None:
     if text.startswith("@"):
         parts = text[1:].split()
         if not parts:  # a lone "@": a directive with no name
-            return {"line": line, "t": t, "error": "bad_line", "text": text}
+            return Unreadable(t, "bad_line", text, line)
         name, *args = parts
         name = name.lower()
         if name not in DIRECTIVES:
-            return {"line": line, "t": t, "error": "unknown_directive", "text": text}
+            return Unreadable(t, "unknown_directive", text, line)
         if name == "wait":
             try:
                 seconds = float(args[0]) if len(args) == 1 else -1
             except ValueError:
                 seconds = -1
             if not 0 <= seconds < 10**7:  # also nan and inf
-                return {"line": line, "t": t, "error": "bad_wait", "text": text}
-            if seconds < 0:
-                return {"line": line, "t": t, "error": "bad_wait", "text": text}
-            return {"line": line, "t": round(t_prev + seconds, 6), "wait": seconds}
-        return {"line": line, "t": t, "directive": name, "args": args}
+                return Unreadable(t, "bad_wait", text, line)
+            return Wait(round(t_prev + seconds, 6), seconds, line=line)
+        return Directive(t, name, tuple(args), line)
     m = _SPEAKER.match(text)
     if not m or not m.group(2).strip():
-        return {"line": line, "t": t, "error": "bad_line", "text": text}
-    return {"line": line, "t": t, "speaker": m.group(1).strip(), "text": m.group(2).strip()}
+        return Unreadable(t, "bad_line", text, line)
+    return Said(t, m.group(1).strip(), m.group(2).strip(), line=line)
 
 
-def parse_script(text: str, t0: float = 0.0) -> list[dict]:
+def parse_script(text: str, t0: float = 0.0) -> list[Record]:
     """All input records of a script, in order, with their game-clock times."""
     records = []
     t = t0
@@ -71,5 +67,5 @@ def parse_script(text: str, t0: float = 0.0) -> list[dict]:
         rec = parse_line(raw, t, n)
         if rec is not None:
             records.append(rec)
-            t = rec["t"]
+            t = rec.t
     return records

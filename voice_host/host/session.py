@@ -1,7 +1,7 @@
 """The host loop: input records in, logged first, understood, applied, announced.
 
-A record comes from a script line, a typed line or the speech layer (see host.script
-for its shape). The session writes it to the event log before anything else, turns it
+A record (host.records: Said, Directive, Wait, Begin, Unreadable) comes from a script
+line, a typed line or the speech layer. The session writes it to the event log before anything else, turns it
 into a game action (host.intents), steps the game, and hands the sentences of the
 resulting events to ``speak``. Undo drops the last input that changed the game and
 replays the rest; repeat says the last announcement again.
@@ -9,8 +9,7 @@ replays the rest; repeat says the last announcement again.
 
 from __future__ import annotations
 
-import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from voice_host.games import actions as A
@@ -22,6 +21,7 @@ from voice_host.games.prolix import events as prolix_events
 from voice_host.host import announce, intents, phrases
 from voice_host.host.announce import Announcer
 from voice_host.host.log import EventLog
+from voice_host.host.records import Begin, Directive, Header, Record, Said, Unreadable, Wait, record as as_record
 
 BRIEF_SKIPS = (prolix_events.BoardShown, prolix_events.TilesDrawn, E.StartDraws)
 """What brief leaves out unless asked: the board, the tiles drawn."""
@@ -31,29 +31,27 @@ CHANGES = (A.PlayWord, A.Challenge, prolix_actions.FlipTimer, A.Answer, prolix_a
 """Actions that undo can take back once the game has begun (when they were not refused)."""
 
 
-def create_game(header: dict, words) -> Game:
+def create_game(header: Header, words) -> Game:
     """A fresh game from a log header (game, players, seed, config); a game that cannot be
     set up as asked is a ValueError saying why."""
-    cls = REGISTRY[header["game"]]
-    setup = Setup(tuple(header["players"]), header.get("seed"))
+    cls = REGISTRY[header.game]
+    setup = Setup(tuple(header.players), header.seed)
     try:
-        return cls.create(setup, header["config"], words)
+        return cls.create(setup, header.config, words)
     except Unplayable as exc:
         raise ValueError(announce.reason(exc.code, exc.params)) from None
 
 
-def new_header(game: str, players: list[str], seed: int | None, cfg: dict, **extra) -> dict:
+def new_header(game: str, players: list[str], seed: int | None, cfg: dict, **extra) -> Header:
     """What the event log's first line records; a missing seed is drawn once here."""
     if game not in REGISTRY:
         raise ValueError(f"There is no game called {game}; choose one of {', '.join(sorted(REGISTRY))}.")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    return {"game": game, "players": list(players), "seed": seed, "config": cfg, **extra}
+    return Header.new(game, players, seed, cfg, **extra)
 
 
 @dataclass
 class Session:
-    header: dict
+    header: Header
     words: object
     speak: Callable[[str], None] = print
     log: EventLog | None = None
@@ -64,7 +62,7 @@ class Session:
 
     def __post_init__(self) -> None:
         self.game = create_game(self.header, self.words)
-        self.records: list[dict] = []
+        self.records: list[Record] = []
         self.undone: set[int] = set()
         self.undoable: list[int] = []
         self.last_said: list[str] = []
@@ -80,34 +78,41 @@ class Session:
         """A low interrupt waiting for its player's yes: (player, word, changes so far)."""
         self.last_word: str | None = None
         """The last word said that the game took, for "spell it"."""
-        self.brief = self.header["config"].get("table", {}).get("verbosity", "full") == "brief"
+        self.brief = self.header.config.get("table", {}).get("verbosity", "full") == "brief"
         """Brief: scores and whose turn; full: the board after every move too."""
 
     @property
     def players(self) -> list[str]:
-        return list(self.header["players"])
+        return list(self.header.players)
 
     @property
     def tie_window(self) -> float:
         """Seconds within which words are simultaneous (the table's setting)."""
-        return float(self.header["config"].get("table", {}).get("tie_window", 0.5))
+        return float(self.header.config.get("table", {}).get("tie_window", 0.5))
 
     # ------------------------------------------------------------------ feeding
-    def feed(self, record: dict, *, quiet: bool = False) -> list[str]:
-        """Log, apply and announce one input record; returns the sentences said."""
+    def feed(self, record: Record | dict, *, quiet: bool = False) -> list[str]:
+        """Log, apply and announce one input record (a dict: its JSON); returns the
+        sentences said."""
+        record = as_record(record)
         if self.log is not None:
             self.log.append(record)
         self.records.append(record)
         return self._apply(len(self.records) - 1, quiet=quiet)
 
     def begin(self, t: float, *, quiet: bool = False) -> list[str]:
-        return self.feed({"t": t, "begin": True}, quiet=quiet)
+        """Begin the game at ``t`` unless it has begun (logged: the opening is an input)."""
+        return [] if self.begun else self.feed(Begin(t), quiet=quiet)
 
-    def needs_begin(self, record: dict) -> bool:
-        """Does this record need the game running (everything but table setup)?"""
-        if self.begun:
-            return False
-        return record.get("directive") not in ("start", "board") and "error" not in record
+    def play(self, record: Record, *, quiet: bool = False) -> list[str]:
+        """Feed a record, beginning the game first when the record needs it running
+        (everything but table setup and unreadable lines)."""
+        match record:
+            case Directive(name="start" | "board") | Unreadable():
+                said = []
+            case _:
+                said = self.begin(record.t, quiet=quiet)
+        return said + self.feed(record, quiet=quiet)
 
     def tick(self, t: float, *, quiet: bool = False) -> list[str]:
         """Let the clock run to ``t`` (not logged: replay reaches the same events)."""
@@ -119,30 +124,34 @@ class Session:
         t = self.game.settles_at()
         return self.tick(t, quiet=quiet) if t is not None else []
 
-    def replay(self, records: list[dict]) -> None:
+    def replay(self, records: list[Record]) -> None:
         """Rebuild from a log's records, silently."""
         for record in records:
-            self.records.append(record)
+            self.records.append(as_record(record))
             self._apply(len(self.records) - 1, quiet=True)
 
     # ------------------------------------------------------------------ applying
     def _apply(self, index: int, *, quiet: bool) -> list[str]:
         record = self.records[index]
         self.refused = None
-        self.t = max(self.t, float(record.get("t", self.t)))
-        if record.get("begin"):
-            self.begun = True
-            return self._say(self.game.step(A.Begin(self.t)), quiet=quiet, remember=True)
-        if "wait" in record:
-            return self.tick(self.t, quiet=quiet)
-        if "error" in record:
-            return self._refuse(record["error"], {"text": record.get("text", "")}, quiet)
-        if "directive" in record:
-            return self._directive(index, record, quiet)
-        return self._utterance(index, record, quiet)
+        if record.t is not None:
+            self.t = max(self.t, float(record.t))
+        match record:
+            case Begin():
+                self.begun = True
+                return self._say(self.game.step(A.Begin(self.t)), quiet=quiet, remember=True)
+            case Wait():
+                return self.tick(self.t, quiet=quiet)
+            case Unreadable(error=code, text=text):
+                return self._refuse(code, {"text": text}, quiet)
+            case Directive():
+                return self._directive(index, record, quiet)
+            case Said():
+                return self._utterance(index, record, quiet)
+        raise TypeError(f"not an input record: {record!r}")
 
-    def _directive(self, index: int, record: dict, quiet: bool) -> list[str]:
-        name, args = record["directive"], record.get("args", [])
+    def _directive(self, index: int, record: Directive, quiet: bool) -> list[str]:
+        name, args = record.name, list(record.args)
         action = phrases.directive(self.game.name, self.t, name, args, self.players)
         if action is None:
             return self._refuse("bad_directive", {"text": "@" + " ".join([name, *args])}, quiet)
@@ -150,18 +159,18 @@ class Session:
             return self._refuse(action.code, action.params, quiet)
         return self._act(index, action, quiet)
 
-    def _utterance(self, index: int, record: dict, quiet: bool) -> list[str]:
-        speaker = record.get("speaker")
+    def _utterance(self, index: int, record: Said, quiet: bool) -> list[str]:
+        speaker = record.speaker
         player = intents.find_player(speaker, self.players) if speaker else None
         if speaker is None:
             return self._refuse("no_speaker", {}, quiet)
         if player is None:
             return self._refuse("unknown_speaker", {"player": speaker, "players": tuple(self.players)}, quiet)
         longest = getattr(self.words, "longest", None)
-        tokens = intents.normalize(record["text"]).split()
+        tokens = intents.normalize(record.text).split()
         if longest and any(len(w) > longest for w in tokens):  # no word can be longer: refuse it whole
             return self._refuse("too_long", {"letters": max(map(len, tokens)), "longest": longest}, quiet)
-        intent = intents.parse(record["text"], self.players)
+        intent = intents.parse(record.text, self.players)
         t = self.t
         if self.confirming is not None and self.confirming[0] == player:
             asked, self.confirming = self.confirming, None
@@ -194,9 +203,9 @@ class Session:
         """The game's own reading of an utterance (host.phrases); None leaves it to the table's."""
         return phrases.parse(self.game.name, intent.text, player, t)
 
-    def _utterance_as(self, index: int, record: dict, text: str, quiet: bool) -> list[str]:
+    def _utterance_as(self, index: int, record: Said, text: str, quiet: bool) -> list[str]:
         """Apply an utterance read as ``text`` (a near-miss of a command, corrected)."""
-        return self._utterance(index, {**record, "text": text}, quiet)
+        return self._utterance(index, replace(record, text=text), quiet)
 
     def _near_command(self, intent: intents.Intent, player: str, t: float) -> str | None:
         """A typed near-miss of a command that is not a dictionary word, as the command
@@ -268,8 +277,8 @@ class Session:
         self.undone.add(target)
         record = self.records[target]
         self._rebuild()
-        what = f"{record.get('speaker')}: {record.get('text')}" if "text" in record else "@" + " ".join(
-            [record["directive"], *record.get("args", [])])
+        what = f"{record.speaker}: {record.text}" if isinstance(record, Said) else "@" + " ".join(
+            [record.name, *record.args])
         return self._say_lines([self.announcer.undone(what)], quiet, remember=True) + self.ask(
             *self.game.status_questions, quiet=quiet)
 
@@ -285,8 +294,8 @@ class Session:
         self.t = t_now
         self.game.step(A.Tick(t_now))
 
-    def _is_undo(self, record: dict) -> bool:
-        return "text" in record and intents.parse(record["text"], self.players).kind == "undo"
+    def _is_undo(self, record: Record) -> bool:
+        return isinstance(record, (Said, Unreadable)) and intents.parse(record.text, self.players).kind == "undo"
 
     def say(self, line: str) -> None:
         """Say one host sentence that is not about the game state (questions to the table)."""

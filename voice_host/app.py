@@ -1,0 +1,399 @@
+"""The one place that wires the host together and runs its loops.
+
+Sources (a script, typed lines, a recording, the microphone), hearing, the session and
+the voice meet here: ``play`` and ``resume`` (the ``voice-host`` commands, whose options
+cli.py parses), ``demo`` (``voice-host demo``), and the loops each input runs in:
+``run_records`` (a script), ``run_typed`` (typed lines), ``run_by_voice`` with
+``play_recording`` and ``play_live`` (speech).
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+from voice_host import config
+from voice_host.host import checks, output
+from voice_host.host.log import EventLog, set_aside
+from voice_host.host.records import Directive, Record, Said, Unreadable, Wait
+from voice_host.host.script import parse_line, parse_script
+from voice_host.host.session import Session, new_header
+
+
+class UserError(Exception):
+    """A problem the user can fix, said in one sentence."""
+
+
+Speaker = output.Speaker
+"""Prints every announcement as ``host: ...``, says it (unless --no-voice), records it
+(--speak-to), with earcons: voice_host/host/output.py."""
+
+
+def load_words(cfg: dict):
+    from voice_host.words import Words
+    from voice_host.words.lexicon import LexiconSettings
+
+    d = cfg.get("dictionary", {})
+    return Words.load(LexiconSettings(wordlist=d.get("wordlist"), allow=d.get("allow"), deny=d.get("deny")))
+
+
+def load_config(path: str | None, extra: dict) -> dict:
+    """The merged settings, or the sentence saying why the table's file can't be used."""
+    try:
+        return config.load(path, extra)
+    except FileNotFoundError as exc:
+        raise UserError(f"There is no settings file {exc.filename}.") from None
+    except IsADirectoryError:
+        raise UserError(f"{path} is a folder, not a settings file.") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not a text file, so it can't hold settings.") from None
+    except (OSError, ValueError) as exc:  # tomllib.TOMLDecodeError is a ValueError
+        raise UserError(f"I can't use the settings in {path}: {exc}.") from None
+
+
+# ---------------------------------------------------------------------- the loops
+def run_records(session: Session, records: Iterable[Record], pace: float = 0.0) -> None:
+    """Feed script records in order; the game begins at the first record that needs it."""
+    for record in records:
+        if pace:
+            time.sleep(pace)
+        session.play(record)
+    session.begin(session.t)
+    session.settle()
+
+
+def run_typed(session: Session, stream=None) -> None:
+    """Typed play: one ``Name: words`` or ``@directive`` per line.
+
+    At a terminal the clock is real time (timers run out while nobody types); piped
+    input is read like a script, one second per line.
+    """
+    stream = stream or sys.stdin
+    interactive = stream.isatty()
+    start = time.monotonic() - session.t
+    session.begin(session.t)
+    if interactive:
+        print("host: Type 'Name: word' lines; 'Name: help' for commands; Ctrl-D ends.", flush=True)
+    t_prev = session.t
+    while True:
+        if interactive:
+            ready, _, _ = select.select([stream], [], [], 0.2)
+            if not ready:
+                session.tick(time.monotonic() - start)
+                continue
+        raw = stream.readline()
+        if not raw:
+            break
+        now = (time.monotonic() - start) if interactive else None
+        record = parse_line(raw, t_prev if now is None else now - 1.0, 0)
+        if record is None:
+            continue
+        session.tick(record.t)
+        session.feed(record)
+        t_prev = record.t
+    session.settle()
+
+
+def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_output=None) -> None:
+    """Play from a recording (--audio) or the microphone; without one, fall back to typing."""
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.speech.recognizer import make_recognizer
+    from voice_host.speech.sources import NoInputDevice, channel_names, open_source
+
+    hearing = Hearing(session, words, HearingSettings.from_config(cfg))
+    try:
+        source = open_source(audio=args.audio, device=args.device)
+    except (NoInputDevice, OSError) as exc:
+        if args.audio:
+            raise UserError(f"I can't read {args.audio}: {exc}") from exc
+        session.say(session.announcer.no_microphone(str(exc)))
+        run_typed(session)
+        return
+    try:
+        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
+    except Exception as exc:  # no model installed: the message says what to run
+        raise UserError(str(exc)) from exc
+    channels = channel_names(args.channels, source.channels) if args.channels else None
+    if args.audio and voice_output is not None and voice_output.file is not None:
+        # --speak-to: the host answers when the recording has reached that point
+        source = output.Timeline(source)
+        voice_output.clock = lambda: max(session.t, source.now)
+    if not channels:  # one microphone: who spoke comes from voice prints
+        hearing.voiceprints = table_voices(getattr(args, "voices", None))
+    try:
+        if args.audio:
+            play_recording(hearing, source, recognizer, channel_players=channels)
+        else:
+            if voice is not None and hasattr(source, "clock"):
+                voice.clock = source.clock  # the echo gate compares on the microphone's timeline
+            play_live(hearing, source, recognizer, channel_players=channels, voice=voice)
+    finally:
+        source.close()
+        path = getattr(args, "voices", None)
+        if path and hearing.voiceprints is not None and hearing.voiceprints.players:
+            hearing.voiceprints.save(path)
+
+
+def table_voices(path: str | None):
+    """The table's voice prints: loaded from ``--voices FILE`` when it exists (saved there
+    at the end); None when voice prints cannot run here (the name said first still works)."""
+    try:
+        from voice_host.speech.voiceprint import VoicePrints
+
+        prints = VoicePrints()
+    except Exception as exc:  # no embedder model: attribution by name only
+        print(f"host: (I can't learn voices here: {exc}.)", flush=True)
+        return None
+    if path and Path(path).is_file():
+        try:
+            prints.load(path)
+        except (OSError, ValueError, KeyError) as exc:
+            raise UserError(f"I can't read the voice prints in {path}: {exc}") from exc
+    return prints
+
+
+def play_recording(hearing, source, recognizer, *, channel_players=None, voiceprints=None) -> None:
+    """Run a game on a recorded session, as fast as the machine allows.
+
+    The game clock follows the recording: each utterance happens at its start time, and
+    the clock runs on to the end of the recording (timers may run out in a silence).
+    """
+    listener = _listener(hearing, recognizer, channel_players, voiceprints)
+    end = 0.0
+    for u in listener.utterances(source):
+        hearing.hear(u)
+        end = max(end, u.end)
+    duration = getattr(source, "duration", None) or end
+    hearing.open(end)
+    hearing.tick(max(duration, end))
+    hearing.finish()
+
+
+def play_live(hearing, source, recognizer, *, channel_players=None, voiceprints=None, voice=None) -> None:
+    """Play by voice at the table: listen in a thread, keep the game clock on real time.
+
+    The clock is held back while anyone is speaking, so that a word said at the same
+    moment as another is compared with it however long it takes to say.
+    """
+    import queue
+    import threading
+
+    from voice_host.speech.turns import Discarded, SpeechStarted
+
+    inbox: queue.Queue = queue.Queue()
+    speaking: dict[int, float] = {}
+    offset = hearing.session.t
+
+    def on_event(event) -> None:
+        if isinstance(event, SpeechStarted):
+            speaking[event.channel] = event.time
+        elif isinstance(event, Discarded):
+            speaking.pop(event.channel, None)
+
+    def run() -> None:
+        try:
+            for u in listener.utterances(source):
+                speaking.pop(u.channel, None)
+                inbox.put(u)
+        finally:
+            inbox.put(None)
+
+    listener = _listener(hearing, recognizer, channel_players, voiceprints, voice, on_event)
+    if hearing.voiceprints is not None and not channel_players:
+        hearing.start_enrollment(offset)  # one microphone: learn each voice first
+    else:
+        hearing.open(offset)
+    threading.Thread(target=run, daemon=True, name="listener").start()
+    start = time.monotonic()
+    while True:
+        try:
+            u = inbox.get(timeout=0.2)
+        except queue.Empty:
+            now = offset + time.monotonic() - start
+            hold = min(speaking.values(), default=None)
+            hearing.tick(now if hold is None else min(now, offset + hold))
+            continue
+        except KeyboardInterrupt:
+            break
+        if u is None:
+            break
+        u.start += offset
+        u.end += offset
+        hearing.hear(u)
+    hearing.finish()
+
+
+def _listener(hearing, recognizer, channel_players=None, voiceprints=None, voice=None, on_event=None):
+    """The speech layer's listener for this table; whisper is told the answers it may hear."""
+    from voice_host.speech.turns import Listener, TurnConfig
+
+    if voiceprints is None and not channel_players:
+        voiceprints = hearing.voiceprints
+    listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
+                        config=TurnConfig(tie_window=hearing.session.tie_window), on_event=on_event)
+    if recognizer.name == "moonshine":  # it searches a whole language; a prompt or grammar would not
+        hearing.listen_for = listener.constrain
+        hearing.listen()
+    if recognizer.name == "whisper":  # a prompt only biases whisper; a vosk grammar would shut out other words
+        hearing.expect = listener.expect
+    return listener
+
+
+# ---------------------------------------------------------------------- play / resume
+def setup_records(start: str | None, board: str | None) -> list[Directive]:
+    """--start and --board as the table-mode directives they stand for."""
+    setup = []
+    if start:
+        setup.append(Directive(0.0, "start", (start,), 0))
+    if board:
+        setup.append(Directive(0.0, "board", tuple(board.replace(",", " ").split()), 0))
+    return setup
+
+
+def interactive(args) -> bool:
+    """Played live at a terminal or by voice (not a script, a recording or piped lines)."""
+    return not args.script and not args.audio and sys.stdin.isatty()
+
+
+def auto_log_path(game: str) -> Path:
+    """Where a live game is saved when no --log is given, so Ctrl-C never loses it."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("voice-host")) / "games"
+    return folder / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}.log"
+
+
+def inputs(records: list[Record]) -> int:
+    """The inputs a log holds: lines said, typed or scripted (not the game's own marks)."""
+    return sum(1 for r in records if isinstance(r, (Said, Directive, Unreadable))
+               or (isinstance(r, Wait) and not r.pause))
+
+
+def pause(session: Session, log: EventLog | None) -> None:
+    """Ctrl-C: score what was said just before, keep the clock, say how to carry on."""
+    try:
+        session.settle()
+        if log is not None:
+            session.feed(Wait(session.t, 0, pause=True))  # a timer's time left survives the break
+    except Exception:  # the game is saved input by input: nothing more to keep
+        pass
+    if log is None:
+        session.say(session.announcer.not_saved())
+    else:
+        session.say(session.announcer.saved(shlex.quote(str(log.path))))
+
+
+def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], None], result_json: str | None) -> int:
+    """Run a game to its end (or Ctrl-C, saved), write its result, close what it opened."""
+    try:
+        body()
+        if result_json:
+            Path(result_json).write_text(json.dumps(session.result(), indent=2) + "\n", encoding="utf-8")
+    except KeyboardInterrupt:
+        pause(session, log)
+        return 130
+    finally:
+        speaker.close()
+        if log:
+            log.close()
+    return 0
+
+
+def play(args, players: list[str], cfg: dict) -> int:
+    """``voice-host play``: a new game from a script, typed lines, a recording or the table."""
+    setup = setup_records(args.start, args.board)
+    try:
+        script = checks.read_text(args.script, "script") if args.script else None
+        header = new_header(args.game, players, args.seed, cfg, script=args.script)
+        words = load_words(cfg)
+        problem = checks.setup_problem(lambda speak: Session(header, words, speak), setup,
+                                       {"start": "--start", "board": "--board"})
+        if problem:  # a bad setup option stops here: the game never starts on the host's own board
+            raise UserError(problem)
+        speaker = Speaker(args.no_voice, cfg, args.speak_to)
+        log_path = args.log or (auto_log_path(args.game) if interactive(args) else None)
+        log = EventLog(log_path, header) if log_path else None
+        session = Session(header, words, speaker, log)
+        speaker.attach(session)
+    except (ValueError, FileExistsError) as exc:
+        raise UserError(str(exc)) from exc
+
+    def body() -> None:
+        for record in setup:
+            session.feed(record)
+        if script is not None:
+            run_records(session, parse_script(script), args.pace)
+        elif args.audio or (not args.typed and sys.stdin.isatty()):
+            run_by_voice(session, words, cfg, args, speaker.voice, speaker)
+        else:
+            run_typed(session)
+
+    return _run(session, speaker, log, body, args.result_json)
+
+
+def resume(args) -> int:
+    """``voice-host resume LOG``: replay the log, then go on (the rest of a script, or typing)."""
+    try:
+        header, records, damaged = EventLog.salvage(args.log)
+        script = checks.read_text(args.script, "script") if args.script else None
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+    words = load_words(header.config)
+    try:
+        speaker = Speaker(args.no_voice, header.config, args.speak_to)
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+    kept = None
+    if damaged is not None:  # keep the original whole; the log goes on from the inputs before the damage
+        kept = set_aside(args.log)
+        log = EventLog(args.log, header)
+        for record in records:
+            log.append(record)
+    else:
+        log = EventLog(args.log)
+    session = Session(header, words, speaker, log)
+
+    def body() -> None:
+        session.replay(records)
+        speaker.attach(session)  # the file starts at the resume point
+        if kept is not None:
+            session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
+        session.say(session.announcer.resuming(header.game, inputs(records)))
+        session.settle()  # a word said just before the break is scored before whose turn it is
+        session.ask(*session.game.status_questions)
+        if script is not None:
+            done = max((r.line or 0 for r in records if hasattr(r, "line")), default=0)
+            run_records(session, [r for r in parse_script(script) if r.line > done], args.pace)
+        else:
+            run_typed(session)
+
+    return _run(session, speaker, log, body, args.result_json)
+
+
+def demo(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
+    """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.speech.sources import ArraySource
+    from voice_host.speech.voiceprint import VoicePrints
+
+    try:
+        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+    session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker)
+    speaker.attach(session)
+    session.feed(Directive(0.0, "start", (start,)))
+    hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show,
+                      voiceprints=VoicePrints())
+    try:
+        source = output.Timeline(ArraySource(audio[:, None]))
+        speaker.clock = lambda: max(session.t, source.now)  # --speak-to: where the recording has got to
+        play_recording(hearing, source, recognizer)
+    finally:
+        speaker.close()
+    return 0

@@ -1,0 +1,175 @@
+"""Who is who with one microphone: introductions, voice prints, and names by sound.
+
+A player who says who they are ("I am Ann, and I am ready to play") gives the host their
+voice print; the live opening asks each player in turn. A word with the player's name
+said first ("Ann, jewelers", heard "and jewelers") adds to that player's print. Used by
+host.hearing.Hearing, which owns one ``Voices``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import jellyfish
+
+from voice_host.host import intents
+
+if TYPE_CHECKING:
+    from voice_host.host.hearing import Hearing
+
+ENROLL = re.compile(r"^(?:i am|i'm|im|my name is|my name's|this is)\s+(\S+)")
+"""A player naming themself ("I am Ann, and I am ready to play"): their voice print."""
+READY = re.compile(r"\bready to play\b")
+CONNECTORS = ("says", "said", "saying")
+
+
+def sounds_like(heard: str, name: str) -> bool:
+    """Does the heard word sound like the name? ("and" for Ann, "been" for Ben, "cut" for Cat.)
+
+    Metaphone keys equal, or equal once a final T/D the recognizer added is dropped."""
+    heard, name = heard.lower(), name.lower()
+    if heard == name:
+        return True
+    a, b = jellyfish.metaphone(heard), jellyfish.metaphone(name)
+    return bool(b) and (a == b or (a[:-1] == b and a[-1:] in ("T", "D") and len(b) >= 1))
+
+
+@dataclass
+class Voices:
+    """The table's voices as one hearing knows them (its ``voiceprints``, its session)."""
+
+    hearing: Hearing = field(repr=False)
+    enrolling: list[str] = field(default_factory=list)
+    """Players the host is still asking to say who they are (the live opening)."""
+    asked_at: float = 0.0
+    """When the host asked the first of ``enrolling``."""
+    unheard: list[str] = field(default_factory=list)
+    """Players who did not answer the opening's question (told to say their name first)."""
+    last: tuple[str, float] | None = None
+    """The player last enrolled and when their introduction ended."""
+
+    @property
+    def players(self) -> list[str]:
+        return self.hearing.session.players
+
+    # ------------------------------------------------------------------ names
+    def player_named(self, said: str) -> str | None:
+        players = self.players
+        return intents.find_player(said, players) or next((p for p in players if sounds_like(said, p)), None)
+
+    def nearest_name(self, said: str) -> str | None:
+        """The player whose name is closest in spelling to what was heard after "I am"
+        ("man" for Ann, "kat" for Cat), if close enough and closer than any other."""
+        from rapidfuzz import fuzz, process
+
+        best = process.extract(said, [p.lower() for p in self.players], scorer=fuzz.ratio, limit=2)
+        if best and best[0][1] >= 60 and (len(best) == 1 or best[1][1] < best[0][1]):
+            return self.players[best[0][2]]
+        return None
+
+    def named_by_sound(self, body: str) -> tuple[str, str] | None:
+        """("Ann", "jewelers") for "and jewelers": a first word that sounds like a player's
+        name, when what follows is a play and the whole is not."""
+        first, _, rest = body.partition(" ")
+        name = next((p for p in self.players if sounds_like(first, p)), None) if rest else None
+        if name is None:
+            return None
+        rest = rest.split(" ", 1)[1] if rest.split(" ", 1)[0] in CONNECTORS and " " in rest else rest
+        understand = self.hearing.understand
+        if understand(body, name)[0] is not None or understand(rest, name)[0] is None:
+            return None
+        return name, rest
+
+    def introduced(self, text: str) -> str | None:
+        """The player who says who they are: "i am ann ...", "my name is ben", or a name
+        in the opening's sentence however the start was heard ("hi ann and i am ready to play")."""
+        m = ENROLL.match(text)
+        if m:
+            return self.player_named(m.group(1)) or self.nearest_name(m.group(1))
+        if READY.search(text):  # only a name as such: "and i am ready" is not Ann's
+            return next(filter(None, (intents.find_player(w, self.players) for w in text.split()[:4])), None)
+        return None
+
+    # ------------------------------------------------------------------ voice prints
+    def enroll(self, u) -> bool:
+        """A player saying who they are gives their voice print (again, if they had one)."""
+        hearing = self.hearing
+        audio = getattr(u, "audio", None)
+        if hearing.voiceprints is None or audio is None or not len(audio):
+            return False
+        text = intents.normalize(u.text)
+        name, more = self.introduced(text), False
+        last = self.last
+        if name is None and READY.search(text) and last and u.start - last[1] <= hearing.settings.sentence_gap:
+            name, more = last[0], True  # the rest of the sentence ("..., and I am ready to play"): more of that voice
+        if name is None and self.enrolling and not hearing.session.begun:
+            name = self.enrolling[0]  # the player the host asked, whatever they said
+        if name is None or not self._add(name, audio, fresh=not more):
+            return False
+        self.last = (name, u.end)
+        if more:
+            return True
+        hearing._say(hearing.announce.enrolled(name))
+        if name in self.enrolling:
+            self.enrolling.remove(name)
+            self.enrolling.insert(0, name)
+            self.next(u.end, heard=True)
+        return True
+
+    def learn(self, player: str, u) -> None:
+        """A word with the name said first adds to that player's voice print."""
+        audio = getattr(u, "audio", None)
+        if self.hearing.voiceprints is not None and audio is not None and len(audio) >= 8000:
+            self._add(player, audio, fresh=False)
+
+    def _add(self, name: str, audio, fresh: bool) -> bool:
+        """Enroll a clip (``fresh``: in place of what the print held); a failure is said on
+        stderr, never a reason to stop the game."""
+        prints = self.hearing.voiceprints
+        try:
+            if fresh:
+                prints.forget(name)
+            prints.enroll(name, audio)
+        except Exception as exc:
+            print(f"voice print for {name} failed: {exc}", file=sys.stderr)
+            return False
+        return True
+
+    # ------------------------------------------------------------------ the opening
+    def start(self, t: float) -> None:
+        """The live opening with one microphone: ask each player whose voice the host
+        does not know yet, in seating order, then open the game."""
+        known = set(getattr(self.hearing.voiceprints, "players", ()))
+        self.enrolling = [p for p in self.players if p not in known]
+        self._ask_first(t)
+
+    def next(self, t: float, heard: bool) -> None:
+        """The first player asked has answered (or not, in time): ask the next, or open."""
+        skipped = [] if heard else [self.enrolling[0]]
+        self.enrolling.pop(0)
+        self.unheard += skipped
+        self._ask_first(t)
+
+    def _ask_first(self, t: float) -> None:
+        if self.enrolling:
+            self.asked_at = t
+            self.hearing._say(self.hearing.announce.enroll_prompt(self.enrolling[0]))
+        else:
+            self.hearing.open(t)
+
+    def due(self, t: float) -> bool:
+        """Is the opening asking (the clock waits)? A question unanswered in time moves on
+        to the next player."""
+        if not self.enrolling:
+            return False
+        if t >= self.asked_at + self.hearing.settings.enroll_within:
+            self.next(t, heard=False)
+        return True
+
+    def close(self) -> list[str]:
+        """The opening is over: the players never heard (to be told to say their name first)."""
+        unheard, self.unheard, self.enrolling = self.unheard + self.enrolling, [], []
+        return unheard
