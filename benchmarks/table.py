@@ -92,7 +92,9 @@ def session(voices: dict[str, str], words: list[str]):
 
 def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth) -> dict:
     from voice_host import config
-    from voice_host.host.hearing import Hearing, HearingSettings, play_recording
+    from voice_host.app import play_recording
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.host.records import Said
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizer import make_recognizer
     from voice_host.speech.voiceprint import VoicePrints
@@ -106,18 +108,18 @@ def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth) -> dict:
     t0 = time.perf_counter()
     play_recording(hearing, ArraySource(audio[:, None]), rec)
     wall = time.perf_counter() - t0
-    fed = [r for r in s.records if "speaker" in r]
+    fed = [r for r in s.records if isinstance(r, Said)]
     word = who = both = 0
     misses = []
     for start, end, name, w in truth:
-        r = next((r for r in fed if start - 0.5 <= r["t"] <= end + 0.5), None)
-        got_w = r is not None and r["text"].split()[-1] == w
-        got_p = r is not None and r["speaker"] == name
+        r = next((r for r in fed if start - 0.5 <= r.t <= end + 0.5), None)
+        got_w = r is not None and r.text.split()[-1] == w
+        got_p = r is not None and r.speaker == name
         word += got_w
         who += got_p
         both += got_w and got_p
         if not (got_w and got_p):
-            misses.append(f"{name}:{w}->" + (f"{r['speaker']}:{r['text']}" if r else "nothing"))
+            misses.append(f"{name}:{w}->" + (f"{r.speaker}:{r.text}" if r else "nothing"))
     n = len(truth)
     return {"words": word / n, "attribution": who / n, "sheet": both / n,
             "questions": sum(x.startswith(("Was that", "Who said", "Did you say")) for x in said),

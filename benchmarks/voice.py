@@ -150,7 +150,7 @@ def percentile(xs: list[float], q: float) -> float:
 
 def game_sentences() -> list[str]:
     from voice_host import config
-    from voice_host.cli import load_words, run_records
+    from voice_host.app import load_words, run_records
     from voice_host.host.script import parse_script
     from voice_host.host.session import Session, new_header
 
@@ -201,7 +201,7 @@ def speak_to(engine: str, path: Path):
     import soundfile as sf
 
     from voice_host import config
-    from voice_host.cli import load_words, run_records
+    from voice_host.app import load_words, run_records
     from voice_host.host.output import Speaker
     from voice_host.host.script import parse_script
     from voice_host.host.session import Session, new_header
