@@ -56,43 +56,62 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- parser
+def output_options(p: argparse.ArgumentParser) -> None:
+    """Where the host's answers go, and the result."""
+    p.add_argument("--no-voice", action="store_true", help="print announcements instead of speaking them")
+    p.add_argument("--result-json", metavar="OUT", help="write the result (scores, words, winners) here")
+    p.add_argument("--pace", type=float, default=0.0, metavar="S", help="wait S real seconds between script lines")
+    p.add_argument("--speak-to", metavar="FILE.wav",
+                   help="also record everything the host says into this WAV, on the game's timeline")
+
+
+def game_options(p: argparse.ArgumentParser) -> None:
+    """The game, its players, and the files it reads and writes."""
+    p.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY))
+    p.add_argument("--players", required=True, help="names in clockwise seating order, comma-separated")
+    p.add_argument("--seed", type=int, help="seed for the tile bag and the start player (default: random)")
+    p.add_argument("--script", metavar="FILE", help="a scripted session to play (default: typed lines on stdin)")
+    p.add_argument("--log", metavar="FILE", help="append every input to this event log (resume with it)")
+    p.add_argument("--config", metavar="FILE", help="a table's own settings (TOML) over config/default.toml")
+
+
+def table_options(p: argparse.ArgumentParser) -> None:
+    """Table mode and the table's rules (settings: see ``overrides``)."""
+    p.add_argument("--start", metavar="NAME", help="table mode: the start player the table determined")
+    p.add_argument("--board", metavar="LETTERS", help="table mode: the eight tiles, e.g. 'W B J S L C D G'")
+    p.add_argument("--tie-window", type=float, metavar="S", help="seconds within which words are simultaneous")
+    p.add_argument("--timer", type=float, metavar="S", help="seconds on the sand timer")
+    p.add_argument("--auto-reject", action="store_true", help="refuse words missing from the dictionary at once")
+    p.add_argument("--challenge-vote", action="store_true", help="uninvolved players vote before the dictionary")
+
+
+def family_options(p: argparse.ArgumentParser) -> None:
+    """One game family's own settings."""
+    p.add_argument("--teams", metavar="TEAMS", help="Phlounder partners, e.g. Ann+Ben,Cat+Dan")
+    p.add_argument("--children", metavar="NAMES", help="Phlounder: players who use the children's letter die")
+    p.add_argument("--variant", metavar="NAME", help="Dexikon: quick, long or long-best5 (default: standard)")
+    p.add_argument("--set-size", type=int, metavar="N", help="road game: tiles in the set, so the host counts the bag")
+
+
+def speech_options(p: argparse.ArgumentParser) -> None:
+    """Playing by voice: the recording or microphone, the recognizer, the voice prints."""
+    p.add_argument("--audio", metavar="WAV", help="play a recorded session (the clock follows the recording)")
+    p.add_argument("--channels", metavar="NAMES", help="the player on each input channel, e.g. Ann,Ben,Cat")
+    p.add_argument("--engine", choices=("auto", "moonshine", "vosk", "whisper"),
+                   help="speech recognizer (default: config, auto: the best installed)")
+    p.add_argument("--voices", metavar="FILE", help="the table's voice prints: loaded if present, saved at the end")
+    p.add_argument("--model", metavar="PATH", help="speech model directory (default: the engine's own)")
+    p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
+    p.add_argument("--typed", action="store_true", help="type the inputs even when a microphone is present")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="voice-host", description="An offline, voice-driven host for word games.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def output_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--no-voice", action="store_true", help="print announcements instead of speaking them")
-        p.add_argument("--result-json", metavar="OUT", help="write the result (scores, words, winners) here")
-        p.add_argument("--pace", type=float, default=0.0, metavar="S", help="wait S real seconds between script lines")
-        p.add_argument("--speak-to", metavar="FILE.wav",
-                       help="also record everything the host says into this WAV, on the game's timeline")
-
     play = sub.add_parser("play", help="host a game (scripted, typed or spoken)")
-    play.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY))
-    play.add_argument("--players", required=True, help="names in clockwise seating order, comma-separated")
-    play.add_argument("--seed", type=int, help="seed for the tile bag and the start player (default: random)")
-    play.add_argument("--script", metavar="FILE", help="a scripted session to play (default: typed lines on stdin)")
-    play.add_argument("--log", metavar="FILE", help="append every input to this event log (resume with it)")
-    play.add_argument("--config", metavar="FILE", help="a table's own settings (TOML) over config/default.toml")
-    play.add_argument("--start", metavar="NAME", help="table mode: the start player the table determined")
-    play.add_argument("--board", metavar="LETTERS", help="table mode: the eight tiles, e.g. 'W B J S L C D G'")
-    play.add_argument("--tie-window", type=float, metavar="S", help="seconds within which words are simultaneous")
-    play.add_argument("--timer", type=float, metavar="S", help="seconds on the sand timer")
-    play.add_argument("--auto-reject", action="store_true", help="refuse words missing from the dictionary at once")
-    play.add_argument("--challenge-vote", action="store_true", help="uninvolved players vote before the dictionary")
-    play.add_argument("--teams", metavar="TEAMS", help="Phlounder partners, e.g. Ann+Ben,Cat+Dan")
-    play.add_argument("--children", metavar="NAMES", help="Phlounder: players who use the children's letter die")
-    play.add_argument("--variant", metavar="NAME", help="Dexikon: quick, long or long-best5 (default: standard)")
-    play.add_argument("--set-size", type=int, metavar="N", help="road game: tiles in the set, so the host counts the bag")
-    play.add_argument("--audio", metavar="WAV", help="play a recorded session (the clock follows the recording)")
-    play.add_argument("--channels", metavar="NAMES", help="the player on each input channel, e.g. Ann,Ben,Cat")
-    play.add_argument("--engine", choices=("auto", "moonshine", "vosk", "whisper"),
-                      help="speech recognizer (default: config, auto: the best installed)")
-    play.add_argument("--voices", metavar="FILE", help="the table's voice prints: loaded if present, saved at the end")
-    play.add_argument("--model", metavar="PATH", help="speech model directory (default: the engine's own)")
-    play.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
-    play.add_argument("--typed", action="store_true", help="type the inputs even when a microphone is present")
-    output_options(play)
+    for options in (game_options, table_options, family_options, speech_options, output_options):
+        options(play)
     play.set_defaults(func=cmd_play)
 
     resume = sub.add_parser("resume", help="continue the game an event log holds")
