@@ -1,9 +1,9 @@
 """The host loop: input records in, logged first, understood, applied, announced.
 
 A record (host.records: Said, Directive, Wait, Begin, Unreadable) comes from a script
-line, a typed line or the speech layer. The session writes it to the event log before anything else, turns it
-into a game action (host.intents), steps the game, and hands the sentences of the
-resulting events to ``speak``. Undo drops the last input that changed the game and
+line, a typed line or the speech layer. The session writes it to the event log before
+anything else, turns it into a game action (host.intents), steps the game, and hands the
+sentences of the resulting events to ``speak``. Undo drops the last input that changed the game and
 replays the rest; repeat says the last announcement again.
 """
 
