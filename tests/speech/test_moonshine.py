@@ -139,6 +139,23 @@ def test_name_then_word(moon, say, game_sayable):
     assert word in ("jewelers", "jewellers")  # homophones: the host picks the spelling
 
 
+def test_name_kept_when_a_short_sentence_ends_early(moon, say, game_sayable):
+    """The search alone keeps "and" (one word that ends early beats the name and the
+    word); the second pass (each name + the matcher's words for the rest of the free
+    decode) finds "ann tours"."""
+    from voice_host.speech.recognizer import normalize_text
+
+    audio = say("Ann, tours.", "awb")
+    tr = moon.transcribe(audio, game_sayable)
+    assert (tr.text, tr.constrained) == ("ann tours", True), (tr.free, tr.alternatives[:3])
+    assert tr.free == "and tours"  # the free decode hears "And tours."
+    assert normalize_text(moon.last.constrained[0][0]) == "and"  # the search's own best
+    assert any(normalize_text(t) == "ann tours" for t, _ in moon.last.second)
+    plain = moon.clone()
+    plain.second_pass = False
+    assert plain.transcribe(audio, game_sayable).text == "and"
+
+
 def test_command_phrase(moon, say, game_sayable):
     tr = moon.transcribe(say("How much time?", "fest_slt"), game_sayable)
     assert (tr.text, tr.constrained) == ("how much time", True) and tr.confidence > 0.9

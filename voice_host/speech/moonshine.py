@@ -58,6 +58,10 @@ less to common ones ("abandoned" against "abandon"). 0.1-0.3 all gave +5 points 
 the tuning split (57 -> 62% of words and names, clean and 20 dB)."""
 RESCORE = 8
 """How many of the search's best sentences are rescored that way."""
+SECOND_PASS_WORDS = 3
+"""How many of the matcher's words for the rest of the free decode (and of the
+search's best sentences) the second pass puts after each name (see
+MoonshineRecognizer._second_pass)."""
 
 
 def find_model_dir(model: str = "base-en") -> Path:
@@ -402,18 +406,25 @@ class Decoded:
     """Tokens in the free decode (with the end token)."""
     ids: dict = field(default_factory=dict)
     """The token ids of each text in `constrained` (and of `free`)."""
+    second: list[tuple[str, float]] = field(default_factory=list)
+    """Sentences scored by the recognizer's second pass (not the search's: the chatter
+    check uses only `constrained`), best first."""
+    hidden: np.ndarray | None = field(default=None, repr=False)
+    """The encoder output (to decode the same audio again without encoding it)."""
 
 
 def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = None, beam: int = 8,
-           free: bool = True, max_tokens: int | None = None) -> Decoded:
+           free: bool = True, max_tokens: int | None = None, hidden: np.ndarray | None = None) -> Decoded:
     """Free greedy decode and (with `lang`) a beam search restricted to it, run in one
     batch. The first step never ends the text; the length is capped by the audio's
-    duration."""
+    duration. `hidden`: the encoder output of this audio when already computed
+    (`Decoded.hidden` of an earlier decode)."""
     t0 = time.perf_counter()
     audio = np.asarray(audio, np.float32).reshape(-1)
     dur = audio.size / SAMPLE_RATE
-    pad = np.zeros(int(PAD_SECONDS * SAMPLE_RATE), np.float32)
-    hidden = model.encode(np.concatenate([pad, audio, pad]))
+    if hidden is None:
+        pad = np.zeros(int(PAD_SECONDS * SAMPLE_RATE), np.float32)
+        hidden = model.encode(np.concatenate([pad, audio, pad]))
     t_enc = time.perf_counter() - t0
     cap = max_tokens or int(math.ceil(dur * 7.0)) + 6
     logits, cache0 = model.decode_first(hidden)
@@ -518,6 +529,7 @@ def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = Non
         steps, time.perf_counter() - t0, t_enc, t_con,
         len(free_done.ids) + 1 if free_done else 0,
         seqs,
+        hidden=hidden,
     )
 
 
@@ -542,12 +554,13 @@ class MoonshineRecognizer:
 
     def __init__(self, model_path: str | Path | None = None, cpu_threads: int | None = None,
                  beam_size: int = 8, chatter_margin: float = CHATTER_MARGIN, convert: bool = True,
-                 lm_weight: float = LM_WEIGHT, _model: MoonshineModel | None = None):
+                 lm_weight: float = LM_WEIGHT, _model: MoonshineModel | None = None, second_pass: bool = True):
         self.model = _model if _model is not None else load_moonshine_model(model_path, cpu_threads, convert)
         self.model_path = self.model.model_dir
         self.beam_size = beam_size
         self.chatter_margin = chatter_margin
         self.lm_weight = lm_weight
+        self.second_pass = second_pass
         self._sayable: Sayable | None = None
         self._chunks: list[np.ndarray] = []
         self.last: Decoded | None = None
@@ -583,7 +596,7 @@ class MoonshineRecognizer:
 
     def clone(self) -> "MoonshineRecognizer":
         other = MoonshineRecognizer(beam_size=self.beam_size, chatter_margin=self.chatter_margin,
-                                    lm_weight=self.lm_weight, _model=self.model)
+                                    lm_weight=self.lm_weight, _model=self.model, second_pass=self.second_pass)
         other._sayable = self._sayable
         return other
 
@@ -635,9 +648,22 @@ class MoonshineRecognizer:
         for text, score in d.constrained:
             alts.setdefault(normalize_text(text), score)
             raw_of.setdefault(normalize_text(text), text)
-        best_am = max(alts.values()) if alts else -math.inf
-        if self.lm_weight and len(d.constrained) > 1:
-            top = d.constrained[:RESCORE]
+        best_am = max(alts.values()) if alts else -math.inf  # the chatter check: the search's own
+        if self.second_pass:
+            self._second_pass(d, audio, lang, free_norm, alts)
+        found = sorted(dict(d.second + d.constrained).items(), key=lambda kv: -kv[1])
+        for text, score in found:
+            alts.setdefault(normalize_text(text), score)
+            raw_of.setdefault(normalize_text(text), text)
+        if self.lm_weight and len(found) > 1:
+            top, seen = [], set()  # the best way of writing each of the RESCORE best sentences
+            for text, score in found:
+                key = normalize_text(text)
+                if key not in seen:
+                    seen.add(key)
+                    top.append((text, score))
+                    if len(top) >= RESCORE:
+                        break
             lm = lm_scores(self.model, [d.ids[t] for t, _ in top])
             alts = {}
             for (text, score), prior in sorted(zip(top, lm), key=lambda x: -(x[0][1] - self.lm_weight * x[1])):
@@ -655,6 +681,47 @@ class MoonshineRecognizer:
         raw = raw_of[best_text]
         return self._transcript(best_text, raw, conf, dur, free=free_norm, free_score=d.free_score,
                                 alternatives=alternatives, constrained=True)
+
+    def _second_pass(self, d: Decoded, audio: np.ndarray, lang: Language, free_norm: str,
+                     found: dict[str, float]) -> None:
+        """Sentences the search may have lost, scored by a second search restricted to
+        them (on the same encoder output): into `d.second` and `d.ids`.
+
+        Only when names may come first, the free decode has two words or more and the
+        search's best sentence does not start with a name: the search then often keeps
+        a short sentence that ends early ("An interlocutor." -> "an"; "God, blascoot!"
+        -> "god") and loses the name at its first steps. The candidates are each name
+        followed by the project matcher's best words for the rest of the free decode
+        or by the search's own best sentences. Only sentences of the language not
+        already found are scored."""
+        fw = free_norm.split()
+        names = set(lang.names)
+        best = next(iter(found), "").split()
+        if len(fw) < 2 or not names or (best and best[0] in names and len(best) > 1):
+            return
+        from voice_host.words import Words
+
+        words = Words.load()
+        rest = [w for w, _ in words.match(" ".join(fw[1:]), n=SECOND_PASS_WORDS).alternatives] \
+            if lang.words else []
+        own = []
+        for text in list(found)[:SECOND_PASS_WORDS]:
+            t = text.split()
+            own.append(" ".join(t[1:]) if len(t) > 1 and t[0] in names else text)
+        names_first = lang.names
+        if len(names_first) > 4:
+            names_first = [n for n, _ in words.match(fw[0], n=3, candidates=lang.names).alternatives]
+        cands = [f"{n} {b}" for n in names_first for b in dict.fromkeys(rest + own) if b]
+        cands = [c for c in dict.fromkeys(cands) if c not in found and lang.accepts(c)]
+        if not cands:
+            return
+        d2 = decode(self.model, audio, Sayable.closed(cands).language(), beam=max(self.beam_size, len(cands)),
+                    free=False, hidden=d.hidden)
+        d.second = d2.constrained
+        for text, ids in d2.ids.items():
+            d.ids.setdefault(text, ids)
+        d.seconds += d2.seconds
+        d.constraint_seconds += d2.constraint_seconds
 
     def _transcript(self, text: str, raw: str, conf: float, dur: float, **extra) -> Transcript:
         parts = text.split()
