@@ -80,7 +80,7 @@ def run(args) -> int:
         print(f"demo: at {t:4.1f} s {player} says '{text}'", flush=True)
 
     def show(u) -> None:
-        who = f"{u.speaker} (by {u.speaker_method})" if u.speaker else "someone"
+        who = f"{u.speaker}{'?' if u.ask else ''} (by {u.speaker_method})" if u.speaker else "someone"
         print(f"heard: at {u.start:4.1f} s {who}: '{u.text}'", flush=True)
 
     return app.demo(args, audio, show, PLAYERS, "Ann", recognizer, cfg)
