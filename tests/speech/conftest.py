@@ -60,7 +60,7 @@ def vosk_model_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def vosk_rec(vosk_model_dir):
-    from voice_host.speech.recognizer import VoskRecognizer
+    from voice_host.speech.vosk import VoskRecognizer
 
     return VoskRecognizer(vosk_model_dir)
 
@@ -73,7 +73,7 @@ def whisper_rec():
     except ImportError:
         need(False, "faster-whisper is not installed (extra 'whisper')")
     from voice_host.speech.models import ModelNotFound
-    from voice_host.speech.recognizer import WhisperRecognizer
+    from voice_host.speech.whisper import WhisperRecognizer
 
     try:
         return WhisperRecognizer(cpu_threads=2)

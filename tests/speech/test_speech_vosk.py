@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from voice_host.speech.recognizer import VoskRecognizer, make_recognizer
+from voice_host.speech.recognizer import make_recognizer
+from voice_host.speech.vosk import VoskRecognizer
 from voice_host.speech.sources import SAMPLE_RATE
 
 

@@ -20,7 +20,9 @@ from .attribution import Attribution, Attributor, split_name_prefix
 from .config import TurnConfig
 from .echo import EchoGate
 from .models import ModelNotFound, register
-from .recognizer import ENGINES, Recognizer, Transcript, VoskRecognizer, WhisperRecognizer, Word, make_recognizer
+from .recognizer import ENGINES, Recognizer, Transcript, Word, make_recognizer
+from .vosk import VoskRecognizer
+from .whisper import WhisperRecognizer
 from .sources import (
     SAMPLE_RATE, ArraySource, AudioChunk, MicSource, NoInputDevice, WavSource, channel_names, list_devices,
     open_source,
