@@ -699,9 +699,11 @@ class MoonshineRecognizer:
         best = next(iter(found), "").split()
         if len(fw) < 2 or not names or (best and best[0] in names and len(best) > 1):
             return
-        from voice_host.words import Words
+        words = None
+        if lang.words or len(lang.names) > 4:  # the matcher (loaded with the dictionary)
+            from voice_host.words import Words
 
-        words = Words.load()
+            words = Words.load()
         rest = [w for w, _ in words.match(" ".join(fw[1:]), n=SECOND_PASS_WORDS).alternatives] \
             if lang.words else []
         own = []
