@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .recognizer import Transcript, Word, normalize_text
+from .recognizer import Transcript, WholeUtterance, Word, normalize_text
 from .sayable import Language, Sayable
 from .sources import SAMPLE_RATE
 from .moonshine_decode import Decoded, _posterior, decode, lm_scores
@@ -56,7 +56,7 @@ MoonshineRecognizer._second_pass). Tuning split, "NAME, word" clean / 20 dB: 3 g
 70.8 / 58.3%, 5 70.8 / 62.5% (and 75.0 / 50.0 -> 79.2 / 54.2% on a second set of 24)."""
 
 
-class MoonshineRecognizer:
+class MoonshineRecognizer(WholeUtterance):
     """Moonshine base, run once per utterance when it ends (no partial results).
 
     Constrained with :meth:`constrain` (a :class:`Sayable`) or :meth:`expect` (a
@@ -115,17 +115,7 @@ class MoonshineRecognizer:
         other._sayable = self._sayable
         return other
 
-    def reset(self) -> None:
-        self._chunks = []
 
-    def feed(self, samples: np.ndarray) -> Transcript | None:
-        self._chunks.append(np.asarray(samples, dtype=np.float32).reshape(-1))
-        return None
-
-    def finish(self) -> Transcript:
-        audio = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
-        self.reset()
-        return self.transcribe(audio)
 
     # -- recognition
 

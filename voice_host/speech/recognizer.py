@@ -102,6 +102,28 @@ class Recognizer(Protocol):
         """A fresh independent stream sharing the loaded model (one per channel)."""
 
 
+class WholeUtterance:
+    """For an engine that recognizes an utterance once it has ended (whisper, moonshine):
+    `feed` keeps the audio, `finish` gives all of it to the engine's `transcribe`."""
+
+    _chunks: list[np.ndarray]
+
+    def transcribe(self, audio: np.ndarray) -> "Transcript":
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        self._chunks = []
+
+    def feed(self, samples: np.ndarray) -> "Transcript | None":
+        self._chunks.append(np.asarray(samples, dtype=np.float32).reshape(-1))
+        return None
+
+    def finish(self) -> "Transcript":
+        audio = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
+        self.reset()
+        return self.transcribe(audio)
+
+
 _WORD_RE = re.compile(r"[a-z0-9']+|[^\W\d_]+", re.UNICODE)
 
 
@@ -212,6 +234,7 @@ __all__ = [
     "resolve_engine",
     "Recognizer",
     "Transcript",
+    "WholeUtterance",
     "Word",
     "make_recognizer",
     "normalize_text",

@@ -11,7 +11,7 @@ from typing import Sequence
 import numpy as np
 
 from .models import find_whisper_model
-from .recognizer import Transcript, Word, _closed_phrases, normalize_text
+from .recognizer import Transcript, WholeUtterance, Word, _closed_phrases, normalize_text
 from .sources import SAMPLE_RATE
 
 
@@ -40,7 +40,7 @@ def _default_threads() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-class WhisperRecognizer:
+class WhisperRecognizer(WholeUtterance):
     """faster-whisper, run once per utterance when it ends (no partial results)."""
 
     name = "whisper"
@@ -91,12 +91,6 @@ class WhisperRecognizer:
         other._expected = self._expected
         return other
 
-    def reset(self) -> None:
-        self._chunks = []
-
-    def feed(self, samples: np.ndarray) -> Transcript | None:
-        self._chunks.append(np.asarray(samples, dtype=np.float32).reshape(-1))
-        return None
 
     def transcribe(self, audio: np.ndarray) -> Transcript:
         """Recognize one whole utterance."""
@@ -138,10 +132,6 @@ class WhisperRecognizer:
             conf = 0.0
         return Transcript(text, words, conf, final=True, engine=self.name, raw=raw)
 
-    def finish(self) -> Transcript:
-        audio = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
-        self.reset()
-        return self.transcribe(audio)
 
     def rank(self, audio: np.ndarray, candidates: Sequence[str]) -> list[tuple[str, float]]:
         """Score each candidate text as what was said in `audio` (forced decoding:
