@@ -357,11 +357,13 @@ def _split_decoder(model, consts):
     return first, nxt
 
 
-def _drop_unused_inputs(m):
+def _keep_used(m, part: str):
+    """Drop the graph's inputs or initializers (`part`) that no node uses."""
     used = _used_names(m.graph)
-    keep = [vi for vi in m.graph.input if vi.name in used]
-    del m.graph.input[:]
-    m.graph.input.extend(keep)
+    items = getattr(m.graph, part)
+    keep = [x for x in items if x.name in used]
+    del items[:]
+    items.extend(keep)
     return m
 
 
@@ -392,14 +394,13 @@ def convert_model(model_dir: Path, out: Path) -> None:
     work.mkdir(parents=True, exist_ok=True)
     enc = read_ort(model_dir / "encoder_model.ort")
     consts = _fold_constants(enc.graph)
-    enc_m = _drop_unused_inputs(_standalone(enc, enc.graph, [o.name for o in enc.graph.output],
-                                            consts, "encoder"))
+    enc_m = _keep_used(_standalone(enc, enc.graph, [o.name for o in enc.graph.output], consts, "encoder"), "input")
     # the main graph's nodes stay; drop the folded ones (their outputs are initializers now)
     folded = {t.name for t in enc_m.graph.initializer}
     keep = [n for n in enc_m.graph.node if not all(o in folded for o in n.output)]
     del enc_m.graph.node[:]
     enc_m.graph.node.extend(keep)
-    _prune_initializers(enc_m)
+    _keep_used(enc_m, "initializer")
     _optimize_and_quantize(enc_m, out / "encoder.onnx", work)
     del enc, enc_m, consts
 
@@ -408,17 +409,11 @@ def convert_model(model_dir: Path, out: Path) -> None:
     first, nxt = _split_decoder(dec, consts)
     del dec, consts
     for m, name in ((first, "decoder_first.onnx"), (nxt, "decoder_next.onnx")):
-        _prune_initializers(_drop_unused_inputs(m))
+        _keep_used(_keep_used(m, "input"), "initializer")
         _optimize_and_quantize(m, out / name, work)
     shutil.rmtree(work, ignore_errors=True)
 
 
-def _prune_initializers(m):
-    used = _used_names(m.graph)
-    keep = [t for t in m.graph.initializer if t.name in used]
-    del m.graph.initializer[:]
-    m.graph.initializer.extend(keep)
-    return m
 
 
 if __name__ == "__main__":
