@@ -13,7 +13,7 @@ import time
 import pytest
 from support import ROOT, voice_host
 
-from voice_host import app, cli, config
+from voice_host import app, config
 from voice_host.host.log import EventLog
 from voice_host.host.session import Session, new_header
 
