@@ -157,13 +157,13 @@ def table_voices(path: str | None):
     return prints
 
 
-def play_recording(hearing, source, recognizer, *, channel_players=None, voiceprints=None) -> None:
+def play_recording(hearing, source, recognizer, *, channel_players=None) -> None:
     """Run a game on a recorded session, as fast as the machine allows.
 
     The game clock follows the recording: each utterance happens at its start time, and
     the clock runs on to the end of the recording (timers may run out in a silence).
     """
-    listener = _listener(hearing, recognizer, channel_players, voiceprints)
+    listener = _listener(hearing, recognizer, channel_players)
     end = 0.0
     for u in listener.utterances(source):
         hearing.hear(u)
@@ -174,7 +174,7 @@ def play_recording(hearing, source, recognizer, *, channel_players=None, voicepr
     hearing.finish()
 
 
-def play_live(hearing, source, recognizer, *, channel_players=None, voiceprints=None, voice=None) -> None:
+def play_live(hearing, source, recognizer, *, channel_players=None, voice=None) -> None:
     """Play by voice at the table: listen in a thread, keep the game clock on real time.
 
     The clock is held back while anyone is speaking, so that a word said at the same
@@ -203,7 +203,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voiceprints=
         finally:
             inbox.put(None)
 
-    listener = _listener(hearing, recognizer, channel_players, voiceprints, voice, on_event)
+    listener = _listener(hearing, recognizer, channel_players, voice, on_event)
     if hearing.voiceprints is not None and not channel_players:
         hearing.start_enrollment(offset)  # one microphone: learn each voice first
     else:
@@ -228,14 +228,13 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voiceprints=
     hearing.finish()
 
 
-def _listener(hearing, recognizer, channel_players=None, voiceprints=None, voice=None, on_event=None):
-    """The speech layer's listener for this table; whisper is told the answers it may hear."""
-    from voice_host.speech.turns import Listener, TurnConfig
+def _listener(hearing, recognizer, channel_players=None, voice=None, on_event=None):
+    """The speech layer's listener for this table (attributing by channel, else by the
+    hearing's voice prints); the recognizer is told what it may hear."""
+    from voice_host.speech.turns import Listener
 
-    if voiceprints is None and not channel_players:
-        voiceprints = hearing.voiceprints
-    listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
-                        config=TurnConfig(tie_window=hearing.session.tie_window), on_event=on_event)
+    voiceprints = None if channel_players else hearing.voiceprints
+    listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice, on_event=on_event)
     if recognizer.name == "moonshine":  # it searches a whole language; a prompt or grammar would not
         hearing.listen_for = listener.constrain
         hearing.listen()

@@ -85,11 +85,6 @@ class Session:
     def players(self) -> list[str]:
         return list(self.header.players)
 
-    @property
-    def tie_window(self) -> float:
-        """Seconds within which words are simultaneous (the table's setting)."""
-        return float(self.header.config.get("table", {}).get("tie_window", 0.5))
-
     # ------------------------------------------------------------------ feeding
     def feed(self, record: Record | dict, *, quiet: bool = False) -> list[str]:
         """Log, apply and announce one input record (a dict: its JSON); returns the

@@ -32,10 +32,6 @@ class TurnConfig:
     crosstalk_db: float = 15.0
     """With one microphone per player, a channel's frame is speech only if it is
     within this many dB of the loudest channel (other players' voices leak in)."""
-    tie_window: float = 0.5
-    """The table's tie window (s). Accepted for the callers that pass it; the speech
-    layer no longer reads it: which words tie is the game's decision (Prolix's
-    `tie_window` setting), on the utterances' start times."""
     ask_below: float = 0.6
     """Attribution confidence below which the host should ask ("Was that Bob?")."""
     channel_confidence: float = 0.95
