@@ -110,6 +110,8 @@ class Question:
     (the one with the extra letter first); for "who": the guessed speaker, if any."""
     guess: str | None = None
     """For "spelling": what the host takes if nobody answers."""
+    prefix: str = ""
+    """For "word" and "spelling": what came before the word ("play ", "interrupt ")."""
 
 
 @dataclass
@@ -198,11 +200,12 @@ class Hearing:
         speaker, ask, body = u.speaker, u.ask, intents.normalize(u.body or u.text)
         named = self.voices.named_by_sound(body) if getattr(u, "speaker_method", None) not in ("channel", "name") else None
         if named is not None:
-            speaker, body = named
+            speaker, body, (text, match) = named
             ask = False
+        else:
+            text, match = self.understand(body, speaker)
         if speaker is not None and (named is not None or getattr(u, "speaker_method", None) == "name"):
             self.voices.learn(speaker, u)
-        text, match = self.understand(body, speaker)
         if text is None:  # table chatter: not an input, so not logged
             self._say(self.announce.refusal("unclear", {"text": body}))
             return
@@ -214,22 +217,20 @@ class Hearing:
                       self.announce.was_that(speaker))
             return
         spelled = is_spelled(body)
+        prefix = text[: len(text) - len(match.best)] if match is not None else ""
         if match is not None and match.confidence < self.settings.confirm_below and not (
                 not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
             options = [w for w, _ in match.alternatives[:3]]
-            prefix = text[: len(text) - len(match.best)]
-            q = Question("word", u.start, u.end, speaker, text, u.text, options)
-            q.text = prefix + options[0]
+            q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, prefix=prefix)
             self._ask(q, self.announce.did_you_say(options[:2]))
             return
         if match is not None and not spelled:
             spellings = self._spellings(match.best)
             if len(spellings) > 1:
-                prefix = text[: len(text) - len(match.best)]
                 values = {self.session.game.word_value(w) for w in spellings}
                 if len(values) > 1 or None in values:
                     options = sorted(spellings, key=len, reverse=True)
-                    q = Question("spelling", u.start, u.end, speaker, text, u.text, options, guess=match.best)
+                    q = Question("spelling", u.start, u.end, speaker, text, u.text, options, match.best, prefix)
                     self._ask(q, self.announce.which_spelling(options))
                     return
                 self._say(self.announce.took_spelling(match.best))
@@ -339,13 +340,13 @@ class Hearing:
                     self._say(self.announce.say_again())
                     return True
                 word = body if body in q.options else q.options[0]
-                self._feed(q.t, q.speaker, q.text[: len(q.text) - len(q.options[0])] + word, q.heard)
+                self._feed(q.t, q.speaker, q.prefix + word, q.heard)
                 return True
         if q.kind == "spelling" and u.speaker in (q.speaker, None):
             word = self._spelling_answer(body, said, q.options)
             if word is not None:
                 self._settled()
-                self._feed(q.t, q.speaker, q.text[: len(q.text) - len(q.guess or "")] + word, q.heard)
+                self._feed(q.t, q.speaker, q.prefix + word, q.heard)
                 return True
         if q.kind == "who":
             name = intents.find_player(body.removeprefix("it was ").removeprefix("that was "), self.session.players)

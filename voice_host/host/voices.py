@@ -70,18 +70,20 @@ class Voices:
             return self.players[best[0][2]]
         return None
 
-    def named_by_sound(self, body: str) -> tuple[str, str] | None:
-        """("Ann", "jewelers") for "and jewelers": a first word that sounds like a player's
-        name, when what follows is a play and the whole is not."""
+    def named_by_sound(self, body: str) -> tuple[str, str, tuple] | None:
+        """("Ann", "jewelers", what the hearing understood of "jewelers") for "and
+        jewelers": a first word that sounds like a player's name, when what follows is a
+        play and the whole is not."""
         first, _, rest = body.partition(" ")
         name = next((p for p in self.players if sounds_like(first, p)), None) if rest else None
         if name is None:
             return None
         rest = rest.split(" ", 1)[1] if rest.split(" ", 1)[0] in CONNECTORS and " " in rest else rest
         understand = self.hearing.understand
-        if understand(body, name)[0] is not None or understand(rest, name)[0] is None:
+        if understand(body, name)[0] is not None:
             return None
-        return name, rest
+        understood = understand(rest, name)
+        return None if understood[0] is None else (name, rest, understood)
 
     def introduced(self, text: str) -> str | None:
         """The player who says who they are: "i am ann ...", "my name is ben", or a name
