@@ -10,8 +10,10 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,11 +50,12 @@ class Table:
     """
 
     def __init__(self, words, players="Ann,Ben,Cat", *, seed=1, board="W B J S L C D G", start="Ann",
-                 game="prolix-classic", **table):
+                 game="prolix-classic", sections: dict | None = None, **table):
+        """``table``: [table] settings; ``sections``: other config sections, {"prolix": {...}}."""
         from voice_host import config
         from voice_host.host.session import Session, new_header
 
-        cfg = config.load(overrides={"table": table})
+        cfg = config.load(overrides={"table": table, **(sections or {})})
         self.heard: list[str] = []
         self.session = Session(new_header(game, players.split(","), seed, cfg), words, self.heard.append)
         setup = []
@@ -133,3 +136,24 @@ class Core:
 
         self.t += seconds
         return self.game.step(Tick(self.t))
+
+
+@dataclass
+class Heard:
+    """An utterance as the speech layer gives it to the host's hearing."""
+
+    start: float
+    text: str
+    speaker: str | None = "Ann"
+    speaker_confidence: float = 0.95
+    ask: bool = False
+    speaker_method: str | None = None
+    audio: np.ndarray | None = None
+
+    @property
+    def end(self) -> float:
+        return self.start + 0.8
+
+    @property
+    def body(self) -> str:
+        return self.text

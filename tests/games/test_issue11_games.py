@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-import textwrap
+from support import Table
 
-from voice_host import config
-from voice_host.app import run_records
 from voice_host.games import actions as A
 from voice_host.games.phlounder import events as E
-from voice_host.host.script import parse_script
-from voice_host.host.session import Session, new_header
 
 
 def session(words, game="phlounder", players="Ann,Ben,Cat", **section):
-    heard: list[str] = []
-    cfg = config.load(overrides={game: section} if section else None)
-    s = Session(new_header(game, players.split(","), 1, cfg), words, heard.append)
-
-    def run(script: str) -> list[str]:
-        before = len(heard)
-        run_records(s, parse_script(textwrap.dedent(script), s.t))
-        return heard[before:]
-
-    return s, run
+    """(the session, run(script) -> the sentences said), no table setup."""
+    t = Table(words, players, board=None, start=None, game=game, sections={game: section})
+    return t.session, t
 
 
 def test_a_challenged_ringer_scores_the_round_at_once(words):

@@ -6,28 +6,10 @@ audio tests in tests/speech and tests/test_audio_game.py produce them from real 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from support import Heard
 
 from voice_host.host.hearing import Hearing, HearingSettings
-
-
-@dataclass
-class Heard:
-    start: float
-    text: str
-    speaker: str | None = "Ann"
-    speaker_confidence: float = 0.95
-    ask: bool = False
-
-    @property
-    def end(self) -> float:
-        return self.start + 0.8
-
-    @property
-    def body(self) -> str:
-        return self.text
 
 
 @pytest.fixture

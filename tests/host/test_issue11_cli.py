@@ -116,15 +116,21 @@ def test_ctrl_c_scores_the_last_word_saves_the_clock_and_says_how_to_resume(tmp_
     assert said[-1] == "Round 1: Cat's turn."
 
 
-def test_resume_announces_a_word_said_before_the_break_before_whose_turn(tmp_path, words):
-    heard: list[str] = []
-    path = tmp_path / "live.log"
-    s, log = logged_session(words, path, heard)
+def timer_paused(words, path):
+    """Ann's turn on BOARD, Cat flips the timer, 20 of its 45 seconds run, then Ctrl-C:
+    the session and its open log."""
+    s, log = logged_session(words, path, [])
     for i, record in enumerate([{"directive": "start", "args": ["Ann"]}, {"directive": "board", "args": BOARD.split()},
                                 {"begin": True}, {"speaker": "Cat", "text": "timer"}]):
         s.feed({"t": float(i), **record})
-    s.tick(23.0)  # 20 seconds run
+    s.tick(23.0)
     app.pause(s, log)
+    return s, log
+
+
+def test_resume_announces_a_word_said_before_the_break_before_whose_turn(tmp_path, words):
+    path = tmp_path / "live.log"
+    s, log = timer_paused(words, path)
     s.feed({"t": 23.5, "speaker": "Ann", "text": "jewelers"})  # logged, then the process is killed
     log.close()
     resumed = voice_host("resume", str(path), "--no-voice", stdin="")
@@ -137,14 +143,8 @@ def test_resume_announces_a_word_said_before_the_break_before_whose_turn(tmp_pat
 
 
 def test_resume_keeps_a_running_timers_time_left(tmp_path, words):
-    heard: list[str] = []
     path = tmp_path / "live.log"
-    s, log = logged_session(words, path, heard)
-    for i, record in enumerate([{"directive": "start", "args": ["Ann"]}, {"directive": "board", "args": BOARD.split()},
-                                {"begin": True}, {"speaker": "Cat", "text": "timer"}]):
-        s.feed({"t": float(i), **record})
-    s.tick(23.0)  # 20 of the 45 seconds have run when Ctrl-C comes
-    app.pause(s, log)
+    s, log = timer_paused(words, path)
     log.close()
     resumed = voice_host("resume", str(path), "--no-voice", stdin="")
     assert "host: Round 1: Ann's turn. The timer is in front of Cat, 25 seconds left." in resumed.stdout

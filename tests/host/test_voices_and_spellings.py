@@ -7,33 +7,19 @@ records what the host enrolled (tests/speech has the real d-vectors on real audi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import pytest
+import support
 
 from voice_host.host.announcer import spelling_hint
 from voice_host.host.hearing import Hearing, HearingSettings
 from voice_host.host.voices import sounds_like
 
 
-@dataclass
-class Heard:
-    start: float
-    text: str
-    speaker: str | None = None
-    speaker_confidence: float = 0.0
-    ask: bool = False
-    speaker_method: str | None = None
-    audio: np.ndarray = field(default_factory=lambda: np.ones(16000, np.float32))
-
-    @property
-    def end(self) -> float:
-        return self.start + 0.8
-
-    @property
-    def body(self) -> str:
-        return self.text
+def Heard(start: float, text: str, speaker: str | None = None, confidence: float = 0.0) -> support.Heard:
+    """An utterance of one microphone, with its audio (for the voice prints): nobody
+    attributed unless said."""
+    return support.Heard(start, text, speaker, confidence, audio=np.ones(16000, np.float32))
 
 
 class Prints:

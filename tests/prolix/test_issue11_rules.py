@@ -3,29 +3,16 @@ duel word leaves the word list, Redux's timer follows --timer."""
 
 from __future__ import annotations
 
-import textwrap
+from support import Table, by_name
 
-from support import by_name
-
-from voice_host import config
-from voice_host.app import run_records
 from voice_host.games import actions as A
 from voice_host.games import events as E
-from voice_host.host.script import parse_script
-from voice_host.host.session import Session, new_header
 
 
 def session(words, game="prolix-classic", players="Ann,Ben,Cat", **prolix):
-    heard: list[str] = []
-    cfg = config.load(overrides={"prolix": prolix} if prolix else None)
-    s = Session(new_header(game, players.split(","), 1, cfg), words, heard.append)
-
-    def run(script: str) -> list[str]:
-        before = len(heard)
-        run_records(s, parse_script(textwrap.dedent(script), s.t))
-        return heard[before:]
-
-    return s, run
+    """(the session, run(script) -> the sentences said), no table setup."""
+    t = Table(words, players, board=None, start=None, game=game, sections={"prolix": prolix})
+    return t.session, t
 
 
 ONE_ROUND = """
