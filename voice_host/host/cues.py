@@ -20,28 +20,30 @@ from __future__ import annotations
 
 from typing import Callable
 
+from voice_host.games import events as E
+from voice_host.games.dexikon import events as D
+from voice_host.games.prolix import events as P
+
 TEN = 10.0
 
 
 def earcon_for(event) -> str | None:
-    """The earcon an event gets, if any. Events are matched by their class name (the
-    games keep their events in their own modules; the names are what the announcer
-    dispatches on too)."""
-    kind = type(event).__name__
-    if kind in ("TimerFlipped", "TimerStarted"):
-        return "timer"
-    if kind == "TimerExpired":
-        return "time_up"
-    if kind == "TimeLeft":
-        return "ten_left" if getattr(event, "seconds", None) == TEN else None
-    if kind == "ChallengeRaised":
-        return "challenge"
-    if kind == "DexikonChallenged":
-        return "refused" if getattr(event, "outcome", None) == "void" else None
-    if kind == "ChallengeResolved":
-        return None if getattr(event, "stands", True) else "refused"
-    if kind == "Refused" and (getattr(event, "params", None) or {}).get("word"):
-        return "refused"
+    """The earcon an event gets, if any."""
+    match event:
+        case P.TimerFlipped() | P.TimerStarted():
+            return "timer"
+        case P.TimerExpired():
+            return "time_up"
+        case P.TimeLeft(seconds=seconds):
+            return "ten_left" if seconds == TEN else None
+        case E.ChallengeRaised():
+            return "challenge"
+        case D.DexikonChallenged(outcome=outcome):
+            return "refused" if outcome == "void" else None
+        case E.ChallengeResolved(stands=stands):
+            return None if stands else "refused"
+        case E.Refused(params=params) if (params or {}).get("word"):
+            return "refused"
     return None
 
 
