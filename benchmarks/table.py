@@ -12,6 +12,14 @@ questions left unanswered, as in a recording) and each word said is compared wit
 input the host fed the game at that moment: the word, the player, both ("on the right
 sheet"). Clean, 20 dB and 10 dB pink noise (tests/speech/synth.add_noise).
 
+Then the same table again, answering (`--no-answers` skips it): a player the host asks
+"Did you say X or Y?" says "Yes." when X is right, says the word when it is Y, and
+otherwise spells it in the spelling alphabet ("Tango, Oscar, ..."); "Who said X?" and
+"Was that Ann?" get the player's name ("It was Ben.") or "Yes.". The answers are put
+into the audio as the host asks (a source that grows as it is read), in the player's
+voice, under the same noise, and pass through the same pipeline. This is live play at
+a real table; the first run is a recording nobody can answer.
+
 Two splits, reported side by side: TUNING uses the voices and the kind of words the
 tests use (festival SLT, flite rms and awb); HELD-OUT uses voices no test uses (piper's
 neural joe, flite kal16, and sox pitch/tempo-shifted rms and SLT) and words no test file
@@ -72,29 +80,129 @@ def words_for(split: str, n: int) -> list[str]:
     return [x for x in drawn if split == "tuning" or x not in in_tests][:n]
 
 
-def session(voices: dict[str, str], words: list[str]):
-    """(audio, [(start, end, player, word)]): the opening, then the words in turn."""
-    clips, truth, t = [], [], 0.5
+def _script(voices: dict[str, str], words: list[str]):
+    """([(gap before, audio, label)], [(start, audio, label)]): the opening (label None),
+    then the words in turn (label (player, word)), as said with nobody interrupting."""
+    script, planned, t = [], [], 0.0
+    gap = 0.5
     for name, spec in voices.items():
         a = say(OPENING.format(name=name), spec)
-        clips.append((t, a, 0))
-        t += a.size / SAMPLE_RATE + 1.5
+        script.append((gap, a, None))
+        gap = 1.5
     players = list(voices)
     for i, word in enumerate(words):
         name = players[i % len(players)]
-        a = say(word, voices[name])
-        s, e = speech_bounds(a)
-        clips.append((t, a, 0))
-        truth.append((t + s, t + e, name, word))
-        t += a.size / SAMPLE_RATE + GAP
-    return place(clips, duration=t + 1.0)[:, 0], truth
+        script.append((gap, say(word, voices[name]), (name, word)))
+        gap = GAP
+    for g, a, label in script:
+        t += g
+        planned.append((t, a, label))
+        t += a.size / SAMPLE_RATE
+    return script, planned
 
 
-def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth) -> dict:
+def session(voices: dict[str, str], words: list[str]):
+    """(audio, [(start, end, player, word)]): the opening, then the words in turn."""
+    _, planned = _script(voices, words)
+    truth = []
+    for t, a, label in planned:
+        if label is not None:
+            s, e = speech_bounds(a)
+            truth.append((t + s, t + e, *label))
+    return place([(t, a, 0) for t, a, _ in planned], duration=planned[-1][0] + planned[-1][1].size / SAMPLE_RATE + 1.0)[:, 0], truth
+
+
+NATO = dict(a="Alfa", b="Bravo", c="Charlie", d="Delta", e="Echo", f="Foxtrot", g="Golf", h="Hotel", i="India",
+            j="Juliett", k="Kilo", l="Lima", m="Mike", n="November", o="Oscar", p="Papa", q="Quebec", r="Romeo",
+            s="Sierra", t="Tango", u="Uniform", v="Victor", w="Whiskey", x="Xray", y="Yankee", z="Zulu")
+
+
+class Conversation:
+    """A mono source that grows as it is read: the scripted clips, each after its gap,
+    and answers the table gives when the host asks (`answer`), put in as soon as the
+    clip being said (if any) has ended, after a short pause. `noise` (a track as long
+    as needed, looped) is added to everything."""
+
+    realtime = False
+    channels = 1
+    PAUSE = 0.8
+
+    def __init__(self, script: list[tuple[float, np.ndarray, object]], noise: np.ndarray | None = None):
+        self.script = list(script)
+        self.answers: list[tuple[float, np.ndarray, object]] = []
+        self.noise = noise
+        self.placed: list[tuple[float, float, object]] = []
+        """(start, end, label) of every clip as it was put in the timeline."""
+        self.duration = None
+
+    def answer(self, audio: np.ndarray, label=None) -> None:
+        self.answers.append((self.PAUSE, audio, label))
+
+    def __iter__(self):
+        from voice_host.speech.sources import AudioChunk
+
+        step, n, tail = SAMPLE_RATE // 10, 0, SAMPLE_RATE
+        entry, gap, rest = None, 0, None  # what comes next: its pause, then its audio
+        while True:
+            if self.answers and (entry is None or entry[2] != "answer" and gap > 0):
+                if entry is not None:  # a scripted clip not yet begun waits for the answer
+                    self.script.insert(0, entry)
+                entry = self.answers.pop(0)
+                gap, rest = int(entry[0] * SAMPLE_RATE), entry[1]
+            if entry is None:
+                if self.script:
+                    entry = self.script.pop(0)
+                    gap, rest = int(entry[0] * SAMPLE_RATE), entry[1]
+                elif tail > 0:
+                    tail -= step
+                else:
+                    self.duration = n / SAMPLE_RATE
+                    return
+            chunk = np.zeros(step, np.float32)
+            if entry is not None:
+                pause = min(step, gap)
+                gap -= pause
+                if pause < step:
+                    if rest is entry[1]:  # the clip begins in this chunk
+                        s, e = speech_bounds(entry[1])
+                        t = (n + pause) / SAMPLE_RATE
+                        self.placed.append((t + s, t + e, entry[2]))
+                    k = min(step - pause, rest.size)
+                    chunk[pause:pause + k] = rest[:k]
+                    rest = rest[k:]
+                    if rest.size == 0:
+                        entry = None
+            if self.noise is not None:
+                chunk = chunk + self.noise[np.arange(n, n + step) % self.noise.size]
+            yield AudioChunk(n / SAMPLE_RATE, chunk[:, None])
+            n += step
+
+    def close(self) -> None:
+        pass
+
+
+def _answer_for(question, truth: tuple[str, str], players: dict[str, str]) -> str | None:
+    """What the player whose word it was says to the host's open question."""
+    name, word = truth
+    if question.kind == "word":
+        if question.options[0] == word:
+            return "Yes."
+        if word in question.options[1:2]:
+            return word.capitalize() + "."
+        return ", ".join(NATO[c] for c in word) + "."
+    if question.kind == "spelling":
+        return "The first." if question.options[0] == word else "The other."
+    if question.kind == "who":
+        return "Yes." if question.options[:1] == [name] else f"It was {name}."
+    return None
+
+
+TRACE: list[bool] = []
+
+
+def _host(engine: str, voices: dict[str, str], say_to=None):
     from voice_host import config
-    from voice_host.app import play_recording
     from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.host.records import Said
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizer import make_recognizer
     from voice_host.speech.voiceprint import VoicePrints
@@ -102,12 +210,67 @@ def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth) -> dict:
 
     cfg = config.load()
     said: list[str] = []
-    s = Session(new_header("prolix-classic", list(voices), 1, cfg), Words.load(), said.append)
+
+    def out(sentence: str) -> None:
+        said.append(sentence)
+        if TRACE:
+            print(f"      host: {sentence}")
+        if say_to is not None:
+            say_to(sentence)
+
+    s = Session(new_header("prolix-classic", list(voices), 1, cfg), Words.load(), out)
     hearing = Hearing(s, s.words, HearingSettings.from_config(cfg), voiceprints=VoicePrints())
-    rec = make_recognizer(engine)
+    if TRACE:
+        hearing.on_hear = lambda u: print(f"  {u.start:7.2f} {u.speaker}: {u.text!r} ({u.confidence:.2f})")
+    return s, hearing, make_recognizer(engine), said
+
+
+def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth) -> dict:
+    from voice_host.app import play_recording
+
+    s, hearing, rec, said = _host(engine, voices)
     t0 = time.perf_counter()
     play_recording(hearing, ArraySource(audio[:, None]), rec)
     wall = time.perf_counter() - t0
+    return score(s, said, truth, wall, audio.size / SAMPLE_RATE)
+
+
+def run_answering(engine: str, voices: dict[str, str], words: list[str], snr: float | None) -> dict:
+    """The table answers the host's questions (see the module doc)."""
+    from voice_host.app import play_recording
+
+    script, planned = _script(voices, words)
+    noise = None
+    if snr is not None:
+        plain = place([(t, a, 0) for t, a, _ in planned], duration=planned[-1][0] + 5)[:, 0]
+        noise = np.tile(add_noise(plain, snr, seed=3) - plain, 4)
+    conv = Conversation(script, noise)
+    asked: dict[int, int] = {}
+
+    def on_say(sentence: str) -> None:
+        q = hearing.question
+        if q is None or q.asked_at in asked and asked[q.asked_at] >= 3:
+            return
+        placed = [(st, e, lab) for st, e, lab in conv.placed if isinstance(lab, tuple)]
+        about = next((lab for st, e, lab in placed if st - 0.5 <= q.t <= e + 0.5), None)
+        if about is None:
+            return
+        text = _answer_for(q, about, voices)
+        if text is not None:
+            asked[q.asked_at] = asked.get(q.asked_at, 0) + 1
+            conv.answer(say(text, voices[about[0]]), "answer")
+
+    s, hearing, rec, said = _host(engine, voices, on_say)
+    t0 = time.perf_counter()
+    play_recording(hearing, conv, rec)
+    wall = time.perf_counter() - t0
+    truth = [(st, e, lab[0], lab[1]) for st, e, lab in conv.placed if isinstance(lab, tuple)]
+    return score(s, said, truth, wall, conv.duration or 1.0)
+
+
+def score(s, said: list[str], truth, wall: float, seconds: float) -> dict:
+    from voice_host.host.records import Said
+
     fed = [r for r in s.records if isinstance(r, Said)]
     word = who = both = 0
     misses = []
@@ -123,7 +286,7 @@ def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth) -> dict:
     n = len(truth)
     return {"words": word / n, "attribution": who / n, "sheet": both / n,
             "questions": sum(x.startswith(("Was that", "Who said", "Did you say")) for x in said),
-            "rtf": wall / (audio.size / SAMPLE_RATE), "misses": misses}
+            "rtf": wall / seconds, "misses": misses}
 
 
 def main(argv=None) -> int:
@@ -131,21 +294,35 @@ def main(argv=None) -> int:
     ap.add_argument("--engine", default="auto")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--words", type=int, help="words per player")
+    ap.add_argument("--splits", default=",".join(SPLITS))
+    ap.add_argument("--conditions", default="clean,20,10", help="clean and/or SNRs in dB")
+    ap.add_argument("--no-recording", action="store_true", help="only the table that answers")
+    ap.add_argument("--no-answers", action="store_true", help="only the recording nobody answers")
+    ap.add_argument("--trace", action="store_true", help="print what was heard and said")
     args = ap.parse_args(argv)
+    if args.trace:
+        TRACE.append(True)
     per = args.words or (8 if args.quick else 20)
+    conds = [None if c == "clean" else float(c) for c in args.conditions.split(",")]
     print(f"One-microphone table, engine {args.engine}, {per} words per player after one enrollment sentence each")
-    print(f"{'split':9} {'noise':6} {'words':>6} {'who':>6} {'sheet':>6} {'asked':>6} {'RTF':>5}")
-    for split, voices in SPLITS.items():
+    print(f"{'split':9} {'noise':6} {'table':9} {'words':>6} {'who':>6} {'sheet':>6} {'asked':>6} {'RTF':>5}")
+    for split in args.splits.split(","):
+        voices = SPLITS[split]
         words = words_for(split, per * len(voices))
         audio, truth = session(voices, words)
-        for snr in CONDITIONS:
-            mixed = audio if snr is None else add_noise(audio, snr, seed=3)
-            r = run(args.engine, voices, mixed, truth)
-            label = "clean" if snr is None else f"{snr} dB"
-            print(f"{split:9} {label:6} {r['words']:6.1%} {r['attribution']:6.1%} {r['sheet']:6.1%} "
-                  f"{r['questions']:6d} {r['rtf']:5.2f}", flush=True)
-            if r["misses"]:
-                print("          missed: " + ", ".join(r["misses"][:12]))
+        for snr in conds:
+            label = "clean" if snr is None else f"{snr:g} dB"
+            runs = []
+            if not args.no_recording:
+                mixed = audio if snr is None else add_noise(audio, snr, seed=3)
+                runs.append(("recording", run(args.engine, voices, mixed, truth)))
+            if not args.no_answers:
+                runs.append(("answering", run_answering(args.engine, voices, words, snr)))
+            for kind, r in runs:
+                print(f"{split:9} {label:6} {kind:9} {r['words']:6.1%} {r['attribution']:6.1%} {r['sheet']:6.1%} "
+                      f"{r['questions']:6d} {r['rtf']:5.2f}", flush=True)
+                if r["misses"]:
+                    print("          missed: " + ", ".join(r["misses"][:12]))
     print("targets: attribution >= 97% clean; every word on the right sheet clean and at 20 dB")
     return 0
 

@@ -149,6 +149,9 @@ class Heard:
     ask: bool = False
     speaker_method: str | None = None
     audio: np.ndarray | None = None
+    confidence: float = 1.0
+    constrained: bool = False
+    alternatives: tuple = ()
 
     @property
     def end(self) -> float:

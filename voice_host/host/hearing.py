@@ -7,9 +7,12 @@ for the log), after three checks a human host would make:
 - **Which word?** Commands and questions pass as heard. Anything else is run through
   the words matcher (near-misses, homophones, "scrap booking", spelled letters, the
   NATO alphabet). Several words that do not make one word are table chatter.
-- **Sure?** A word matched with low confidence is confirmed first ("Did you say
-  jewelers?"); the speaker answers yes, no, or the right word; unanswered, the host
-  takes its best guess after ``answer_within`` seconds and says so.
+- **Sure?** A word the recognizer was unsure of (a constrained search whose best
+  sentence had a small margin over the next) or the matcher matched with low
+  confidence is confirmed first ("Did you say cheers or tours?"); the speaker answers
+  yes, no, the right word, or spells it ("tango oscar uniform romeo sierra"), which is
+  heard again as the play, at the time of the first try; unanswered, the host takes
+  its best guess after ``answer_within`` seconds and says so.
 - **Who?** An utterance nobody could attribute is asked about ("Who said jewelers?");
   a weakly attributed one is confirmed ("Was that Bob?"). The answer is a player's name
   or yes/no; unanswered, the host keeps its guess, or drops the word and says so.
@@ -63,6 +66,31 @@ class Heard(Protocol):
     speaker: str | None
     speaker_confidence: float
     ask: bool
+    confidence: float
+    """Recognition confidence 0..1."""
+    constrained: bool
+    """The text is the best sentence of what may be said (a constrained search), and
+    `confidence` its margin over the others."""
+    alternatives: list
+    """The constrained search's best sentences, (text, score), best first."""
+
+
+@dataclass
+class Again:
+    """A word said again (or spelled) to answer "Did you say ...?": heard as the play,
+    at the time of the first try, from the player who was asked."""
+
+    start: float
+    end: float
+    text: str
+    body: str
+    speaker: str | None
+    confidence: float
+    constrained: bool
+    alternatives: list
+    speaker_confidence: float = 1.0
+    ask: bool = False
+    speaker_method: str = "answer"
 
 
 @dataclass
@@ -71,6 +99,9 @@ class HearingSettings:
 
     confirm_below: float = 0.6
     """Match confidence under which a word is confirmed before it is played."""
+    confirm_heard_below: float = 0.9
+    """Recognition confidence (a constrained search's margin) under which a word is
+    confirmed before it is played (benchmarks/table.py chose it)."""
     join_above: float = 0.9
     """Several heard words count as one word only with at least this confidence."""
     answer_within: float = 6.0
@@ -198,7 +229,7 @@ class Hearing:
 
     def _hear(self, u: Heard) -> None:
         speaker, ask, body = u.speaker, u.ask, intents.normalize(u.body or u.text)
-        named = self.voices.named_by_sound(body) if getattr(u, "speaker_method", None) not in ("channel", "name") else None
+        named = self.voices.named_by_sound(body) if getattr(u, "speaker_method", None) not in ("channel", "name", "answer") else None
         if named is not None:
             speaker, body, (text, match) = named
             ask = False
@@ -218,9 +249,13 @@ class Hearing:
             return
         spelled = is_spelled(body)
         prefix = text[: len(text) - len(match.best)] if match is not None else ""
+        options = None
         if match is not None and match.confidence < self.settings.confirm_below and not (
                 not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
             options = [w for w, _ in match.alternatives[:3]]
+        elif match is not None and not spelled:
+            options = self._doubts(u, match.best)
+        if options:
             q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, prefix=prefix)
             self._ask(q, self.announce.did_you_say(options[:2]))
             return
@@ -235,6 +270,20 @@ class Hearing:
                     return
                 self._say(self.announce.took_spelling(match.best))
         self._feed(u.start, speaker, text, u.text)
+
+    def _doubts(self, u: Heard, word: str) -> list[str] | None:
+        """The words a constrained recognizer weighed (`word` first) when it was unsure
+        of `word` (confidence under ``confirm_heard_below``); None when it was sure."""
+        if not getattr(u, "constrained", False) or getattr(u, "confidence", 1.0) >= self.settings.confirm_heard_below:
+            return None
+        lead = {p.lower() for p in self.session.players} | {"says", "interrupts", "with", "play", "my", "word", "is"}
+        options = [word]
+        for sentence, _ in getattr(u, "alternatives", ()):
+            toks = sentence.split()
+            other = spelled_letters(toks) or (toks[-1] if toks and set(toks[:-1]) <= lead else None)
+            if other and other not in options and other in self.words:
+                options.append(other)
+        return options[:3]
 
     def _spellings(self, word: str) -> list[str]:
         """``word`` and its most common homophone, if that is a word a table would say
@@ -325,7 +374,7 @@ class Hearing:
             phrases += [f"{n}'s sheet" for n in names] + names + ["and i am ready to play", "i am ready to play"]
             if self.question is not None:
                 phrases += self.question.options
-            self._sayable = Sayable.game(phrases, lead_ins + list(intents.PHRASES["play_what"]))
+            self._sayable = Sayable.game(phrases, lead_ins + list(intents.PHRASES["play_what"]), spelling=True)
             self._sayable_for = key
         return self._sayable
 
@@ -341,6 +390,14 @@ class Hearing:
                     return True
                 word = body if body in q.options else q.options[0]
                 self._feed(q.t, q.speaker, q.prefix + word, q.heard)
+                return True
+            correction = body.removeprefix("no ")  # the word again, or spelled, by the player asked
+            if intents.parse(correction, self.session.players).kind in ("word", "unclear") and \
+                    self.understand(correction, q.speaker)[1] is not None:
+                self._settled()
+                self._hear(Again(q.t, u.end, u.text, q.prefix + correction, q.speaker,
+                                 getattr(u, "confidence", 1.0), getattr(u, "constrained", False),
+                                 getattr(u, "alternatives", [])))
                 return True
         if q.kind == "spelling" and u.speaker in (q.speaker, None):
             word = self._spelling_answer(body, said, q.options)

@@ -2,7 +2,11 @@
 
 A :class:`Sayable` is the set of sentences the host accepts at one moment:
 
-    [name [","]] (word | phrase)   or   phrase
+    [name [","]] (word | phrase | spelling)   or   phrase
+
+A spelling is two or more letters or spelling-alphabet words ("t o u r s", "tango
+oscar uniform romeo sierra"), allowed when ``spelling`` is set: a player who is
+misheard can always spell the word out, and the search keeps it letters.
 
 ``names`` are player names that may come first ("Ann, jewelers"), ``words`` the whole
 dictionary (given once: its compiled form is cached per object), ``phrases`` the
@@ -30,6 +34,8 @@ NAME_PUNCT = ",.:;!?"
 END_PUNCT = ".,?!"
 """Marks the recognizer may write after the sentence (at most two)."""
 MAX_END_PUNCT = 2
+SPELL_MARKS = ",.-"
+"""Marks the recognizer may write between spelled letters ("T, O", "T-O")."""
 
 
 def _clean(items: Iterable[str] | None) -> tuple[str, ...]:
@@ -52,6 +58,8 @@ class Sayable:
     time (e.g. :meth:`dictionary`): its compiled form is cached by identity."""
     names: tuple[str, ...] = ()
     """Player names that may come before a word or a phrase."""
+    spelling: bool = False
+    """Whether a word may be spelled out (letters or the spelling alphabet)."""
     _compiled: list = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -64,9 +72,11 @@ class Sayable:
         return _dictionary_words()
 
     @classmethod
-    def game(cls, phrases: Iterable[str] = (), names: Iterable[str] = (), words: bool = True) -> "Sayable":
-        """Names first optionally, then a dictionary word or one of `phrases`."""
-        return cls(tuple(phrases), cls.dictionary() if words else None, tuple(names))
+    def game(cls, phrases: Iterable[str] = (), names: Iterable[str] = (), words: bool = True,
+             spelling: bool = False) -> "Sayable":
+        """Names first optionally, then a dictionary word, one of `phrases` or (with
+        `spelling`) a word spelled out."""
+        return cls(tuple(phrases), cls.dictionary() if words else None, tuple(names), spelling)
 
     @classmethod
     def closed(cls, phrases: Iterable[str]) -> "Sayable":
@@ -118,6 +128,13 @@ def _sorted_words(words: Iterable[str]) -> list[str]:
     return out
 
 
+def _spell_tokens() -> list[str]:
+    """The letters and the spelling alphabet's words (the words matcher's table)."""
+    from voice_host.words.matcher import spelling_alphabet
+
+    return sorted({*"abcdefghijklmnopqrstuvwxyz", *spelling_alphabet()})
+
+
 def normalize_sentence(text: str) -> str:
     """A recognized sentence as the language's form: lower case, the marks dropped."""
     from .recognizer import normalize_text
@@ -132,6 +149,9 @@ class Language:
       ("W", lo, hi, d)  in a dictionary word after d characters (words[lo:hi] share them)
       ("Q", lo, hi, d)  in a phrase, likewise
       ("N", lo, hi, d)  in a name
+      ("L", lo, hi, d, n)  in a spelled letter (or spelling-alphabet word) after n
+                        whole ones (n capped at 2: a spelling needs two)
+      ("LM", n)         after a spelled letter and its mark ("T," "T-")
       ("NP",)           after a name and its mark: a space must follow
       ("P", k)          after a complete body sentence and k end marks
       ("S",)            the start, before an optional leading space
@@ -141,13 +161,16 @@ class Language:
         self.words: list[str] = _sorted_words(sayable.words) if sayable.words is not None else []
         self.phrases: list[str] = sorted(set(sayable.phrases))
         self.names: list[str] = sorted(set(sayable.names))
-        self._lists = {"W": self.words, "Q": self.phrases, "N": self.names}
+        self.spell: list[str] = _spell_tokens() if sayable.spelling else []
+        self._lists = {"W": self.words, "Q": self.phrases, "N": self.names, "L": self.spell}
         self._step: dict[tuple, frozenset] = {}
         body = set()
         if self.words:
             body.add(("W", 0, len(self.words), 0))
         if self.phrases:
             body.add(("Q", 0, len(self.phrases), 0))
+        if self.spell:
+            body.add(self._spell_root(0))
         self.body_roots = frozenset(body)
         roots = set(body)
         if self.names:
@@ -158,30 +181,49 @@ class Language:
     def __len__(self) -> int:
         return len(self.words) + len(self.phrases)
 
+    def _spell_root(self, n: int) -> tuple:
+        return ("L", 0, len(self.spell), 0, n)
+
+    @staticmethod
+    def _descend(strings: list[str], lo: int, hi: int, d: int, c: str) -> tuple[int, int] | None:
+        """The range of strings[lo:hi] (sharing d characters) whose next character is c."""
+        prefix = strings[lo][:d]
+        a = bisect_left(strings, prefix + c, lo, hi)
+        if a < hi and len(strings[a]) > d and strings[a][d] == c:
+            return a, bisect_left(strings, prefix + chr(ord(c) + 1), a, hi)
+        return None
+
     def _advance(self, s: tuple, c: str) -> list[tuple]:
         kind = s[0]
         if kind == "S":
             return list(self.roots) if c == " " else []
-        if kind in "WQN":
-            _, lo, hi, d = s
+        if kind in "WQNL":
+            lo, hi, d = s[1:4]
             strings = self._lists[kind]
             complete = len(strings[lo]) == d
             out = []
             if complete:
-                if kind != "N":
-                    if c in END_PUNCT:
-                        out.append(("P", 1))
-                else:
+                if kind == "N":
                     if c == " ":
                         out.extend(self.body_roots)
                     elif c in NAME_PUNCT:
                         out.append(("NP",))
-            prefix = strings[lo][:d]
-            a = bisect_left(strings, prefix + c, lo, hi)
-            if a < hi and len(strings[a]) > d and strings[a][d] == c:
-                b = bisect_left(strings, prefix + chr(ord(c) + 1), a, hi)
-                out.append((kind, a, b, d + 1))
+                elif kind == "L":
+                    n = min(s[4] + 1, 2)
+                    if c == " ":
+                        out.append(self._spell_root(n))
+                    elif c in SPELL_MARKS:
+                        out.append(("LM", n))
+                    if n >= 2 and c in END_PUNCT:
+                        out.append(("P", 1))
+                elif c in END_PUNCT:
+                    out.append(("P", 1))
+            r = self._descend(strings, lo, hi, d, c)
+            if r is not None:
+                out.append((kind, *r, d + 1, *s[4:]))
             return out
+        if kind == "LM":
+            return [self._spell_root(s[1])] if c == " " else self._advance(self._spell_root(s[1]), c)
         if kind == "NP":
             return list(self.body_roots) if c == " " else []
         if kind == "P":
@@ -215,6 +257,8 @@ class Language:
             if s[0] == "P":
                 return True
             if (s[0] == "W" or s[0] == "Q") and len(self._lists[s[0]][s[1]]) == s[3]:
+                return True
+            if s[0] == "L" and s[4] >= 1 and len(self.spell[s[1]]) == s[3]:
                 return True
         return False
 

@@ -60,6 +60,11 @@ class Utterance:
     """True when speaker_confidence is below the ask threshold: confirm with the table."""
     engine: str = ""
     """Recognizer that produced the text."""
+    constrained: bool = False
+    """The text is a sentence of what the recognizer was told may be said, and
+    `confidence` its margin over the others (Transcript.constrained)."""
+    alternatives: list[tuple[str, float]] = field(default_factory=list)
+    """A constrained recognizer's best sentences, best first (Transcript.alternatives)."""
     audio: np.ndarray | None = field(default=None, repr=False, compare=False)
     """The utterance's mono 16 kHz audio (pre-roll included), e.g. for enrollment."""
 
@@ -255,6 +260,7 @@ class Listener:
             speaker=attr.speaker, speaker_confidence=round(attr.confidence, 4),
             speaker_method=attr.method, channel=segment.channel,
             ask=attr.confidence < c.ask_below, engine=tr.engine,
+            constrained=tr.constrained, alternatives=list(tr.alternatives),
             audio=audio if self.keep_audio else None,
         )
         self._next_id += 1

@@ -107,6 +107,11 @@ def _spelling_table() -> dict[str, dict[str, str]]:
     return tomllib.loads(text)
 
 
+def spelling_alphabet() -> list[str]:
+    """The one-token words that spell a letter (alpha, bravo, ...), as heard."""
+    return [w for w in _spelling_table()["nato"] if w.isalpha()]
+
+
 def tokens(heard: str) -> list[str]:
     """The lower-case letter tokens of a transcript."""
     return re.findall(r"[a-z]+", heard.lower().replace("x-ray", "xray"))
