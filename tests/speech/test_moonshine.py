@@ -59,6 +59,16 @@ def test_language_accepts_names_words_and_phrases():
     assert isinstance(lang, Language) and len(lang) == 6
 
 
+def test_language_may_hold_a_spelled_word():
+    s = Sayable(phrases=("yes",), words=("tours", "a"), names=("ann",), spelling=True)
+    for ok in ("t o u r s", "tango oscar uniform", "T, O, U.", "t-o-u", "ann, t o", "Tango. Oscar.", "a b", "tours"):
+        assert ok in s, ok
+    for bad in ("t", "tango", "t tours", "tango oscarx", "yes t o"):
+        assert bad not in s, bad
+    assert s.language().accepts("t, o, u.") and not s.language().accepts("t o u r s...")  # two end marks at most
+    assert "t o" not in Sayable(phrases=("yes",), words=("tours",))  # only when asked for
+
+
 def test_closed_list_is_a_sayable():
     s = Sayable.closed(["Yes", "no", "challenge, Ben"])
     assert s.phrases == ("yes", "no", "challenge ben") and s.words is None and not s.names
@@ -154,6 +164,22 @@ def test_name_kept_when_a_short_sentence_ends_early(moon, say, game_sayable):
     plain = moon.clone()
     plain.second_pass = False
     assert plain.transcribe(audio, game_sayable).text == "and"
+
+
+@pytest.mark.parametrize("said, voice, heard", [
+    ("Tango, Oscar, Uniform, Romeo, Sierra.", "fest_slt", "tango oscar uniform romeo sierra"),
+    ("Lima, Oscar, November, Echo, Romeo.", "rms", "lima oscar november echo romeo"),
+])
+def test_a_spelled_word_stays_letters(moon, say, said, voice, heard):
+    """Constrained to one word, "Tango, Oscar, ..." came out as "tango"; with spelling
+    in the language the whole spelling is heard, and the matcher makes it the word."""
+    from voice_host.words import Words
+
+    sayable = Sayable.game(PHRASES, NAMES, spelling=True)
+    tr = moon.transcribe(say(said, voice), sayable)
+    assert (tr.text, tr.constrained) == (heard, True), (tr.free, tr.alternatives[:3])
+    assert Words.load().match(tr.text).best == "".join(w[0] for w in heard.split())
+    assert moon.transcribe(say(said, voice), Sayable.game(PHRASES, NAMES)).text != heard
 
 
 def test_command_phrase(moon, say, game_sayable):

@@ -1,0 +1,99 @@
+"""Issue 10, item 2 in the host: a word the recognizer was unsure of is confirmed before
+it is played, with the words it weighed, and the player can answer with the right one,
+say it again, or spell it.
+
+The utterances are what the speech layer emits for a constrained recognizer
+(``constrained=True``, ``confidence`` the margin of its best sentence, ``alternatives``
+its n-best); tests/speech has the same on real audio.
+"""
+
+from __future__ import annotations
+
+import pytest
+import support
+
+from voice_host.host.hearing import Hearing, HearingSettings
+
+
+def Unsure(start, text, alternatives=(), confidence=0.55, speaker="Ann") -> support.Heard:
+    return support.Heard(start, text, speaker, confidence=confidence, constrained=True,
+                         alternatives=[(a, -float(i)) for i, a in enumerate(alternatives)])
+
+
+@pytest.fixture
+def ear(table):
+    t = table()
+    return t, Hearing(t.session, t.session.words, HearingSettings())
+
+
+def said(t, hearing, *utterances) -> list[str]:
+    before = len(t.heard)
+    for u in utterances:
+        hearing.hear(u)
+    hearing.tick(utterances[-1].start + 1)  # past the tie window
+    return t.heard[before:]
+
+
+def test_an_unsure_word_is_confirmed_with_the_words_the_recognizer_weighed(ear):
+    t, hearing = ear
+    # the runner-up "ann tours" is the same player's other reading: the option is the word
+    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "ann tours", "challenge ben", "cheer"])) == [
+        "Did you say cheers or tours?"]
+    assert hearing.question.options == ["cheers", "tours", "cheer"]  # no commands among them
+    assert t.game.state.used == []  # nothing is played yet
+    out = said(t, hearing, support.Heard(12, "tours", "Ann"))
+    assert out[0].startswith("Ann scores") and out[0].endswith("for tours.")
+    assert [r.t for r in t.session.records if getattr(r, "text", None) == "tours"] == [10]  # at the first try
+
+
+def test_a_sure_word_or_free_text_is_not_asked_about(ear):
+    t, hearing = ear
+    out = said(t, hearing, Unsure(10, "jawbones", ["jawbones", "jawbone"], confidence=0.97))
+    assert out[0] == "Ann scores 17 points for jawbones."
+    t("@board W B J S L C D G")
+    out = said(t, hearing, support.Heard(20, "cowbells", "Ben", confidence=0.3))  # not constrained: the matcher decides
+    assert out[0] == "Ben scores 16 points for cowbells."
+
+
+@pytest.mark.parametrize("answer", [
+    "tango oscar uniform romeo sierra",   # the spelling alphabet
+    "no t o u r s",                       # "no" and the letters
+    "tours",                              # the word again, not among the options
+])
+def test_the_player_asked_can_say_it_again_or_spell_it(ear, answer):
+    t, hearing = ear
+    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"])) == ["Did you say cheers or chairs?"]
+    out = said(t, hearing, support.Heard(13, answer, "Ann"))
+    assert out[0].startswith("Ann scores") and out[0].endswith("for tours."), out
+    assert t.game.state.used == [("tours", "Ann")] and hearing.question is None
+
+
+def test_a_word_said_again_and_still_unsure_is_asked_about_again(ear):
+    t, hearing = ear
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
+    assert said(t, hearing, Unsure(13, "tours", ["tours", "towers"], speaker="Ann")) == ["Did you say tours or towers?"]
+    out = said(t, hearing, support.Heard(15, "yes", "Ann"))
+    assert out[0].endswith("for tours.") and t.game.state.used == [("tours", "Ann")]
+
+
+def test_another_players_word_is_not_an_answer(ear):
+    """In a recording nobody answers: Ben's next word waits for the question to be
+    settled (the host's best guess), then is Ben's own play."""
+    t, hearing = ear
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
+    assert said(t, hearing, support.Heard(12.5, "cowbells", "Ben")) == []  # held while the question is open
+    before = len(t.heard)
+    hearing.tick(17)  # answer_within (6 s) after the question
+    assert t.heard[before:] == ["I'll take cheers.", "Ann scores 5 points for cheers.",
+                                "Ann, draw 2 tiles and tell me the letters.",
+                                "Wait until Ann has drawn the new tiles."]  # Ben's word: his own play
+    assert [(r.t, r.speaker, r.text) for r in t.session.records if hasattr(r, "text")] == [
+        (10, "Ann", "cheers"), (12.5, "Ben", "cowbells")]
+
+
+def test_no_then_the_word(ear):
+    t, hearing = ear
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
+    assert said(t, hearing, support.Heard(12, "no", "Ann")) == ["Then please say it again, or spell it."]
+    out = said(t, hearing, support.Heard(14, "tours", "Ann"))
+    assert out[0].endswith("for tours.") and t.game.state.used == [("tours", "Ann")]
