@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import threading
+from functools import cache
 from pathlib import Path
 from typing import Sequence
 
@@ -54,6 +55,12 @@ SECOND_PASS_WORDS = 5
 search's best sentences) the second pass puts after each name (see
 MoonshineRecognizer._second_pass). Tuning split, "NAME, word" clean / 20 dB: 3 gave
 70.8 / 58.3%, 5 70.8 / 62.5% (and 75.0 / 50.0 -> 79.2 / 54.2% on a second set of 24)."""
+
+
+@cache
+def _spellings() -> Sayable:
+    """Words spelled out, and nothing else (the spelling pass's language)."""
+    return Sayable(spelling=True)
 
 
 class MoonshineRecognizer(WholeUtterance):
@@ -156,6 +163,9 @@ class MoonshineRecognizer(WholeUtterance):
         best_am = max(alts.values()) if alts else -math.inf  # the chatter check: the search's own
         if self.second_pass:
             self._second_pass(d, audio, lang, free_norm, alts)
+            spelled = self._spelling_pass(d, audio, lang, free_norm, alts)
+            if spelled is not None:
+                best_am = max(best_am, spelled)
         found = sorted(dict(d.second + d.constrained).items(), key=lambda kv: -kv[1])
         for text, score in found:
             alts.setdefault(normalize_text(text), score)
@@ -229,6 +239,39 @@ class MoonshineRecognizer(WholeUtterance):
             d.ids.setdefault(text, ids)
         d.seconds += d2.seconds
         d.constraint_seconds += d2.constraint_seconds
+
+    def _spelling_pass(self, d: Decoded, audio: np.ndarray, lang: Language, free_norm: str,
+                       found: dict[str, float]) -> float | None:
+        """A word spelled out that the search lost, found by a search of spellings only
+        (on the same encoder output): its sentences join `d.second`; returns the best
+        one's score (for the chatter check), or None when not tried.
+
+        Only when the language holds spellings, the free decode looks like one (three
+        words or more, most of them a letter or near a spelling-alphabet word) and the
+        search's best is not one: the search tends to end early on a dictionary word
+        ("Papa, Romeo, Oscar, ..." -> "poker") or to lose to the free decode's
+        run-together words ("Papuromio, Oskar Sierra, ...")."""
+        from rapidfuzz import fuzz, process
+
+        fw = free_norm.split()
+        if not lang.spell or len(fw) < 3:
+            return None
+        best = next(iter(found), "").split()
+        if len(best) >= 2 and all(w in lang.spell for w in best[-2:]):
+            return None
+        near = sum(len(w) == 1 or process.extractOne(w, lang.spell, scorer=fuzz.ratio, score_cutoff=70) is not None
+                   for w in fw)
+        if near * 2 < len(fw):
+            return None
+        d2 = decode(self.model, audio, _spellings().language(), beam=self.beam_size, free=False, hidden=d.hidden)
+        if not d2.constrained:
+            return None
+        d.second = sorted(d.second + d2.constrained, key=lambda kv: -kv[1])
+        for text, ids in d2.ids.items():
+            d.ids.setdefault(text, ids)
+        d.seconds += d2.seconds
+        d.constraint_seconds += d2.constraint_seconds
+        return d2.constrained[0][1]
 
     def _transcript(self, text: str, raw: str, conf: float, dur: float, **extra) -> Transcript:
         parts = text.split()

@@ -123,7 +123,7 @@ def spelled_letters(toks: Sequence[str]) -> str | None:
     spellings of three tokens or more."""
     table = _spelling_table()
     out: list[str] = []
-    names = 0
+    names = nato = 0
     i = 0
     while i < len(toks):
         pair = " ".join(toks[i : i + 2])
@@ -136,6 +136,7 @@ def spelled_letters(toks: Sequence[str]) -> str | None:
             out.append(t)
         elif t in table["nato"]:
             out.append(table["nato"][t])
+            nato += 1
         elif t in table["names"]:
             out.append(table["names"][t])
             names += 1
@@ -144,7 +145,9 @@ def spelled_letters(toks: Sequence[str]) -> str | None:
         i += 1
     if len(out) < 2 or (names and len(out) < 3):
         return None
-    return "".join(out)
+    word = "".join(out)
+    # among the spelling alphabet's words, "X-ray" is often written letter by letter
+    return word.replace("xray", "x") if nato else word
 
 
 @dataclass(frozen=True)
