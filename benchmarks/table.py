@@ -15,7 +15,9 @@ sheet"). Clean, 20 dB and 10 dB pink noise (tests/speech/synth.add_noise).
 Then the same table again, answering (`--no-answers` skips it): a player the host asks
 "Did you say X or Y?" says "Yes." when X is right, says the word when it is Y, and
 otherwise spells it in the spelling alphabet ("Tango, Oscar, ..."); "Who said X?" and
-"Was that Ann?" get the player's name ("It was Ben.") or "Yes.". The answers are put
+"Was that Ann?" get the player's name ("It was Ben.") or "Yes."; a player whose word
+the host took wrong says "No, " and spells it. Nobody says more than three things
+about one word. The answers are put
 into the audio as the host asks (a source that grows as it is read), in the player's
 voice, under the same noise, and pass through the same pipeline. This is live play at
 a real table; the first run is a recording nobody can answer.
@@ -181,7 +183,7 @@ class Conversation:
         pass
 
 
-def _answer_for(question, truth: tuple[str, str], players: dict[str, str]) -> str | None:
+def _answer_for(question, truth: tuple[str, str]) -> str | None:
     """What the player whose word it was says to the host's open question."""
     name, word = truth
     if question.kind == "word":
@@ -238,6 +240,7 @@ def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth) -> dict:
 def run_answering(engine: str, voices: dict[str, str], words: list[str], snr: float | None) -> dict:
     """The table answers the host's questions (see the module doc)."""
     from voice_host.app import play_recording
+    from voice_host.host.records import Said
 
     script, planned = _script(voices, words)
     noise = None
@@ -245,21 +248,34 @@ def run_answering(engine: str, voices: dict[str, str], words: list[str], snr: fl
         plain = place([(t, a, 0) for t, a, _ in planned], duration=planned[-1][0] + 5)[:, 0]
         noise = np.tile(add_noise(plain, snr, seed=3) - plain, 4)
     conv = Conversation(script, noise)
-    asked: dict[int, int] = {}
+    answers: dict[object, int] = {}
+
+    def about(t: float):
+        return next((lab for st, e, lab in conv.placed if isinstance(lab, tuple) and st - 0.5 <= t <= e + 0.5), None)
+
+    def reply(label, text: str) -> None:
+        if answers.get(label, 0) < 3:  # a player gives up after three tries
+            answers[label] = answers.get(label, 0) + 1
+            conv.answer(say(text, voices[label[0]]), "answer")
 
     def on_say(sentence: str) -> None:
         q = hearing.question
-        if q is None or q.asked_at in asked and asked[q.asked_at] >= 3:
+        if q is not None:
+            label = about(q.t)
+            text = _answer_for(q, label) if label else None
+            if text is not None and ("q", q.asked_at) not in asked:
+                asked.add(("q", q.asked_at))
+                reply(label, text)
             return
-        placed = [(st, e, lab) for st, e, lab in conv.placed if isinstance(lab, tuple)]
-        about = next((lab for st, e, lab in placed if st - 0.5 <= q.t <= e + 0.5), None)
-        if about is None:
-            return
-        text = _answer_for(q, about, voices)
-        if text is not None:
-            asked[q.asked_at] = asked.get(q.asked_at, 0) + 1
-            conv.answer(say(text, voices[about[0]]), "answer")
+        idx = len(s.records) - 1
+        r = s.records[idx] if idx >= 0 else None
+        if isinstance(r, Said) and ("r", idx) not in asked and s.undoable[-1:] == [idx]:  # a play the host took
+            asked.add(("r", idx))
+            label = about(r.t)
+            if label and label[0] == r.speaker and r.text.split()[-1] != label[1]:
+                reply(label, "No, " + ", ".join(NATO[c] for c in label[1]) + ".")
 
+    asked: set = set()
     s, hearing, rec, said = _host(engine, voices, on_say)
     t0 = time.perf_counter()
     play_recording(hearing, conv, rec)
@@ -285,7 +301,7 @@ def score(s, said: list[str], truth, wall: float, seconds: float) -> dict:
             misses.append(f"{name}:{w}->" + (f"{r.speaker}:{r.text}" if r else "nothing"))
     n = len(truth)
     return {"words": word / n, "attribution": who / n, "sheet": both / n,
-            "questions": sum(x.startswith(("Was that", "Who said", "Did you say")) for x in said),
+            "questions": sum(x.startswith(("Was that", "Who said", "Did you say", "Undone")) for x in said),
             "rtf": wall / seconds, "misses": misses}
 
 

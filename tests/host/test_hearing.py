@@ -54,7 +54,7 @@ def test_unsure_word_is_confirmed_yes_or_settled_by_the_best_guess(ear):
     t("@board W B J S L C D G")
     first, _ = unsure(t, "gliblets")
     said(t, hearing, Heard(30, "gliblets", "Ben"))
-    out = said(t, hearing, Heard(40, "scores", "Cat"))  # nobody answered within 6 s
+    out = said(t, hearing, Heard(40, "scores", "Cat"))  # nobody answered within 8 s
     assert out[0] == f"I'll take {first}."
     assert t.game.state.used[-1] == (first, "Ben")
 
@@ -98,7 +98,7 @@ def test_words_said_while_a_question_is_open_wait_their_turn(ear):
     said(t, hearing, Heard(10, "flummocks"))                 # Ann, unsure: the host asks
     hearing.hear(Heard(11, "jawbones", "Ben"))                # Ben interrupts meanwhile: held back
     assert t.game.state.used == []
-    out = said(t, hearing, Heard(17, "scores", "Cat"))        # no answer within 6 s
+    out = said(t, hearing, Heard(19, "scores", "Cat"))        # no answer within answer_within (8 s)
     # in the order said: Ann's word first, so Ben's came after it, before the new tiles
     assert out[:4] == [f"I'll take {first}.", f"Ann scores {value} points for {first}.",
                        "Ann, draw 2 tiles and tell me the letters.", "Wait until Ann has drawn the new tiles."]

@@ -83,7 +83,7 @@ def test_another_players_word_is_not_an_answer(ear):
     said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
     assert said(t, hearing, support.Heard(12.5, "cowbells", "Ben")) == []  # held while the question is open
     before = len(t.heard)
-    hearing.tick(17)  # answer_within (6 s) after the question
+    hearing.tick(19)  # answer_within (8 s) after the question
     assert t.heard[before:] == ["I'll take cheers.", "Ann scores 5 points for cheers.",
                                 "Ann, draw 2 tiles and tell me the letters.",
                                 "Wait until Ann has drawn the new tiles."]  # Ben's word: his own play
@@ -97,3 +97,26 @@ def test_no_then_the_word(ear):
     assert said(t, hearing, support.Heard(12, "no", "Ann")) == ["Then please say it again, or spell it."]
     out = said(t, hearing, support.Heard(14, "tours", "Ann"))
     assert out[0].endswith("for tours.") and t.game.state.used == [("tours", "Ann")]
+
+
+def test_a_word_taken_wrong_is_put_right_by_its_player(ear):
+    t, hearing = ear
+    assert said(t, hearing, support.Heard(10, "percents", "Ann"))[0] == "Ann scores 5 points for percents."
+    assert said(t, hearing, support.Heard(12, "no persons", "Ann")) == [
+        "Undone: Ann: percents.", "Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G.",
+        "Round 1: Ann's turn.", "Ann scores 3 points for persons.", "Ann, draw 2 tiles and tell me the letters."]
+    assert t.game.state.used == [("persons", "Ann")]
+    t("@board W B J S L C D G")
+    said(t, hearing, support.Heard(20, "towers", "Ben"))
+    out = said(t, hearing, support.Heard(22, "i said tango oscar uniform romeo sierra", "Ben"))  # spelled
+    assert out[0] == "Undone: Ben: towers." and out[3] == "Ben scores 3 points for tours."
+    assert t.game.state.used == [("persons", "Ann"), ("tours", "Ben")]
+    assert [r.text for r in t.session.records if hasattr(r, "text")][-2:] == ["undo", "tours"]  # the log says so
+
+
+def test_only_its_player_and_only_at_once_can_put_a_word_right(ear):
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "percents", "Ann"))
+    said(t, hearing, support.Heard(11.5, "no persons", "Ben"))  # not Ben's word
+    said(t, hearing, support.Heard(30, "no persons", "Ann"))    # too late: the game went on
+    assert t.game.state.used[0] == ("percents", "Ann") and not any(x.startswith("Undone") for x in t.heard)

@@ -140,7 +140,7 @@ def test_homophones_that_score_the_same_are_taken_and_spelled(ear):
 def test_an_unanswered_spelling_question_takes_the_heard_word(ear):
     t, hearing = ear(board="K N G H T S L R")
     said(t, hearing, Heard(10, "night", "Ann", 0.95))
-    hearing.tick(17)
+    hearing.tick(19)
     assert "I'll take night." in t.heard[-3:]
     assert t.game.state.used == [("night", "Ann")]
 

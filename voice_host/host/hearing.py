@@ -13,6 +13,10 @@ for the log), after three checks a human host would make:
   yes, no, the right word, or spells it ("tango oscar uniform romeo sierra"), which is
   heard again as the play, at the time of the first try; unanswered, the host takes
   its best guess after ``answer_within`` seconds and says so.
+- **Not what I said.** A word the host took and announced can be put right by its
+  player within ``answer_within`` seconds, while nothing else has happened: "no,
+  persons", "no, papa echo romeo ...", "I said persons". The play is undone (logged as
+  an undo) and the word heard again as the play.
 - **Who?** An utterance nobody could attribute is asked about ("Who said jewelers?");
   a weakly attributed one is confirmed ("Was that Bob?"). The answer is a player's name
   or yes/no; unanswered, the host keeps its guess, or drops the word and says so.
@@ -104,7 +108,7 @@ class HearingSettings:
     confirmed before it is played (benchmarks/table.py chose it)."""
     join_above: float = 0.9
     """Several heard words count as one word only with at least this confidence."""
-    answer_within: float = 6.0
+    answer_within: float = 8.0
     """Seconds a question waits for an answer before the host settles it."""
     ignore: tuple[str, ...] = ()
     """Lone words that are table chatter, not plays (``play okay`` still plays)."""
@@ -165,6 +169,9 @@ class Hearing:
     listen_for: Callable[[object], None] | None = None
     """Tells a recognizer that can be constrained what may be said now (a
     speech.sayable.Sayable, or None for anything): see :meth:`sayable`."""
+    last_play: tuple | None = None
+    """(when it was announced, player, record index, prefix) of the last word the host
+    took, which its player may still put right (see "Not what I said")."""
     _sayable: object = field(default=None, repr=False)
     _sayable_for: object = field(default=0, repr=False)
 
@@ -228,6 +235,8 @@ class Hearing:
         self._hear(u)
 
     def _hear(self, u: Heard) -> None:
+        if self._put_right(u):
+            return
         speaker, ask, body = u.speaker, u.ask, intents.normalize(u.body or u.text)
         named = self.voices.named_by_sound(body) if getattr(u, "speaker_method", None) not in ("channel", "name", "answer") else None
         if named is not None:
@@ -270,6 +279,27 @@ class Hearing:
                     return
                 self._say(self.announce.took_spelling(match.best))
         self._feed(u.start, speaker, text, u.text)
+
+    CORRECTIONS = ("no i said ", "i said ", "no ")
+    """What a player says before the right word to put a misheard play right."""
+
+    def _put_right(self, u: Heard) -> bool:
+        """'No, persons' from the player whose word was just taken: undo it, and hear
+        the right word as the play (asked about in turn if the recognizer is unsure)."""
+        last, body = self.last_play, intents.normalize(u.body or u.text)
+        lead = next((c for c in self.CORRECTIONS if body.startswith(c)), None)
+        if last is None or lead is None or u.start > last[0] + self.settings.answer_within:
+            return False
+        announced, player, index, prefix = last
+        word = body[len(lead):]
+        if u.speaker not in (player, None) or self.session.undoable[-1:] != [index] or \
+                self.understand(word, player)[1] is None:
+            return False
+        self.last_play = None
+        self._feed(u.start, player, "undo", u.text)
+        self._hear(Again(u.start, u.end, u.text, prefix + word, player, getattr(u, "confidence", 1.0),
+                         getattr(u, "constrained", False), getattr(u, "alternatives", [])))
+        return True
 
     def _doubts(self, u: Heard, word: str) -> list[str] | None:
         """The words a constrained recognizer weighed (`word` first) when it was unsure
@@ -367,6 +397,7 @@ class Hearing:
         if self._sayable_for != key:
             names = [p.lower() for p in self.session.players]
             lead_ins = names + [f"{n} {v}" for n in names for v in ("says", "interrupts", "interrupts with")]
+            lead_ins += [c.strip() for c in self.CORRECTIONS]  # "no, persons": a play put right
             lead_ins += [f"{v} {n}" for n in names for v in ("i am", "my name is", "this is")]  # "I am Ann, and ..."
             phrases = [p for kind, ps in intents.PHRASES.items() if kind != "play_what" for p in ps]
             phrases += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "it was", "that was", "i am",
@@ -436,6 +467,11 @@ class Hearing:
 
     def _feed(self, t: float, speaker: str | None, text: str, heard: str) -> None:
         self.session.play(Said(t, speaker, text, heard))
+        index = len(self.session.records) - 1
+        match = intents.PLAY.match(text)
+        word = match.group(2) if match else text
+        taken = self.session.undoable[-1:] == [index] and intents.parse(word, self.session.players).kind == "word"
+        self.last_play = (self.session.t, speaker, index, text[: len(text) - len(word)]) if taken else None
 
     @property
     def announce(self):
