@@ -120,3 +120,17 @@ def test_only_its_player_and_only_at_once_can_put_a_word_right(ear):
     said(t, hearing, support.Heard(11.5, "no persons", "Ben"))  # not Ben's word
     said(t, hearing, support.Heard(30, "no persons", "Ann"))    # too late: the game went on
     assert t.game.state.used[0] == ("percents", "Ann") and not any(x.startswith("Undone") for x in t.heard)
+
+
+def test_a_word_is_put_right_while_the_next_players_word_is_asked_about(table):
+    t = table(board=None)  # the host's own bag: no tiles to report between the words
+    hearing = Hearing(t.session, t.session.words, HearingSettings())
+    assert said(t, hearing, support.Heard(10, "percents", "Ann"))[0] == "Ann scores 3 points for percents."
+    assert said(t, hearing, Unsure(13, "cheers", ["cheers", "chairs"], speaker="Ben")) == ["Did you say cheers or chairs?"]
+    out = said(t, hearing, support.Heard(15, "no persons", "Ann"))  # Ann, while Ben is asked
+    assert out[0] == "Undone: Ann: percents." and out[3] == "Ann scores 1 point for persons."
+    assert out[-1] == "Round 1: Ben's turn." and hearing.question.speaker == "Ben"  # still waiting on Ben
+    assert said(t, hearing, support.Heard(17, "yes", "Ben"))[0] == "Ben scores 4 points for cheers."
+    assert t.game.state.used == [("persons", "Ann"), ("cheers", "Ben")]
+    assert [(r.t, r.text) for r in t.session.records if hasattr(r, "text")] == [
+        (10, "percents"), (15, "undo"), (10, "persons"), (13, "cheers")]  # each word at the time it was said

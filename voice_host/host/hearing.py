@@ -16,7 +16,7 @@ for the log), after three checks a human host would make:
 - **Not what I said.** A word the host took and announced can be put right by its
   player within ``answer_within`` seconds, while nothing else has happened: "no,
   persons", "no, papa echo romeo ...", "I said persons". The play is undone (logged as
-  an undo) and the word heard again as the play.
+  an undo) and the word heard again as the play, at the time it was first said.
 - **Who?** An utterance nobody could attribute is asked about ("Who said jewelers?");
   a weakly attributed one is confirmed ("Was that Bob?"). The answer is a player's name
   or yes/no; unanswered, the host keeps its guess, or drops the word and says so.
@@ -170,8 +170,8 @@ class Hearing:
     """Tells a recognizer that can be constrained what may be said now (a
     speech.sayable.Sayable, or None for anything): see :meth:`sayable`."""
     last_play: tuple | None = None
-    """(when it was announced, player, record index, prefix) of the last word the host
-    took, which its player may still put right (see "Not what I said")."""
+    """(when it was announced, player, record index, prefix, when it was said) of the
+    last word the host took, which its player may still put right ("Not what I said")."""
     _sayable: object = field(default=None, repr=False)
     _sayable_for: object = field(default=0, repr=False)
 
@@ -229,7 +229,7 @@ class Hearing:
         if self.question is not None:
             if self._answer(u, body):
                 self._catch_up()
-            else:
+            elif not self._put_right(u):
                 self.waiting.append(u)
             return
         self._hear(u)
@@ -285,19 +285,24 @@ class Hearing:
 
     def _put_right(self, u: Heard) -> bool:
         """'No, persons' from the player whose word was just taken: undo it, and hear
-        the right word as the play (asked about in turn if the recognizer is unsure)."""
+        the right word as the play (asked about in turn if the recognizer is unsure,
+        unless another player's word is being asked about: then it is played as heard)."""
         last, body = self.last_play, intents.normalize(u.body or u.text)
         lead = next((c for c in self.CORRECTIONS if body.startswith(c)), None)
         if last is None or lead is None or u.start > last[0] + self.settings.answer_within:
             return False
-        announced, player, index, prefix = last
+        announced, player, index, prefix, said_at = last
         word = body[len(lead):]
         if u.speaker not in (player, None) or self.session.undoable[-1:] != [index] or \
                 self.understand(word, player)[1] is None:
             return False
         self.last_play = None
         self._feed(u.start, player, "undo", u.text)
-        self._hear(Again(u.start, u.end, u.text, prefix + word, player, getattr(u, "confidence", 1.0),
+        if self.question is not None:  # another player's word is being asked about: no second question
+            self._feed(said_at, player, prefix + self.understand(word, player)[0], u.text)
+            self.session.settle()  # scored before the word being asked about
+            return True
+        self._hear(Again(said_at, u.end, u.text, prefix + word, player, getattr(u, "confidence", 1.0),
                          getattr(u, "constrained", False), getattr(u, "alternatives", [])))
         return True
 
@@ -471,7 +476,7 @@ class Hearing:
         match = intents.PLAY.match(text)
         word = match.group(2) if match else text
         taken = self.session.undoable[-1:] == [index] and intents.parse(word, self.session.players).kind == "word"
-        self.last_play = (self.session.t, speaker, index, text[: len(text) - len(word)]) if taken else None
+        self.last_play = (self.session.t, speaker, index, text[: len(text) - len(word)], t) if taken else None
 
     @property
     def announce(self):
