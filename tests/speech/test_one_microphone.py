@@ -116,3 +116,27 @@ def test_the_live_host_asks_each_player_to_say_who_they_are(say, moonshine_ready
     assert said[7] == "Prolix Classic for Ann, Ben and Cat: 6 rounds."
     assert [(w["word"], p["name"]) for p in session.result()["players"] for w in p["words"]] == [
         ("pocket", "Ann"), ("market", "Ben"), ("window", "Cat")], "\n".join(said)
+
+
+SPELLED = """
+[+4] Ann: characters
+[+1.5] Ann: Charlie, Hotel, Alfa, Romeo, Alfa, Charlie, Tango, Echo, Romeo, Sierra.
+[+8] Ben: mutant
+[+2.5] Ben: No, Mike, Uniform, Tango, Alfa, November, Tango.
+"""
+
+
+def test_a_misheard_word_is_spelled_or_put_right_in_a_recording(tmp_path, say, moonshine_ready):
+    """Ann's "characters" is heard unsure ("captures"): the host asks and her spelling
+    answers it. Ben's "mutant" is heard surely but wrong ("muted"): the host scores it,
+    and Ben's "No, Mike, Uniform, ..." puts it right. The game ends as if typed."""
+    options = ("--players", ",".join(PLAYERS), "--start", "Ann", "--seed", "5")
+    (tmp_path / "words.txt").write_text("[+4] Ann: characters\n[+3] Ben: mutant\n")
+    expected, _ = play(tmp_path, "text", "--script", str(tmp_path / "words.txt"), *options)
+    wav = tmp_path / "table.wav"
+    write_wav(wav, render(OPENING + SPELLED, say, VOICES, channels=False))
+    heard, out = play(tmp_path, "audio", "--audio", str(wav), *options)
+    lines = [line.removeprefix("host: ") for line in out.splitlines() if line.startswith("host: ")]
+    assert any(x.startswith("Did you say captures") for x in lines), out
+    assert "Ben scores 2 points for muted." in lines and "Undone: Ben: muted." in lines, out
+    assert heard["players"] == expected["players"], out
