@@ -13,6 +13,7 @@ import pytest
 import support
 
 from voice_host.host.hearing import Hearing, HearingSettings
+from voice_host.host.session import Session
 
 
 def Unsure(start, text, alternatives=(), confidence=0.55, speaker="Ann") -> support.Heard:
@@ -103,15 +104,15 @@ def test_a_word_taken_wrong_is_put_right_by_its_player(ear):
     t, hearing = ear
     assert said(t, hearing, support.Heard(10, "percents", "Ann"))[0] == "Ann scores 5 points for percents."
     assert said(t, hearing, support.Heard(12, "no persons", "Ann")) == [
-        "Undone: Ann: percents.", "Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G.",
-        "Round 1: Ann's turn.", "Ann scores 3 points for persons.", "Ann, draw 2 tiles and tell me the letters."]
+        "Sorry, Ann: persons, not percents.", "Ann scores 3 points for persons.",
+        "Ann, draw 2 tiles and tell me the letters."]
     assert t.game.state.used == [("persons", "Ann")]
     t("@board W B J S L C D G")
     said(t, hearing, support.Heard(20, "towers", "Ben"))
     out = said(t, hearing, support.Heard(22, "i said tango oscar uniform romeo sierra", "Ben"))  # spelled
-    assert out[0] == "Undone: Ben: towers." and out[3] == "Ben scores 3 points for tours."
+    assert out[:2] == ["Sorry, Ben: tours, not towers.", "Ben scores 3 points for tours."]
     assert t.game.state.used == [("persons", "Ann"), ("tours", "Ben")]
-    assert [r.text for r in t.session.records if hasattr(r, "text")][-2:] == ["undo", "tours"]  # the log says so
+    assert [r.text for r in t.session.records if hasattr(r, "text")][-3:] == ["towers", "undo", "tours"]  # logged
 
 
 def test_only_its_player_and_only_at_once_can_put_a_word_right(ear):
@@ -119,16 +120,39 @@ def test_only_its_player_and_only_at_once_can_put_a_word_right(ear):
     said(t, hearing, support.Heard(10, "percents", "Ann"))
     said(t, hearing, support.Heard(11.5, "no persons", "Ben"))  # not Ben's word
     said(t, hearing, support.Heard(30, "no persons", "Ann"))    # too late: the game went on
-    assert t.game.state.used[0] == ("percents", "Ann") and not any(x.startswith("Undone") for x in t.heard)
+    assert t.game.state.used[0] == ("percents", "Ann") and not any(x.startswith("Sorry") for x in t.heard)
 
 
-def test_a_word_is_put_right_while_the_next_players_word_is_asked_about(table):
-    t = table(board=None)  # the host's own bag: no tiles to report between the words
-    hearing = Hearing(t.session, t.session.words, HearingSettings())
+@pytest.fixture
+def bagged(table):
+    """The host's own bag: no tiles to report between the words."""
+    t = table(board=None)
+    return t, Hearing(t.session, t.session.words, HearingSettings())
+
+
+def test_a_word_is_put_right_after_the_next_players_word(bagged):
+    t, hearing = bagged
+    said(t, hearing, support.Heard(10, "percents", "Ann"))
+    assert said(t, hearing, support.Heard(13, "cowbells", "Ben"))[0] == "Ben scores 4 points for cowbells."
+    out = said(t, hearing, support.Heard(15, "no persons", "Ann"))
+    assert out == ["Sorry, Ann: persons, not percents.", "Ann scores 1 point for persons.", "Ann draws R and L.",
+                   "Board. 4 points: R, L; 3 points: G, X+2; 2 points: D, M; 1 point: G, T.", "Round 1: Ben's turn.",
+                   "Ben scores 4 points for cowbells.", "Ben draws F and W.",
+                   "Board. 4 points: F, W+1; 3 points: R, L; 2 points: G, X+2; 1 point: D, M.", "Round 1: Cat's turn."]
+    assert t.game.state.used == [("persons", "Ann"), ("cowbells", "Ben")]
+    assert [(r.t, r.text) for r in t.session.records if hasattr(r, "text")] == [
+        (10, "percents"), (13, "cowbells"), (15, "undo"), (15, "undo"), (10, "persons"), (13, "cowbells")]
+    resumed = Session(t.session.header, t.session.words, lambda line: None)
+    resumed.replay(t.session.records)  # the log replays to the same game
+    assert resumed.game.state.used == t.game.state.used and resumed.result() == t.session.result()
+
+
+def test_a_word_is_put_right_while_the_next_players_word_is_asked_about(bagged):
+    t, hearing = bagged
     assert said(t, hearing, support.Heard(10, "percents", "Ann"))[0] == "Ann scores 3 points for percents."
     assert said(t, hearing, Unsure(13, "cheers", ["cheers", "chairs"], speaker="Ben")) == ["Did you say cheers or chairs?"]
     out = said(t, hearing, support.Heard(15, "no persons", "Ann"))  # Ann, while Ben is asked
-    assert out[0] == "Undone: Ann: percents." and out[3] == "Ann scores 1 point for persons."
+    assert out[:2] == ["Sorry, Ann: persons, not percents.", "Ann scores 1 point for persons."]
     assert out[-1] == "Round 1: Ben's turn." and hearing.question.speaker == "Ben"  # still waiting on Ben
     assert said(t, hearing, support.Heard(17, "yes", "Ben"))[0] == "Ben scores 4 points for cheers."
     assert t.game.state.used == [("persons", "Ann"), ("cheers", "Ben")]

@@ -138,5 +138,5 @@ def test_a_misheard_word_is_spelled_or_put_right_in_a_recording(tmp_path, say, m
     heard, out = play(tmp_path, "audio", "--audio", str(wav), *options)
     lines = [line.removeprefix("host: ") for line in out.splitlines() if line.startswith("host: ")]
     assert any(x.startswith("Did you say captures") for x in lines), out
-    assert "Ben scores 2 points for muted." in lines and "Undone: Ben: muted." in lines, out
+    assert "Ben scores 2 points for muted." in lines and "Sorry, Ben: mutant, not muted." in lines, out
     assert heard["players"] == expected["players"], out

@@ -14,9 +14,10 @@ for the log), after three checks a human host would make:
   heard again as the play, at the time of the first try; unanswered, the host takes
   its best guess after ``answer_within`` seconds and says so.
 - **Not what I said.** A word the host took and announced can be put right by its
-  player within ``answer_within`` seconds, while nothing else has happened: "no,
-  persons", "no, papa echo romeo ...", "I said persons". The play is undone (logged as
-  an undo) and the word heard again as the play, at the time it was first said.
+  player within ``answer_within`` seconds: "no, persons", "no, papa echo romeo ...",
+  "I said persons". The play is taken back (logged as undos) with the plays made since
+  (two at most), the right word is played at the time it was first said, and the
+  others again after it.
 - **Who?** An utterance nobody could attribute is asked about ("Who said jewelers?");
   a weakly attributed one is confirmed ("Was that Bob?"). The answer is a player's name
   or yes/no; unanswered, the host keeps its guess, or drops the word and says so.
@@ -34,7 +35,7 @@ from typing import Callable, Protocol
 
 from voice_host.config import tomllib
 from voice_host.host import intents
-from voice_host.host.records import Said
+from voice_host.host.records import Said, Wait
 from voice_host.host.session import Session
 from voice_host.host.voices import Voices
 from voice_host.words.matcher import spelled_letters, tokens
@@ -169,9 +170,10 @@ class Hearing:
     listen_for: Callable[[object], None] | None = None
     """Tells a recognizer that can be constrained what may be said now (a
     speech.sayable.Sayable, or None for anything): see :meth:`sayable`."""
-    last_play: tuple | None = None
-    """(when it was announced, player, record index, prefix, when it was said) of the
-    last word the host took, which its player may still put right ("Not what I said")."""
+    last_plays: dict = field(default_factory=dict)
+    """player -> (when it was announced, record index, prefix, when it was said) of the
+    last word the host took from that player, which they may still put right ("Not
+    what I said"), newest last."""
     _sayable: object = field(default=None, repr=False)
     _sayable_for: object = field(default=0, repr=False)
 
@@ -282,25 +284,42 @@ class Hearing:
 
     CORRECTIONS = ("no i said ", "i said ", "no ")
     """What a player says before the right word to put a misheard play right."""
+    PUT_RIGHT_AFTER = 2
+    """How many plays by others may have been made since, for a word to be put right."""
 
     def _put_right(self, u: Heard) -> bool:
-        """'No, persons' from the player whose word was just taken: undo it, and hear
-        the right word as the play (asked about in turn if the recognizer is unsure,
-        unless another player's word is being asked about: then it is played as heard)."""
-        last, body = self.last_play, intents.normalize(u.body or u.text)
+        """'No, persons' from a player whose word was just taken: take it back, with the
+        plays made since (at most ``PUT_RIGHT_AFTER`` others), play the right word at the
+        time it was first said, and play the others again after it. With nothing said
+        since, the right word is heard like any play (asked about if the recognizer is
+        unsure); otherwise it is played as heard."""
+        body = intents.normalize(u.body or u.text)
         lead = next((c for c in self.CORRECTIONS if body.startswith(c)), None)
-        if last is None or lead is None or u.start > last[0] + self.settings.answer_within:
+        player = u.speaker or next(reversed(self.last_plays), None)
+        last = self.last_plays.get(player)
+        if lead is None or last is None or u.start > last[0] + self.settings.answer_within:
             return False
-        announced, player, index, prefix, said_at = last
-        word = body[len(lead):]
-        if u.speaker not in (player, None) or self.session.undoable[-1:] != [index] or \
-                self.understand(word, player)[1] is None:
+        announced, index, prefix, said_at = last
+        word, undoable = body[len(lead):], self.session.undoable
+        later = undoable[undoable.index(index) + 1:] if index in undoable else None
+        if later is None or len(later) > self.PUT_RIGHT_AFTER or \
+                not all(isinstance(self.session.records[i], Said) for i in later):
             return False
-        self.last_play = None
-        self._feed(u.start, player, "undo", u.text)
-        if self.question is not None:  # another player's word is being asked about: no second question
-            self._feed(said_at, player, prefix + self.understand(word, player)[0], u.text)
-            self.session.settle()  # scored before the word being asked about
+        text, _ = self.understand(word, player)
+        if text is None:
+            return False
+        taken = self.session.records[index].text
+        again = [self.session.records[i] for i in later]
+        for _ in range(len(later) + 1):  # logged, so a replay does the same
+            self.session.play(Said(u.start, player, "undo", u.text), quiet=True)
+        del self.last_plays[player]
+        self._say(self.announce.put_right(player, text.removeprefix(prefix), taken.removeprefix(prefix)))
+        if later or self.question is not None:  # no second question: played as heard
+            for r in [Said(said_at, player, prefix + text.removeprefix(prefix), u.text), *again]:
+                self._feed(r.t, r.speaker, r.text, r.heard)
+                settled = self.session.game.settles_at()  # each scored in turn, before a word being asked about
+                if settled is not None:
+                    self.session.feed(Wait(settled))  # logged: a replay scores them the same way
             return True
         self._hear(Again(said_at, u.end, u.text, prefix + word, player, getattr(u, "confidence", 1.0),
                          getattr(u, "constrained", False), getattr(u, "alternatives", [])))
@@ -476,7 +495,9 @@ class Hearing:
         match = intents.PLAY.match(text)
         word = match.group(2) if match else text
         taken = self.session.undoable[-1:] == [index] and intents.parse(word, self.session.players).kind == "word"
-        self.last_play = (self.session.t, speaker, index, text[: len(text) - len(word)], t) if taken else None
+        if taken:
+            self.last_plays.pop(speaker, None)
+            self.last_plays[speaker] = (self.session.t, index, text[: len(text) - len(word)], t)
 
     @property
     def announce(self):

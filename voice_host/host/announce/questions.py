@@ -17,6 +17,9 @@ class HostSentences:
     def taking_guess(self, word: str) -> str:
         return f"I'll take {word}."
 
+    def put_right(self, player: str, word: str, taken: str) -> str:
+        return f"Sorry, {player}: {word}, not {taken}."
+
     def say_again(self) -> str:
         return "Then please say it again, or spell it."
 
