@@ -97,6 +97,12 @@ class Again:
     ask: bool = False
     speaker_method: str = "answer"
 
+    @classmethod
+    def of(cls, u: Heard, start: float, body: str, speaker: str | None) -> "Again":
+        """Utterance `u` heard as `body` by `speaker`, as if said at `start`."""
+        return cls(start, u.end, u.text, body, speaker, getattr(u, "confidence", 1.0),
+                   getattr(u, "constrained", False), getattr(u, "alternatives", []))
+
 
 @dataclass
 class HearingSettings:
@@ -299,7 +305,7 @@ class Hearing:
         last = self.last_plays.get(player)
         if lead is None or last is None or u.start > last[0] + self.settings.answer_within:
             return False
-        announced, index, prefix, said_at = last
+        _, index, prefix, said_at = last
         word, undoable = body[len(lead):], self.session.undoable
         later = undoable[undoable.index(index) + 1:] if index in undoable else None
         if later is None or len(later) > self.PUT_RIGHT_AFTER or \
@@ -313,16 +319,15 @@ class Hearing:
         for _ in range(len(later) + 1):  # logged, so a replay does the same
             self.session.play(Said(u.start, player, "undo", u.text), quiet=True)
         del self.last_plays[player]
-        self._say(self.announce.put_right(player, text.removeprefix(prefix), taken.removeprefix(prefix)))
+        self._say(self.announce.put_right(player, text, taken.removeprefix(prefix)))
         if later or self.question is not None:  # no second question: played as heard
-            for r in [Said(said_at, player, prefix + text.removeprefix(prefix), u.text), *again]:
+            for r in [Said(said_at, player, prefix + text, u.text), *again]:
                 self._feed(r.t, r.speaker, r.text, r.heard)
                 settled = self.session.game.settles_at()  # each scored in turn, before a word being asked about
                 if settled is not None:
                     self.session.feed(Wait(settled))  # logged: a replay scores them the same way
             return True
-        self._hear(Again(said_at, u.end, u.text, prefix + word, player, getattr(u, "confidence", 1.0),
-                         getattr(u, "constrained", False), getattr(u, "alternatives", [])))
+        self._hear(Again.of(u, said_at, prefix + word, player))
         return True
 
     def _doubts(self, u: Heard, word: str) -> list[str] | None:
@@ -450,9 +455,7 @@ class Hearing:
             if intents.parse(correction, self.session.players).kind in ("word", "unclear") and \
                     self.understand(correction, q.speaker)[1] is not None:
                 self._settled()
-                self._hear(Again(q.t, u.end, u.text, q.prefix + correction, q.speaker,
-                                 getattr(u, "confidence", 1.0), getattr(u, "constrained", False),
-                                 getattr(u, "alternatives", [])))
+                self._hear(Again.of(u, q.t, q.prefix + correction, q.speaker))
                 return True
         if q.kind == "spelling" and u.speaker in (q.speaker, None):
             word = self._spelling_answer(body, said, q.options)
