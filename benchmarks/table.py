@@ -287,7 +287,7 @@ def run_answering(engine: str, voices: dict[str, str], words: list[str], snr: fl
 def score(s, said: list[str], truth, wall: float, seconds: float) -> dict:
     from voice_host.host.records import Said
 
-    fed = [r for r in s.records if isinstance(r, Said)]
+    fed = [r for i, r in enumerate(s.records) if isinstance(r, Said) and i not in s.undone and r.text != "undo"]
     word = who = both = 0
     misses = []
     for start, end, name, w in truth:
@@ -301,7 +301,7 @@ def score(s, said: list[str], truth, wall: float, seconds: float) -> dict:
             misses.append(f"{name}:{w}->" + (f"{r.speaker}:{r.text}" if r else "nothing"))
     n = len(truth)
     return {"words": word / n, "attribution": who / n, "sheet": both / n,
-            "questions": sum(x.startswith(("Was that", "Who said", "Did you say", "Undone")) for x in said),
+            "questions": sum(x.startswith(("Was that", "Who said", "Did you say", "Sorry,")) for x in said),
             "rtf": wall / seconds, "misses": misses}
 
 
