@@ -160,3 +160,13 @@ class Heard:
     @property
     def body(self) -> str:
         return self.text
+
+
+def said(t, hearing, *utterances) -> list[str]:
+    """What the host said for these utterances (a host.hearing.Hearing on Table `t`),
+    the clock then run past the tie window."""
+    before = len(t.heard)
+    for u in utterances:
+        hearing.hear(u)
+    hearing.tick(utterances[-1].start + 1)
+    return t.heard[before:]

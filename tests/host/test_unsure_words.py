@@ -27,12 +27,7 @@ def ear(table):
     return t, Hearing(t.session, t.session.words, HearingSettings())
 
 
-def said(t, hearing, *utterances) -> list[str]:
-    before = len(t.heard)
-    for u in utterances:
-        hearing.hear(u)
-    hearing.tick(utterances[-1].start + 1)  # past the tie window
-    return t.heard[before:]
+said = support.said
 
 
 def test_an_unsure_word_is_confirmed_with_the_words_the_recognizer_weighed(ear):
