@@ -25,8 +25,10 @@ LINES = (  # (player, what they say, pause before it in seconds)
     ("Ann", "window", 2.0),
     ("Ben", "market", 3.0),
     ("Cat", "Cat, basket", 3.5),
+    ("Cat", "Yes.", 1.5),  # if the host asks "Did you say basket ...?"
     ("Ann", "challenge", 3.0),
     ("Ben", "what is the score", 3.0),
+    ("Cat", "Juliett, Echo, Whiskey, Echo, Lima.", 3.0),  # a word can always be spelled
 )
 
 
