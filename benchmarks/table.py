@@ -288,6 +288,9 @@ def score(s, said: list[str], truth, wall: float, seconds: float) -> dict:
     from voice_host.host.records import Said
 
     fed = [r for i, r in enumerate(s.records) if isinstance(r, Said) and i not in s.undone and r.text != "undo"]
+    if TRACE:
+        for i, r in enumerate(s.records):
+            print(f"      record {i}: {r}{'  (undone)' if i in s.undone else ''}")
     word = who = both = 0
     misses = []
     for start, end, name, w in truth:

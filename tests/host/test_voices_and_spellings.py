@@ -145,3 +145,22 @@ def test_spelling_hints():
     assert spelling_hint("jewellers", "jewelers") == "jewellers with two L's"
     assert spelling_hint("hour", "our") == "hour with an H"
     assert spelling_hint("their", "there") == "their, spelled T H E I R"
+
+
+def test_an_unclear_name_in_the_last_introduction_is_the_player_left(ear):
+    t, hearing = ear()
+    said(t, hearing, Heard(1, "I am Ann and I am ready to play"))
+    assert said(t, hearing, Heard(5, "i am fuss and i am ready to play"))[0].startswith("I didn't catch")  # Ben or Cat?
+    assert hearing.voiceprints.clips == {"Ann": 1}
+    said(t, hearing, Heard(9, "I am Ben and I am ready to play"))
+    out = said(t, hearing, Heard(13, "i am fuss and i am ready to play"))  # only Cat is left
+    assert out == ["Thank you, Cat. I know your voice now."] and hearing.voiceprints.clips == {"Ann": 1, "Ben": 1, "Cat": 1}
+    assert said(t, hearing, Heard(17, "i am ready to play")) != ["Thank you, Cat. I know your voice now."]
+
+
+def test_a_word_claimed_by_its_player_teaches_the_host_that_voice(ear):
+    t, hearing = ear()
+    assert said(t, hearing, Heard(10, "lanterns"))[-1] == "Who said lanterns?"
+    out = said(t, hearing, Heard(12, "it was cat"))
+    assert out[0] == "Cat interrupts Ann with lanterns: 5, minus 2, scores 3."
+    assert hearing.voiceprints.clips == {"Cat": 1}  # the word's voice, now Cat's

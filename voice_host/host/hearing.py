@@ -154,6 +154,8 @@ class Question:
     """For "spelling": what the host takes if nobody answers."""
     prefix: str = ""
     """For "word" and "spelling": what came before the word ("play ", "interrupt ")."""
+    utterance: object = None
+    """For "who": what was heard (its voice is learnt as the player's who claims it)."""
 
 
 @dataclass
@@ -258,10 +260,10 @@ class Hearing:
             self._say(self.announce.refusal("unclear", {"text": body}))
             return
         if speaker is None:
-            self._ask(Question("who", u.start, u.end, None, text, u.text), self.announce.who_said(text))
+            self._ask(Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text))
             return
         if ask:
-            self._ask(Question("who", u.start, u.end, speaker, text, u.text, [speaker]),
+            self._ask(Question("who", u.start, u.end, speaker, text, u.text, [speaker], utterance=u),
                       self.announce.was_that(speaker))
             return
         spelled = is_spelled(body)
@@ -468,6 +470,7 @@ class Hearing:
             if name or (q.options and said in ("yes", "no")):
                 self._settled()
                 if name or said == "yes":
+                    self.voices.learn(name or q.options[0], q.utterance)
                     self._feed(q.t, name or q.options[0], q.text, q.heard)
                 else:
                     self._say(self.announce.who_then(q.text))

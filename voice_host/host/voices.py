@@ -90,7 +90,13 @@ class Voices:
         in the opening's sentence however the start was heard ("hi ann and i am ready to play")."""
         m = ENROLL.match(text)
         if m:
-            return self.player_named(m.group(1)) or self.nearest_name(m.group(1))
+            name = self.player_named(m.group(1)) or self.nearest_name(m.group(1))
+            if name is None and m.group(1) != "ready" and READY.search(text):
+                # "I am <unclear>, and I am ready to play": the one player yet to say it
+                prints = self.hearing.voiceprints
+                left = [p for p in self.players if prints is not None and p not in prints.players]
+                name = left[0] if len(left) == 1 else None
+            return name
         if READY.search(text):  # only a name as such: "and i am ready" is not Ann's
             return next(filter(None, (intents.find_player(w, self.players) for w in text.split()[:4])), None)
         return None
@@ -122,7 +128,8 @@ class Voices:
         return True
 
     def learn(self, player: str, u) -> None:
-        """A word with the name said first adds to that player's voice print."""
+        """A word with the name said first, or whose player said it was theirs, adds to
+        that player's voice print (the first clip of a player the host did not know)."""
         audio = getattr(u, "audio", None)
         if self.hearing.voiceprints is not None and audio is not None and len(audio) >= 8000:
             self._add(player, audio, fresh=False)
