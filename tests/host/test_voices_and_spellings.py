@@ -164,3 +164,7 @@ def test_a_word_claimed_by_its_player_teaches_the_host_that_voice(ear):
     out = said(t, hearing, Heard(12, "it was cat"))
     assert out[0] == "Cat interrupts Ann with lanterns: 5, minus 2, scores 3."
     assert hearing.voiceprints.clips == {"Cat": 1}  # the word's voice, now Cat's
+    t("@board W B J S L C D G")
+    assert said(t, hearing, Heard(20, "cowbells"))[-1] == "Who said cowbells?"
+    assert said(t, hearing, Heard(22, "it was bed"))[0].startswith("Ben ")  # a name a letter off: the nearest
+    assert hearing.voiceprints.clips == {"Cat": 1, "Ben": 1}

@@ -466,7 +466,9 @@ class Hearing:
                 self._feed(q.t, q.speaker, q.prefix + word, q.heard)
                 return True
         if q.kind == "who":
-            name = intents.find_player(body.removeprefix("it was ").removeprefix("that was "), self.session.players)
+            claim = body.removeprefix("it was ").removeprefix("that was ")
+            name = intents.find_player(claim, self.session.players) or (  # "it was bus": Gus, the nearest
+                self.voices.nearest_name(claim) if claim != body and " " not in claim else None)
             if name or (q.options and said in ("yes", "no")):
                 self._settled()
                 if name or said == "yes":
