@@ -112,7 +112,8 @@ class HearingSettings:
     """Match confidence under which a word is confirmed before it is played."""
     confirm_heard_below: float = 0.9
     """Recognition confidence (a constrained search's margin) under which a word is
-    confirmed before it is played (benchmarks/table.py chose it)."""
+    confirmed before it is played (chosen on the tuning split of benchmarks/recognition.py:
+    docs/SPEECH.md, "Unsure words")."""
     join_above: float = 0.9
     """Several heard words count as one word only with at least this confidence."""
     answer_within: float = 8.0
