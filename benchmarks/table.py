@@ -10,7 +10,9 @@ words, in turn, about 2.5 s apart. The session goes through the real pipeline
 (`play_recording`: VAD, the recognizer, voice prints, the host's hearing with its
 questions left unanswered, as in a recording) and each word said is compared with the
 input the host fed the game at that moment: the word, the player, both ("on the right
-sheet"). Clean, 20 dB and 10 dB pink noise (tests/speech/synth.add_noise).
+sheet"). Clean, 20 dB and 10 dB pink noise (tests/speech/synth.add_noise). Only the
+words said before the game is over count (`n`): later ones are not plays, and a host
+cannot be asked to put them right.
 
 Then the same table again, answering (`--no-answers` skips it): a player the host asks
 "Did you say X or Y?" says "Yes." when X is right, says the word when it is Y, and
@@ -210,31 +212,34 @@ def _host(engine: str, voices: dict[str, str], say_to=None):
     from voice_host.speech.voiceprint import VoicePrints
     from voice_host.words import Words
 
-    cfg = config.load()
+    cfg = config.load(overrides={"prolix": {"rounds_3_players": 20, "rounds_4_5_players": 20}})  # a long evening
     said: list[str] = []
 
     def out(sentence: str) -> None:
+        if sentence.startswith("Game over") and not over:
+            over.append(s.t)  # words said after it are not plays: they are not counted
         said.append(sentence)
         if TRACE:
             print(f"      host: {sentence}")
         if say_to is not None:
             say_to(sentence)
 
+    over: list[float] = []
     s = Session(new_header("prolix-classic", list(voices), 1, cfg), Words.load(), out)
     hearing = Hearing(s, s.words, HearingSettings.from_config(cfg), voiceprints=VoicePrints())
     if TRACE:
         hearing.on_hear = lambda u: print(f"  {u.start:7.2f} {u.speaker}: {u.text!r} ({u.confidence:.2f})")
-    return s, hearing, make_recognizer(engine), said
+    return s, hearing, make_recognizer(engine), said, over
 
 
 def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth) -> dict:
     from voice_host.app import play_recording
 
-    s, hearing, rec, said = _host(engine, voices)
+    s, hearing, rec, said, over = _host(engine, voices)
     t0 = time.perf_counter()
     play_recording(hearing, ArraySource(audio[:, None]), rec)
     wall = time.perf_counter() - t0
-    return score(s, said, truth, wall, audio.size / SAMPLE_RATE)
+    return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE)
 
 
 def run_answering(engine: str, voices: dict[str, str], words: list[str], snr: float | None) -> dict:
@@ -276,15 +281,15 @@ def run_answering(engine: str, voices: dict[str, str], words: list[str], snr: fl
                 reply(label, "No, " + ", ".join(NATO[c] for c in label[1]) + ".")
 
     asked: set = set()
-    s, hearing, rec, said = _host(engine, voices, on_say)
+    s, hearing, rec, said, over = _host(engine, voices, on_say)
     t0 = time.perf_counter()
     play_recording(hearing, conv, rec)
     wall = time.perf_counter() - t0
     truth = [(st, e, lab[0], lab[1]) for st, e, lab in conv.placed if isinstance(lab, tuple)]
-    return score(s, said, truth, wall, conv.duration or 1.0)
+    return score(s, said, over, truth, wall, conv.duration or 1.0)
 
 
-def score(s, said: list[str], truth, wall: float, seconds: float) -> dict:
+def score(s, said: list[str], over: list[float], truth, wall: float, seconds: float) -> dict:
     from voice_host.host.records import Said
 
     fed = [r for i, r in enumerate(s.records) if isinstance(r, Said) and i not in s.undone and r.text != "undo"]
@@ -293,6 +298,7 @@ def score(s, said: list[str], truth, wall: float, seconds: float) -> dict:
             print(f"      record {i}: {r}{'  (undone)' if i in s.undone else ''}")
     word = who = both = 0
     misses = []
+    truth = [x for x in truth if not over or x[0] < over[0]]
     for start, end, name, w in truth:
         r = next((r for r in fed if start - 0.5 <= r.t <= end + 0.5), None)
         got_w = r is not None and r.text.split()[-1] == w
@@ -303,7 +309,7 @@ def score(s, said: list[str], truth, wall: float, seconds: float) -> dict:
         if not (got_w and got_p):
             misses.append(f"{name}:{w}->" + (f"{r.speaker}:{r.text}" if r else "nothing"))
     n = len(truth)
-    return {"words": word / n, "attribution": who / n, "sheet": both / n,
+    return {"n": n, "words": word / n, "attribution": who / n, "sheet": both / n,
             "questions": sum(x.startswith(("Was that", "Who said", "Did you say", "Sorry,")) for x in said),
             "rtf": wall / seconds, "misses": misses}
 
@@ -324,7 +330,7 @@ def main(argv=None) -> int:
     per = args.words or (8 if args.quick else 20)
     conds = [None if c == "clean" else float(c) for c in args.conditions.split(",")]
     print(f"One-microphone table, engine {args.engine}, {per} words per player after one enrollment sentence each")
-    print(f"{'split':9} {'noise':6} {'table':9} {'words':>6} {'who':>6} {'sheet':>6} {'asked':>6} {'RTF':>5}")
+    print(f"{'split':9} {'noise':6} {'table':9} {'n':>3} {'words':>6} {'who':>6} {'sheet':>6} {'asked':>6} {'RTF':>5}")
     for split in args.splits.split(","):
         voices = SPLITS[split]
         words = words_for(split, per * len(voices))
@@ -338,7 +344,7 @@ def main(argv=None) -> int:
             if not args.no_answers:
                 runs.append(("answering", run_answering(args.engine, voices, words, snr)))
             for kind, r in runs:
-                print(f"{split:9} {label:6} {kind:9} {r['words']:6.1%} {r['attribution']:6.1%} {r['sheet']:6.1%} "
+                print(f"{split:9} {label:6} {kind:9} {r['n']:3d} {r['words']:6.1%} {r['attribution']:6.1%} {r['sheet']:6.1%} "
                       f"{r['questions']:6d} {r['rtf']:5.2f}", flush=True)
                 if r["misses"]:
                     print("          missed: " + ", ".join(r["misses"][:12]))
