@@ -118,6 +118,13 @@ def test_only_its_player_and_only_at_once_can_put_a_word_right(ear):
     assert t.game.state.used[0] == ("percents", "Ann") and not any(x.startswith("Sorry") for x in t.heard)
 
 
+def test_a_new_word_that_begins_with_no_is_not_a_correction(bagged):
+    t, hearing = bagged
+    said(t, hearing, support.Heard(10, "jewelers", "Ann"))
+    out = said(t, hearing, support.Heard(12, "no body", "Ann"))  # "nobody", heard in two: nothing like jewelers
+    assert not any(x.startswith("Sorry") for x in out) and t.game.state.used[0] == ("jewelers", "Ann")
+
+
 @pytest.fixture
 def bagged(table):
     """The host's own bag: no tiles to report between the words."""

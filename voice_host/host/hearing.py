@@ -48,6 +48,15 @@ def is_spelled(text: str) -> bool:
     return spelled_letters(tokens(text.split(" ", 1)[-1] if text.startswith(("play ", "interrupt ")) else text)) is not None
 
 
+def sounds_near(word: str, other: str) -> bool:
+    """Could one have been heard for the other? (spelling or Metaphone keys at least
+    half alike: persons / percents, tours / cheers; not body / jewelers)."""
+    import jellyfish
+    from rapidfuzz import fuzz
+
+    return fuzz.ratio(word, other) >= 50 or fuzz.ratio(jellyfish.metaphone(word), jellyfish.metaphone(other)) >= 60
+
+
 @cache
 def _rewrites() -> tuple[tuple[re.Pattern, str], ...]:
     data = tomllib.loads(resources.files("voice_host.host").joinpath("data/heard.toml").read_text("utf-8"))
@@ -297,7 +306,8 @@ class Hearing:
     """How many plays by others may have been made since, for a word to be put right."""
 
     def _put_right(self, u: Heard) -> bool:
-        """'No, persons' from a player whose word was just taken: take it back, with the
+        """'No, persons' from a player whose word was just taken (spelled, or a word that
+        sounds near it: "no body" after jewelers is not a correction): take it back, with the
         plays made since (at most ``PUT_RIGHT_AFTER`` others), play the right word at the
         time it was first said, and play the others again after it. With nothing said
         since, the right word is heard like any play (asked about if the recognizer is
@@ -315,9 +325,9 @@ class Hearing:
                 not all(isinstance(self.session.records[i], Said) for i in later):
             return False
         text, _ = self.understand(word, player)
-        if text is None:
-            return False
         taken = self.session.records[index].text
+        if text is None or not (is_spelled(word) or sounds_near(text, taken.removeprefix(prefix))):
+            return False  # "no body" after jewelers is nobody, a new word
         again = [self.session.records[i] for i in later]
         for _ in range(len(later) + 1):  # logged, so a replay does the same
             self.session.play(Said(u.start, player, "undo", u.text), quiet=True)
