@@ -18,7 +18,8 @@ Then the same table again, answering (`--no-answers` skips it): a player the hos
 "Did you say X or Y?" says "Yes." when X is right, says the word when it is Y, and
 otherwise spells it in the spelling alphabet ("Tango, Oscar, ..."); "Who said X?" and
 "Was that Ann?" get the player's name ("It was Ben.") or "Yes."; a player whose word
-the host took wrong says "No, " and spells it. Nobody says more than three things
+the host took wrong says "No, " and spells it, and one whose word was taken for chatter
+("I didn't catch a word in 'okay'") spells it. Nobody says more than three things
 about one word. The answers are put
 into the audio as the host asks (a source that grows as it is read), in the player's
 voice, under the same noise, and pass through the same pipeline. This is live play at
@@ -39,6 +40,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -121,6 +123,15 @@ NATO = dict(a="Alfa", b="Bravo", c="Charlie", d="Delta", e="Echo", f="Foxtrot", 
             s="Sierra", t="Tango", u="Uniform", v="Victor", w="Whiskey", x="Xray", y="Yankee", z="Zulu")
 
 
+class Reply(NamedTuple):
+    """The label of what a player says back to the host about their word."""
+
+    about: tuple[str, str]
+
+
+UNCAUGHT = re.compile(r"^I didn't catch a word in '(.+?)(?:\.\.\.)?'")
+
+
 class Conversation:
     """A mono source that grows as it is read: the scripted clips, each after its gap,
     and answers the table gives when the host asks (`answer`), put in as soon as the
@@ -148,7 +159,7 @@ class Conversation:
         step, n, tail = SAMPLE_RATE // 10, 0, SAMPLE_RATE
         entry, gap, rest = None, 0, None  # what comes next: its pause, then its audio
         while True:
-            if self.answers and (entry is None or entry[2] != "answer" and gap > 0):
+            if self.answers and (entry is None or not isinstance(entry[2], Reply) and gap > 0):
                 if entry is not None:  # a scripted clip not yet begun waits for the answer
                     self.script.insert(0, entry)
                 entry = self.answers.pop(0)
@@ -256,12 +267,14 @@ def run_answering(engine: str, voices: dict[str, str], words: list[str], snr: fl
     answers: dict[object, int] = {}
 
     def about(t: float):
-        return next((lab for st, e, lab in conv.placed if isinstance(lab, tuple) and st - 0.5 <= t <= e + 0.5), None)
+        """The word (player, word) said at `t`, itself or in a reply about it."""
+        lab = next((lab for st, e, lab in conv.placed if lab is not None and st - 0.5 <= t <= e + 0.5), None)
+        return lab.about if isinstance(lab, Reply) else lab
 
     def reply(label, text: str) -> None:
         if answers.get(label, 0) < 3:  # a player gives up after three tries
             answers[label] = answers.get(label, 0) + 1
-            conv.answer(say(text, voices[label[0]]), "answer")
+            conv.answer(say(text, voices[label[0]]), Reply(label))
 
     def on_say(sentence: str) -> None:
         q = hearing.question
@@ -272,6 +285,14 @@ def run_answering(engine: str, voices: dict[str, str], words: list[str], snr: fl
                 asked.add(("q", q.asked_at))
                 reply(label, text)
             return
+        caught = UNCAUGHT.match(sentence)
+        if caught:  # "I didn't catch a word in 'okay'": the player whose word it was spells it
+            u = next((u for u in reversed(heard) if u.text.startswith(caught.group(1))), None)
+            label = about(u.start) if u is not None else None
+            if label and ("c", u.start) not in asked:
+                asked.add(("c", u.start))
+                reply(label, ", ".join(NATO[c] for c in label[1]) + ".")
+            return
         idx = len(s.records) - 1
         r = s.records[idx] if idx >= 0 else None
         if isinstance(r, Said) and ("r", idx) not in asked and s.undoable[-1:] == [idx]:  # a play the host took
@@ -281,15 +302,21 @@ def run_answering(engine: str, voices: dict[str, str], words: list[str], snr: fl
                 reply(label, "No, " + ", ".join(NATO[c] for c in label[1]) + ".")
 
     asked: set = set()
+    heard: list = []
     s, hearing, rec, said, over = _host(engine, voices, on_say)
+    shown = hearing.on_hear
+    hearing.on_hear = lambda u: (heard.append(u), shown and shown(u))
     t0 = time.perf_counter()
     play_recording(hearing, conv, rec)
     wall = time.perf_counter() - t0
-    truth = [(st, e, lab[0], lab[1]) for st, e, lab in conv.placed if isinstance(lab, tuple)]
-    return score(s, said, over, truth, wall, conv.duration or 1.0)
+    truth = [(st, e, *lab) for st, e, lab in conv.placed if isinstance(lab, tuple) and not isinstance(lab, Reply)]
+    replies = [(st, e, lab.about) for st, e, lab in conv.placed if isinstance(lab, Reply)]
+    return score(s, said, over, truth, wall, conv.duration or 1.0, replies)
 
 
-def score(s, said: list[str], over: list[float], truth, wall: float, seconds: float) -> dict:
+def score(s, said: list[str], over: list[float], truth, wall: float, seconds: float, replies=()) -> dict:
+    """Each word said against what is on the sheets: the input fed at the time it was
+    said (or at the time of a reply about it that was heard as the play again)."""
     from voice_host.host.records import Said
 
     fed = [r for i, r in enumerate(s.records) if isinstance(r, Said) and i not in s.undone and r.text != "undo"]
@@ -300,7 +327,8 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
     misses = []
     truth = [x for x in truth if not over or x[0] < over[0]]
     for start, end, name, w in truth:
-        r = next((r for r in fed if start - 0.5 <= r.t <= end + 0.5), None)
+        windows = [(start, end)] + [(st, e) for st, e, lab in replies if lab == (name, w)]
+        r = next((r for r in fed for st, e in windows if st - 0.5 <= r.t <= e + 0.5), None)
         got_w = r is not None and r.text.split()[-1] == w
         got_p = r is not None and r.speaker == name
         word += got_w
