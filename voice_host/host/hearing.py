@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Callable, Protocol
+from typing import Callable, NamedTuple, Protocol
 
 from voice_host.config import tomllib
 from voice_host.host import intents
@@ -109,8 +109,20 @@ class Again:
     @classmethod
     def of(cls, u: Heard, start: float, body: str, speaker: str | None) -> "Again":
         """Utterance `u` heard as `body` by `speaker`, as if said at `start`."""
-        return cls(start, u.end, u.text, body, speaker, getattr(u, "confidence", 1.0),
-                   getattr(u, "constrained", False), getattr(u, "alternatives", []))
+        return cls(start, u.end, u.text, body, speaker, u.confidence, u.constrained, u.alternatives)
+
+
+class Taken(NamedTuple):
+    """A word the host took from a player (see Hearing.last_plays)."""
+
+    announced: float
+    """Game time when it was played and announced."""
+    index: int
+    """Its input record's index in the session."""
+    prefix: str
+    """What came before the word ("play ", "ann interrupts ")."""
+    said_at: float
+    """When it was said (the record's time)."""
 
 
 @dataclass
@@ -189,9 +201,8 @@ class Hearing:
     """Tells a recognizer that can be constrained what may be said now (a
     speech.sayable.Sayable, or None for anything): see :meth:`sayable`."""
     last_plays: dict = field(default_factory=dict)
-    """player -> (when it was announced, record index, prefix, when it was said) of the
-    last word the host took from that player, which they may still put right ("Not
-    what I said"), newest last."""
+    """player -> the last word the host took from that player (a Taken), which they may
+    still put right ("Not what I said"); newest last."""
     _sayable: object = field(default=None, repr=False)
     _sayable_for: object = field(default=0, repr=False)
 
@@ -316,9 +327,9 @@ class Hearing:
         lead = next((c for c in self.CORRECTIONS if body.startswith(c)), None)
         player = u.speaker or next(reversed(self.last_plays), None)
         last = self.last_plays.get(player)
-        if lead is None or last is None or u.start > last[0] + self.settings.answer_within:
+        if lead is None or last is None or u.start > last.announced + self.settings.answer_within:
             return False
-        _, index, prefix, said_at = last
+        index, prefix, said_at = last.index, last.prefix, last.said_at
         word, undoable = body[len(lead):], self.session.undoable
         later = undoable[undoable.index(index) + 1:] if index in undoable else None
         if later is None or len(later) > self.PUT_RIGHT_AFTER or \
@@ -346,13 +357,14 @@ class Hearing:
     def _doubts(self, u: Heard, word: str) -> list[str] | None:
         """The words a constrained recognizer weighed (`word` first) when it was unsure
         of `word` (confidence under ``confirm_heard_below``); None when it was sure."""
-        if not getattr(u, "constrained", False) or getattr(u, "confidence", 1.0) >= self.settings.confirm_heard_below:
+        if not u.constrained or u.confidence >= self.settings.confirm_heard_below:
             return None
-        lead = {p.lower() for p in self.session.players} | {"says", "interrupts", "with", "play", "my", "word", "is"}
+        sayable = self.sayable()  # the language the sentences come from: strip its lead-ins
+        leads = sorted(sayable.names if sayable is not None else (), key=len, reverse=True)
         options = [word]
-        for sentence, _ in getattr(u, "alternatives", ()):
-            toks = sentence.split()
-            other = spelled_letters(toks) or (toks[-1] if toks and set(toks[:-1]) <= lead else None)
+        for sentence, _ in u.alternatives:
+            rest = next((sentence[len(lead) + 1:] for lead in leads if sentence.startswith(lead + " ")), sentence)
+            other = spelled_letters(rest.split()) or (rest if " " not in rest else None)
             if other and other not in options and other in self.words:
                 options.append(other)
         return options[:3]
@@ -516,7 +528,7 @@ class Hearing:
         taken = self.session.undoable[-1:] == [index] and intents.parse(word, self.session.players).kind == "word"
         if taken:
             self.last_plays.pop(speaker, None)
-            self.last_plays[speaker] = (self.session.t, index, text[: len(text) - len(word)], t)
+            self.last_plays[speaker] = Taken(self.session.t, index, text[: len(text) - len(word)], t)
 
     @property
     def announce(self):
