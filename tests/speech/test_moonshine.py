@@ -60,13 +60,32 @@ def test_language_accepts_names_words_and_phrases():
 
 
 def test_language_may_hold_a_spelled_word():
-    s = Sayable(phrases=("yes",), words=("tours", "a"), names=("ann",), spelling=True)
-    for ok in ("t o u r s", "tango oscar uniform", "T, O, U.", "t-o-u", "ann, t o", "Tango. Oscar.", "a b", "tours"):
+    s = Sayable(phrases=("yes",), words=("tours", "tour", "to", "a"), names=("ann",), spelling=True)
+    for ok in ("t o u r s", "tango oscar uniform romeo", "T, O, U, R.", "t-o-u-r-s", "ann, t o", "Tango. Oscar.",
+               "tours", "Tango, o, Uniform, r, Sierra."):
         assert ok in s, ok
-    for bad in ("t", "tango", "t tours", "tango oscarx", "yes t o"):
-        assert bad not in s, bad
-    assert s.language().accepts("t, o, u.") and not s.language().accepts("t o u r s...")  # two end marks at most
+    for bad in ("t", "tango", "t tours", "tango oscarx", "yes t o", "a b", "t o u", "o u r s", "t o u r s s"):
+        assert bad not in s, bad  # a spelling spells a whole word of the dictionary
+    assert s.language().accepts("t, o.") and not s.language().accepts("t o u r s...")  # two end marks at most
     assert "t o" not in Sayable(phrases=("yes",), words=("tours",))  # only when asked for
+    free = Sayable(spelling=True)  # without a dictionary: any two letters or more
+    assert "q z" in free and "x-ray yankee" in free and "q" not in free
+
+
+def test_spelling_pass_searches_only_spellings_of_the_words():
+    lang = Sayable(phrases=("yes",), words=("tours", "tour"), names=("ann",), spelling=True).language()
+    only = lang.spellings()
+    assert only is lang.spellings()  # built once
+    assert only.accepts("t o u r s") and only.accepts("tango oscar uniform romeo")
+    assert not only.accepts("tours") and not only.accepts("yes") and not only.accepts("ann, t o u r")
+
+
+def test_every_spelling_alphabet_word_starts_with_its_letter():
+    from voice_host.words.matcher import spelling_alphabet
+
+    table = spelling_alphabet()
+    assert set(table.values()) == set("abcdefghijklmnopqrstuvwxyz")
+    assert all(word[0] == letter for word, letter in table.items())  # the language reads the letter off the start
 
 
 def test_closed_list_is_a_sayable():

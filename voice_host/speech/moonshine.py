@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import threading
-from functools import cache
 from pathlib import Path
 from typing import Sequence
 
@@ -43,6 +42,12 @@ utterance to be taken as free speech (chatter, an enrollment sentence) instead.
 Decided on the tuning split of benchmarks/recognition.py (the full run chose 6.5
 with 1 s of padding, 8.0 with 0.5 s)."""
 
+SPELL_SLACK = 2.0
+"""How many more nats the free decode needs per spelled letter when the sentence it
+beats is a spelling: a spelling is long and each letter half-heard in noise costs a
+few nats ("Juliet, Echo, ..., Lena, ..., Vieira." beats the right spelling by 12.7),
+while chatter can hardly pass for a spelling, which must spell a dictionary word."""
+
 LM_WEIGHT = 0.25
 """How much of the decoder's own prior (its log-likelihood of the sentence given
 silence) is taken out of a constrained sentence's score: rare dictionary words lose
@@ -57,10 +62,12 @@ MoonshineRecognizer._second_pass). Tuning split, "NAME, word" clean / 20 dB: 3 g
 70.8 / 58.3%, 5 70.8 / 62.5% (and 75.0 / 50.0 -> 79.2 / 54.2% on a second set of 24)."""
 
 
-@cache
-def _spellings() -> Sayable:
-    """Words spelled out, and nothing else (the spelling pass's language)."""
-    return Sayable(spelling=True)
+def _letters(lang: Language, sentence: str) -> int:
+    """How many letters `sentence` spells (0 when it is not a spelling)."""
+    words = normalize_text(sentence).split()
+    lead = max((len(n.split()) for n in lang.names if words[:len(n.split())] == n.split()), default=0)
+    words = words[lead:]
+    return len(words) if len(words) >= 2 and all(w in lang.spell for w in words) else 0
 
 
 class MoonshineRecognizer(WholeUtterance):
@@ -160,12 +167,10 @@ class MoonshineRecognizer(WholeUtterance):
         for text, score in d.constrained:
             alts.setdefault(normalize_text(text), score)
             raw_of.setdefault(normalize_text(text), text)
-        best_am = max(alts.values()) if alts else -math.inf  # the chatter check: the search's own
+        searched = list(d.constrained)  # the chatter check: the search's own sentences
         if self.second_pass:
             self._second_pass(d, audio, lang, free_norm, alts)
-            spelled = self._spelling_pass(d, audio, lang, free_norm, alts)
-            if spelled is not None:
-                best_am = max(best_am, spelled)
+            searched += self._spelling_pass(d, audio, lang, free_norm, alts)
         found = sorted(dict(d.second + d.constrained).items(), key=lambda kv: -kv[1])
         for text, score in found:
             alts.setdefault(normalize_text(text), score)
@@ -187,7 +192,8 @@ class MoonshineRecognizer(WholeUtterance):
                     alts[key] = score - self.lm_weight * prior
                     raw_of[key] = text
         alternatives = sorted(alts.items(), key=lambda kv: -kv[1])
-        if not alternatives or d.free_score - best_am > self.chatter_margin:
+        if not alternatives or all(d.free_score - score > self.chatter_margin + SPELL_SLACK * _letters(lang, text)
+                                   for text, score in searched):
             conf = min(0.2, free_conf)
             return self._transcript(free_norm, d.free, conf, dur, free=free_norm, free_score=d.free_score,
                                     alternatives=alternatives, constrained=False)
@@ -241,10 +247,10 @@ class MoonshineRecognizer(WholeUtterance):
         d.constraint_seconds += d2.constraint_seconds
 
     def _spelling_pass(self, d: Decoded, audio: np.ndarray, lang: Language, free_norm: str,
-                       found: dict[str, float]) -> float | None:
+                       found: dict[str, float]) -> list[tuple[str, float]]:
         """A word spelled out that the search lost, found by a search of spellings only
-        (on the same encoder output): its sentences join `d.second`; returns the best
-        one's score (for the chatter check), or None when not tried.
+        of the language's words (on the same encoder output): its sentences join
+        `d.second` and are returned (for the chatter check); none when not tried.
 
         Only when the language holds spellings, the free decode looks like one (three
         words or more, most of them a letter or near a spelling-alphabet word) and the
@@ -255,23 +261,23 @@ class MoonshineRecognizer(WholeUtterance):
 
         fw = free_norm.split()
         if not lang.spell or len(fw) < 3:
-            return None
+            return []
         best = next(iter(found), "").split()
         if len(best) >= 2 and all(w in lang.spell for w in best[-2:]):
-            return None
+            return []
         near = sum(len(w) == 1 or process.extractOne(w, lang.spell, scorer=fuzz.ratio, score_cutoff=70) is not None
                    for w in fw)
         if near * 2 < len(fw):
-            return None
-        d2 = decode(self.model, audio, _spellings().language(), beam=self.beam_size, free=False, hidden=d.hidden)
+            return []
+        d2 = decode(self.model, audio, lang.spellings(), beam=self.beam_size, free=False, hidden=d.hidden)
         if not d2.constrained:
-            return None
+            return []
         d.second = sorted(d.second + d2.constrained, key=lambda kv: -kv[1])
         for text, ids in d2.ids.items():
             d.ids.setdefault(text, ids)
         d.seconds += d2.seconds
         d.constraint_seconds += d2.constraint_seconds
-        return d2.constrained[0][1]
+        return d2.constrained
 
     def _transcript(self, text: str, raw: str, conf: float, dur: float, **extra) -> Transcript:
         parts = text.split()

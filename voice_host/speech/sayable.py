@@ -6,7 +6,10 @@ A :class:`Sayable` is the set of sentences the host accepts at one moment:
 
 A spelling is two or more letters or spelling-alphabet words ("t o u r s", "tango
 oscar uniform romeo sierra"), allowed when ``spelling`` is set: a player who is
-misheard can always spell the word out, and the search keeps it letters.
+misheard can always spell the word out, and the search keeps it letters. With a
+dictionary (``words``) a spelling must spell one of its words, letter by letter: a
+letter lost in noise cannot make a word that does not exist ("l a n t e r n s"
+cannot lose its "l"); without one, any letters.
 
 ``names`` are player names that may come first ("Ann, jewelers"), ``words`` the whole
 dictionary (given once: its compiled form is cached per object), ``phrases`` the
@@ -60,6 +63,8 @@ class Sayable:
     """Player names that may come before a word or a phrase."""
     spelling: bool = False
     """Whether a word may be spelled out (letters or the spelling alphabet)."""
+    whole_words: bool = True
+    """Whether a word of `words` may be said whole (False: only spelled out)."""
     _compiled: list = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -129,10 +134,11 @@ def _sorted_words(words: Iterable[str]) -> list[str]:
 
 
 def _spell_tokens() -> list[str]:
-    """The letters and the spelling alphabet's words (the words matcher's table)."""
+    """The letters and the spelling alphabet's words (the words matcher's table), sorted."""
     from voice_host.words.matcher import spelling_alphabet
 
-    return sorted({*"abcdefghijklmnopqrstuvwxyz", *spelling_alphabet()})
+    # "X-ray" as the recognizer writes it (the form heard, normalized, is "x ray")
+    return sorted({*"abcdefghijklmnopqrstuvwxyz", *spelling_alphabet(), "x-ray"})
 
 
 def normalize_sentence(text: str) -> str:
@@ -149,9 +155,12 @@ class Language:
       ("W", lo, hi, d)  in a dictionary word after d characters (words[lo:hi] share them)
       ("Q", lo, hi, d)  in a phrase, likewise
       ("N", lo, hi, d)  in a name
-      ("L", lo, hi, d, n)  in a spelled letter (or spelling-alphabet word) after n
-                        whole ones (n capped at 2: a spelling needs two)
-      ("LM", n)         after a spelled letter and its mark ("T," "T-")
+      ("L", lo, hi, d, wlo, whi, n)  in a spelled letter (or spelling-alphabet word)
+                        after d characters; n letters spelled, this one's included
+                        once d > 0 (its first character is its letter), which begin
+                        the words[wlo:whi] (without a dictionary: wlo = whi = 0 and n
+                        capped at 2, as a spelling needs two)
+      ("LM", wlo, whi, n)  after a spelled letter and its mark ("T," "T-")
       ("NP",)           after a name and its mark: a space must follow
       ("P", k)          after a complete body sentence and k end marks
       ("S",)            the start, before an optional leading space
@@ -164,13 +173,14 @@ class Language:
         self.spell: list[str] = _spell_tokens() if sayable.spelling else []
         self._lists = {"W": self.words, "Q": self.phrases, "N": self.names, "L": self.spell}
         self._step: dict[tuple, frozenset] = {}
+        self._sayable = sayable
         body = set()
-        if self.words:
+        if self.words and sayable.whole_words:
             body.add(("W", 0, len(self.words), 0))
         if self.phrases:
             body.add(("Q", 0, len(self.phrases), 0))
         if self.spell:
-            body.add(self._spell_root(0))
+            body.add(self._spell_root(0, len(self.words), 0))
         self.body_roots = frozenset(body)
         roots = set(body)
         if self.names:
@@ -181,8 +191,28 @@ class Language:
     def __len__(self) -> int:
         return len(self.words) + len(self.phrases)
 
-    def _spell_root(self, n: int) -> tuple:
-        return ("L", 0, len(self.spell), 0, n)
+    def spellings(self) -> "Language":
+        """This language's words spelled out, and nothing else (built once)."""
+        if not hasattr(self, "_spellings"):
+            self._spellings = Language(Sayable(words=self._sayable.words, spelling=True, whole_words=False))
+        return self._spellings
+
+    def _spell_root(self, wlo: int, whi: int, n: int) -> tuple:
+        return ("L", 0, len(self.spell), 0, wlo, whi, n)
+
+    def _spell_letter(self, w: tuple[int, int, int], c: str) -> tuple[int, int, int] | None:
+        """(wlo, whi, n) after one more spelled letter `c`: the dictionary's words that
+        still fit (None when none does). Without a dictionary any letter fits."""
+        wlo, whi, n = w
+        if not self.words:
+            return 0, 0, min(n + 1, 2)
+        r = self._descend(self.words, wlo, whi, n, c)
+        return None if r is None else (*r, n + 1)
+
+    def _spelled_word(self, w: tuple[int, int, int]) -> bool:
+        """Whether the letters spelled so far (`w`) are a whole spelling."""
+        wlo, _, n = w
+        return n >= 2 and (not self.words or len(self.words[wlo]) == n)
 
     @staticmethod
     def _descend(strings: list[str], lo: int, hi: int, d: int, c: str) -> tuple[int, int] | None:
@@ -197,6 +227,10 @@ class Language:
         kind = s[0]
         if kind == "S":
             return list(self.roots) if c == " " else []
+        if kind == "L" and s[3] == 0:  # a spelled token's first character is its letter
+            w = self._spell_letter(s[4:], c)
+            r = self._descend(self.spell, s[1], s[2], 0, c) if w is not None else None
+            return [("L", *r, 1, *w)] if r is not None else []
         if kind in "WQNL":
             lo, hi, d = s[1:4]
             strings = self._lists[kind]
@@ -209,12 +243,11 @@ class Language:
                     elif c in NAME_PUNCT:
                         out.append(("NP",))
                 elif kind == "L":
-                    n = min(s[4] + 1, 2)
                     if c == " ":
-                        out.append(self._spell_root(n))
+                        out.append(self._spell_root(*s[4:]))
                     elif c in SPELL_MARKS:
-                        out.append(("LM", n))
-                    if n >= 2 and c in END_PUNCT:
+                        out.append(("LM", *s[4:]))
+                    if c in END_PUNCT and self._spelled_word(s[4:]):
                         out.append(("P", 1))
                 elif c in END_PUNCT:
                     out.append(("P", 1))
@@ -223,7 +256,8 @@ class Language:
                 out.append((kind, *r, d + 1, *s[4:]))
             return out
         if kind == "LM":
-            return [self._spell_root(s[1])] if c == " " else self._advance(self._spell_root(s[1]), c)
+            root = self._spell_root(*s[1:])
+            return [root] if c == " " else self._advance(root, c)
         if kind == "NP":
             return list(self.body_roots) if c == " " else []
         if kind == "P":
@@ -258,7 +292,7 @@ class Language:
                 return True
             if (s[0] == "W" or s[0] == "Q") and len(self._lists[s[0]][s[1]]) == s[3]:
                 return True
-            if s[0] == "L" and s[4] >= 1 and len(self.spell[s[1]]) == s[3]:
+            if s[0] == "L" and len(self.spell[s[1]]) == s[3] and self._spelled_word(s[4:]):
                 return True
         return False
 

@@ -107,9 +107,12 @@ def _spelling_table() -> dict[str, dict[str, str]]:
     return tomllib.loads(text)
 
 
-def spelling_alphabet() -> list[str]:
-    """The one-token words that spell a letter (alpha, bravo, ...), as heard."""
-    return [w for w in _spelling_table()["nato"] if w.isalpha()]
+def spelling_alphabet() -> dict[str, str]:
+    """The spelling alphabet's words as heard, and their letters ({"alpha": "a",
+    "alfa": "a", "bravo": "b", ..., "x ray": "x"}): each begins with its letter."""
+    table = _spelling_table()
+    words = {w: c for w, c in table["nato"].items() if w.isalpha()}
+    return words | {w: c for w, c in table["pairs"].items() if w[0] == c}
 
 
 def tokens(heard: str) -> list[str]:
