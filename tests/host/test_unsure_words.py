@@ -64,6 +64,24 @@ def test_the_player_asked_can_say_it_again_or_spell_it(ear, answer):
     assert t.game.state.used == [("tours", "Ann")] and hearing.question is None
 
 
+@pytest.mark.parametrize("answer, word", [("the second", "chairs"), ("the other one", "chairs"),
+                                          ("the first one", "cheers"), ("first", "cheers")])
+def test_the_player_asked_can_name_the_option_by_its_place(ear, answer, word):
+    t, hearing = ear
+    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"])) == ["Did you say cheers or chairs?"]
+    assert answer in hearing.sayable()  # a constrained recognizer may hear it now
+    out = said(t, hearing, support.Heard(13, answer, "Ann"))
+    assert out[0].startswith("Ann scores") and out[0].endswith(f"for {word}."), out
+    assert t.game.state.used == [(word, "Ann")] and hearing.question is None
+
+
+def test_an_ordinal_is_only_an_answer_while_a_word_is_asked_about(ear):
+    t, hearing = ear
+    assert "the second" not in hearing.sayable()
+    out = said(t, hearing, support.Heard(10, "second", "Ann"))
+    assert out[0] == "Ann scores 6 points for second."  # nobody asked: a play (S 3, C 2, D 1)
+
+
 def test_a_word_said_again_and_still_unsure_is_asked_about_again(ear):
     t, hearing = ear
     said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
@@ -160,3 +178,16 @@ def test_a_word_is_put_right_while_the_next_players_word_is_asked_about(bagged):
     assert t.game.state.used == [("persons", "Ann"), ("cheers", "Ben")]
     assert [(r.t, r.text) for r in t.session.records if hasattr(r, "text")] == [
         (10, "percents"), (15, "undo"), (10, "persons"), (13, "cheers")]  # each word at the time it was said
+
+
+def test_a_word_settled_by_an_answer_can_be_put_right_after_the_answer(bagged):
+    """The eight seconds to put a word right run from when the host took it (after the
+    answer), not from the first try, whose time the record keeps."""
+    t, hearing = bagged
+    said(t, hearing, Unsure(10, "open", ["open", "nothing"]))
+    out = said(t, hearing, support.Heard(16, "charlie oscar hotel oscar", "Ann"))  # spelled, heard a word short
+    assert out[0] == "Ann scores 0 points for coho."  # board G X+2 | D M | G T | S T: no C, O or H
+    assert [r.t for r in t.session.records if getattr(r, "text", None) == "coho"] == [10]
+    out = said(t, hearing, support.Heard(21, "no charlie oscar papa india november golf", "Ann"))  # 11 s after the try
+    assert out[:2] == ["Sorry, Ann: coping, not coho.", "Ann scores 4 points for coping."]  # the G in column 4
+    assert t.game.state.used == [("coping", "Ann")]

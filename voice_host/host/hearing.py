@@ -116,7 +116,7 @@ class Taken(NamedTuple):
     """A word the host took from a player (see Hearing.last_plays)."""
 
     announced: float
-    """Game time when it was played and announced."""
+    """When it was played and announced (after the answer, for a word asked about)."""
     index: int
     """Its input record's index in the session."""
     prefix: str
@@ -203,6 +203,9 @@ class Hearing:
     last_plays: dict = field(default_factory=dict)
     """player -> the last word the host took from that player (a Taken), which they may
     still put right ("Not what I said"); newest last."""
+    now: float = 0.0
+    """The latest time the hearing has reached (an utterance's end, a tick): when
+    what it says now is said, whatever time the game clock waits at."""
     _sayable: object = field(default=None, repr=False)
     _sayable_for: object = field(default=0, repr=False)
 
@@ -217,6 +220,7 @@ class Hearing:
         While a question is open the game clock waits at the question's utterance, so
         that the word, once settled, is played at the moment it was said.
         """
+        self.now = max(self.now, t)
         if self.voices.due(t):
             return
         q = self.question
@@ -250,6 +254,7 @@ class Hearing:
         """One utterance from the speech layer."""
         if self.on_hear is not None:
             self.on_hear(u)
+        self.now = max(self.now, u.end)
         if self.voices.enroll(u):
             return
         body = intents.normalize(u.body or u.text)
@@ -311,6 +316,9 @@ class Hearing:
                 self._say(self.announce.took_spelling(match.best))
         self._feed(u.start, speaker, text, u.text)
 
+    ORDINALS = {"first": 0, "the first": 0, "the first one": 0, "second": 1, "the second": 1, "the second one": 1,
+                "the other": 1, "the other one": 1, "the last one": 1}
+    """Answers to "Did you say X or Y?" that name the option by its place."""
     CORRECTIONS = ("no i said ", "i said ", "no ")
     """What a player says before the right word to put a misheard play right."""
     PUT_RIGHT_AFTER = 2
@@ -459,6 +467,8 @@ class Hearing:
             phrases += [f"{n}'s sheet" for n in names] + names + ["and i am ready to play", "i am ready to play"]
             if self.question is not None:
                 phrases += self.question.options
+            if self.question is not None and self.question.kind == "word":
+                phrases += list(self.ORDINALS)
             self._sayable = Sayable.game(phrases, lead_ins + list(intents.PHRASES["play_what"]), spelling=True)
             self._sayable_for = key
         return self._sayable
@@ -468,12 +478,13 @@ class Hearing:
         q = self.question
         said = intents.parse(body, self.session.players).kind
         if q.kind == "word" and u.speaker in (q.speaker, None):
-            if said in ("yes", "no") or body in q.options:
+            place = self.ORDINALS.get(body)
+            if said in ("yes", "no") or body in q.options or place is not None:
                 self._settled()
                 if said == "no":
                     self._say(self.announce.say_again())
                     return True
-                word = body if body in q.options else q.options[0]
+                word = body if body in q.options else q.options[min(place or 0, 1, len(q.options) - 1)]
                 self._feed(q.t, q.speaker, q.prefix + word, q.heard)
                 return True
             correction = body.removeprefix("no ")  # the word again, or spelled, by the player asked
@@ -528,7 +539,7 @@ class Hearing:
         taken = self.session.undoable[-1:] == [index] and intents.parse(word, self.session.players).kind == "word"
         if taken:
             self.last_plays.pop(speaker, None)
-            self.last_plays[speaker] = Taken(self.session.t, index, text[: len(text) - len(word)], t)
+            self.last_plays[speaker] = Taken(max(self.now, self.session.t), index, text[: len(text) - len(word)], t)
 
     @property
     def announce(self):
