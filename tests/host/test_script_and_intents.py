@@ -68,3 +68,23 @@ def test_words_commands_and_chatter():
     for text, (kind, word, target) in cases.items():
         intent = parse(text, PLAYERS)
         assert (intent.kind, intent.word, intent.target) == (kind, word, target), text
+
+
+def test_an_answer_that_is_also_a_word_is_a_play_when_nobody_asked(table):
+    """docs/RULINGS.md: "right", "correct", "wrong" are plays unless a yes or no
+    question is open; "yes" and "no" are only ever answers."""
+    t = table()
+    assert t("Ann: yes") == ["Nobody asked a yes or no question."]
+    assert t.game.state.used == []
+    out = t("Ann: Right.")  # W+1 B | J+2 S | L C | D G: only the G, in the 1-point column
+    assert out[0] == "Ann scores 1 point for right."
+    assert t.game.state.used == [("right", "Ann")]
+
+
+def test_an_answer_that_is_also_a_word_answers_an_open_vote(table):
+    t = table(players="Ann,Ben,Cat,Dan", challenge_vote=True)
+    t("Ann: jewelers\nBen: challenge")
+    assert t.game.state.vote is not None
+    out = t("Cat: right")  # Cat votes yes: she knows the word, and one yes of two decides
+    assert t.game.state.vote is None and t.game.state.used == [("jewelers", "Ann")], out
+    assert "right" not in " ".join(out)

@@ -59,6 +59,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
 }
 """Spoken phrases per command. Extend them; do not change them (scripts depend on them)."""
 
+PLAIN_ANSWERS = ("yes", "yeah", "yep", "no", "nope")
+"""Answers that are only answers: the other yes/no phrases that are words ("right",
+"correct", "wrong") are plays when nobody asked a yes or no question."""
+
 QUESTIONS = ("board", "scores", "turn", "words", "sheet", "sheets", "time", "bag", "interrupts", "voided", "how", "dice",
              "reports", "banked", "marks", "penalties")
 """Questions: answered from the game's state, never a word (say "play time" for the word)."""

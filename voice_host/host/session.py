@@ -184,6 +184,11 @@ class Session:
             action = phrases.common.action(intent, player, t, self.players)
         if isinstance(action, E.Refused):
             return self._say([action], quiet=quiet, remember=False)
+        events = None
+        if isinstance(action, A.Answer) and self._also_a_word(record.text):
+            events = self.game.step(action)  # a refusal leaves the game as it was
+            if any(isinstance(e, E.Refused) and e.code == "no_vote" for e in events):
+                action, events = A.PlayWord(t, player, intents.normalize(record.text)), None  # nobody asked: a play
         if isinstance(action, A.PlayWord):
             said = self.tick(t, quiet=quiet)  # what time settles first (a word in the tie window) decides the turn
             cost = self.game.interrupt_cost(player, action.word)
@@ -192,7 +197,14 @@ class Session:
                 return said + self._say_lines([self.announcer.confirm_interrupt(player, action.word, cost[0] - cost[1])],
                                               quiet, remember=True)
             return said + self._act(index, action, quiet)
-        return self._act(index, action, quiet)
+        return self._act(index, action, quiet, events)
+
+    def _also_a_word(self, text: str) -> bool:
+        """Whether an answer ("right", "correct", "wrong") is also a word a player may
+        play: one dictionary word other than the plain answers (yes, no, yeah, ...)."""
+        said = intents.normalize(text)
+        return said not in intents.PLAIN_ANSWERS and " " not in said and hasattr(self.words, "__contains__") \
+            and said in self.words
 
     def interpret(self, intent: intents.Intent, player: str, t: float) -> A.Action | E.Refused | None:
         """The game's own reading of an utterance (host.phrases); None leaves it to the table's."""
@@ -254,8 +266,10 @@ class Session:
         level = adjust(rate_step=steps[0], volume_step=steps[1]) if adjust is not None else None
         return self._say_lines([self.announcer.voice_adjusted(kind, level)], quiet, remember=False)
 
-    def _act(self, index: int, action: A.Action, quiet: bool) -> list[str]:
-        events = self.game.step(action)
+    def _act(self, index: int, action: A.Action, quiet: bool, events: list | None = None) -> list[str]:
+        """Apply `action` (or take the `events` the game already gave for it) and say what happened."""
+        if events is None:
+            events = self.game.step(action)
         refused = any(isinstance(e, E.Refused) for e in events)
         if self.begun and isinstance(action, CHANGES) and not refused:
             self.undoable.append(index)
