@@ -174,6 +174,7 @@ class Language:
         self._lists = {"W": self.words, "Q": self.phrases, "N": self.names, "L": self.spell}
         self._step: dict[tuple, frozenset] = {}
         self._sayable = sayable
+        self._spellings: Language | None = None
         body = set()
         if self.words and sayable.whole_words:
             body.add(("W", 0, len(self.words), 0))
@@ -193,7 +194,7 @@ class Language:
 
     def spellings(self) -> "Language":
         """This language's words spelled out, and nothing else (built once)."""
-        if not hasattr(self, "_spellings"):
+        if self._spellings is None:
             self._spellings = Language(Sayable(words=self._sayable.words, spelling=True, whole_words=False))
         return self._spellings
 
