@@ -484,7 +484,7 @@ class Hearing:
                 if said == "no":
                     self._say(self.announce.say_again())
                     return True
-                word = body if body in q.options else q.options[min(place or 0, 1, len(q.options) - 1)]
+                word = body if body in q.options else q.options[min(place or 0, len(q.options) - 1)]
                 self._feed(q.t, q.speaker, q.prefix + word, q.heard)
                 return True
             correction = body.removeprefix("no ")  # the word again, or spelled, by the player asked

@@ -240,11 +240,7 @@ class MoonshineRecognizer(WholeUtterance):
             return
         d2 = decode(self.model, audio, Sayable.closed(cands).language(), beam=max(self.beam_size, len(cands)),
                     free=False, hidden=d.hidden)
-        d.second = d2.constrained
-        for text, ids in d2.ids.items():
-            d.ids.setdefault(text, ids)
-        d.seconds += d2.seconds
-        d.constraint_seconds += d2.constraint_seconds
+        d.absorb(d2)
 
     def _spelling_pass(self, d: Decoded, audio: np.ndarray, lang: Language, free_norm: str,
                        found: dict[str, float]) -> list[tuple[str, float]]:
@@ -272,11 +268,7 @@ class MoonshineRecognizer(WholeUtterance):
         d2 = decode(self.model, audio, lang.spellings(), beam=self.beam_size, free=False, hidden=d.hidden)
         if not d2.constrained:
             return []
-        d.second = sorted(d.second + d2.constrained, key=lambda kv: -kv[1])
-        for text, ids in d2.ids.items():
-            d.ids.setdefault(text, ids)
-        d.seconds += d2.seconds
-        d.constraint_seconds += d2.constraint_seconds
+        d.absorb(d2)
         return d2.constrained
 
     def _transcript(self, text: str, raw: str, conf: float, dur: float, **extra) -> Transcript:

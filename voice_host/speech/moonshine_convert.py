@@ -414,8 +414,6 @@ def convert_model(model_dir: Path, out: Path) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
-
-
 if __name__ == "__main__":
     # python -m voice_host.speech.moonshine_convert            convert into the cache
     # python -m voice_host.speech.moonshine_convert SRC OUT    convert SRC into OUT

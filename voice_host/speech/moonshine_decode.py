@@ -92,6 +92,15 @@ class Decoded:
     hidden: np.ndarray | None = field(default=None, repr=False)
     """The encoder output (to decode the same audio again without encoding it)."""
 
+    def absorb(self, other: "Decoded") -> None:
+        """Take a second search on the same encoder output into this one: its sentences
+        into `second` (best first), their token ids, its time."""
+        self.second = sorted(self.second + other.constrained, key=lambda kv: -kv[1])
+        for text, ids in other.ids.items():
+            self.ids.setdefault(text, ids)
+        self.seconds += other.seconds
+        self.constraint_seconds += other.constraint_seconds
+
 
 def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = None, beam: int = 8,
            free: bool = True, max_tokens: int | None = None, hidden: np.ndarray | None = None) -> Decoded:
