@@ -41,12 +41,11 @@ def test_solo_scratch_words_timeout_fallback_and_a_missed_target(play):
     assert [(w["word"], w["score"], w["round"]) for w in ann["words"]] == [
         ("jewelers", 15, 1), ("jawbones", 17, 2), ("cowbell", 13, 3)]
     assert ann["total"] == 45
-    assert lines[:5] == ["Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G.",
-                         "Prolix Solo for Ann: 6 rounds.",
+    assert lines[:5] == ["Prolix Solo for Ann: 6 rounds.",
                          "Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G.",
                          "Round 1: Ann's turn.",
-                         "Round 1: reach 15 to stay alive; you have 0."]
-    assert "The timer is running: 45 seconds." in lines
+                         "Round 1: reach 15 to stay alive; you have 0.",
+                         "The timer is running: 45 seconds."]  # the table's board said once (issue 18)
     assert "Scratch: jewelers would score 15." in lines
     assert "15 in all: the target of 15 is reached." in lines
     assert "Ann, draw 4 tiles and tell me the letters." in lines  # the board moves two columns

@@ -224,6 +224,8 @@ class ProlixGame(Game):
         s.bag.tiles.extend(board_tiles(s.board))
         s.bag.remove(board_tiles(board))
         s.board, s.table_mode = board, True
+        if s.phase == Phase.SETUP:  # the opening says it, once, when the game begins
+            return []
         return self._after_draw() if s.phase == Phase.DRAW else [self.board_view()]
 
     def _table_draw(self, letters: Sequence[str]) -> list[E.Event]:
