@@ -74,12 +74,20 @@ class Table:
     def state(self):
         return self.session.game.state
 
-    def __call__(self, script: str) -> list[str]:
+    def __call__(self, script: str, *, heard: bool = False) -> list[str]:
+        """``heard``: the lines come as the speech layer gives them (a transcript heard),
+        not typed."""
+        from dataclasses import replace
+
         from voice_host.app import run_records
+        from voice_host.host.records import Said
         from voice_host.host.script import parse_script
 
         before = len(self.heard)
-        run_records(self.session, parse_script(textwrap.dedent(script), self.session.t))
+        records = parse_script(textwrap.dedent(script), self.session.t)
+        if heard:
+            records = [replace(r, heard=r.text) if isinstance(r, Said) else r for r in records]
+        run_records(self.session, records)
         return self.heard[before:]
 
     def total(self, name: str) -> int:

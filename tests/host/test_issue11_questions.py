@@ -10,8 +10,8 @@ import math
 from voice_host.games import actions as A
 from voice_host.games.prolix import events as E
 
-HOST_PHRASES = ("Say 'repeat', 'spell it', 'undo', 'brief' or 'full', 'slower', 'faster', 'louder' or 'softer', "
-                "or 'help'.")
+HOST_PHRASES = ("Say 'repeat', 'spell it', 'undo', 'be brief' or 'more detail', 'speak slower', 'speak faster', "
+                "'speak louder' or 'speak softer', or 'help'.")
 
 
 # ---------------------------------------------------------------------- item 10
@@ -45,12 +45,12 @@ def test_an_interrupt_worth_nothing_is_confirmed_first(table):
     t = table()
     assert t.game.interrupt_cost("Cat", "dig") == (2, 2)  # D 1 and G 1, minus the penalty of 2
     assert t.game.interrupt_cost("Ann", "dig") is None  # the active player's word is no interrupt
-    assert t("Cat: dig") == ["Cat, interrupt with dig for 0 points? Say yes or no."]
+    assert t("Cat: dig", heard=True) == ["Cat, interrupt with dig for 0 points? Say yes or no."]  # heard: asked
     assert t.state.pending == [] and t.state.sheets["Cat"].interrupts == []
-    assert t("Cat: no") == ["Cat takes back dig: nothing changes."]
+    assert t("Cat: no", heard=True) == ["Cat takes back dig: nothing changes."]
     assert t.state.used == [] and t.state.active == "Ann"
-    t("Cat: dig")
-    said = t("Cat: yes")
+    t("Cat: dig", heard=True)
+    said = t("Cat: yes", heard=True)
     assert said[0] == "Cat interrupts Ann with dig: 2, minus 2, scores 0."
     assert [(e.word, e.score) for e in t.state.sheets["Cat"].interrupts] == [("dig", 0)]
 
@@ -215,10 +215,10 @@ def test_spell_it_repeat_and_brief_or_full(table):
     assert t("Ann: spell it") == ["No word has been said yet."]
     t("Ann: jewelers")
     assert t("Ben: spell it") == ["jewelers: J, E, W, E, L, E, R, S."]
-    assert t("Ben: brief") == ["Brief: I'll say the scores and whose turn; ask for the board when you want it."]
+    assert t("Ben: be brief") == ["Brief: I'll say the scores and whose turn; ask for the board when you want it."]
     assert t("@draw M N") == ["Round 1: Ben's turn."]  # no tiles drawn, no board
     assert t("Cat: board")[0].startswith("Board. 4 points: M, N;")  # asked for, it is read
-    assert t("Ben: full") == ["Full: I'll read the board after every move."]
+    assert t("Ben: more detail") == ["Full: I'll read the board after every move."]
     said = t("Ben: jigsaw\n@draw R T")
     assert [x for x in said if x.startswith("Board.")]
     again = t("Cat: repeat")  # what was said last about the game, again
@@ -242,12 +242,12 @@ def test_slower_faster_louder_softer_call_the_voice(words):
 
     voice = Voice()
     s = Session(new_header("prolix-classic", ["Ann", "Ben", "Cat"], 1, config.load()), words, voice)
-    for i, text in enumerate(["slower", "faster", "louder", "softer"]):
+    for i, text in enumerate(["speak slower", "speak faster", "speak louder", "speak softer"]):
         s.feed({"t": float(i), "speaker": "Ann", "text": text})
     assert voice.steps == [(-1, 0), (1, 0), (0, 1), (0, -1)]
     assert voice.lines[-4:] == ["Slower.", "Faster.", "Louder.", "That's as soft as I go."]
     printing = Session(new_header("prolix-classic", ["Ann", "Ben", "Cat"], 1, config.load()), words, lambda _: None)
-    assert printing.feed({"t": 0.0, "speaker": "Ann", "text": "slower"}) == [
+    assert printing.feed({"t": 0.0, "speaker": "Ann", "text": "slow down"}) == [
         "I'm only printing here, so there is no voice to change."]
 
 
@@ -256,7 +256,7 @@ def test_a_table_can_choose_brief_in_its_settings(table):
     said = t("Ann: jewelers\n@draw M N")
     assert said == ["Ann scores 15 points for jewelers.", "Ann, draw 2 tiles and tell me the letters.",
                     "Round 1: Ben's turn."]
-    assert t("Ben: full")[0] == "Full: I'll read the board after every move."
+    assert t("Ben: more detail")[0] == "Full: I'll read the board after every move."
     assert t("Ben: jigsaw\n@draw R T")[-2].startswith("Board. 4 points: R, T;")
 
 

@@ -51,10 +51,10 @@ def test_questions_repeat_and_help(table):
 def test_undo_takes_back_the_last_change(table):
     t = table()
     t("Ann: jewelers")
-    said = t("Ben: undo")
+    said = t("Ann: undo")
     assert said[0] == "Undone: Ann: jewelers."
     assert t.total("Ann") == 0 and t.state.phase == "turn" and t.state.used == []
     assert t("Ben: undo") == ["There is nothing to undo."]  # the table's setup is not a move
     t(f"Ann: jewelers\n{B}\nBen: jigsaw")
-    assert t("Cat: undo")[0] == "Undone: Ben: jigsaw."
+    assert t("Ben: undo")[0] == "Undone: Ben: jigsaw."
     assert t.state.active == "Ben" and t.total("Ann") == 15

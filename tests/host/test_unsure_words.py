@@ -13,6 +13,7 @@ import pytest
 import support
 
 from voice_host.host.hearing import Hearing, HearingSettings
+from voice_host.host.records import Directive, Said
 from voice_host.host.session import Session
 
 
@@ -125,7 +126,7 @@ def test_a_word_taken_wrong_is_put_right_by_its_player(ear):
     out = said(t, hearing, support.Heard(22, "i said tango oscar uniform romeo sierra", "Ben"))  # spelled
     assert out[:2] == ["Sorry, Ben: tours, not towers.", "Ben scores 3 points for tours."]
     assert t.game.state.used == [("persons", "Ann"), ("tours", "Ben")]
-    assert [r.text for r in t.session.records if hasattr(r, "text")][-3:] == ["towers", "undo", "tours"]  # logged
+    assert [text for _, text in inputs(t)][-3:] == ["towers", "@undo", "tours"]  # logged
 
 
 def test_only_its_player_and_only_at_once_can_put_a_word_right(ear):
@@ -141,6 +142,12 @@ def test_a_new_word_that_begins_with_no_is_not_a_correction(bagged):
     said(t, hearing, support.Heard(10, "jewelers", "Ann"))
     out = said(t, hearing, support.Heard(12, "no body", "Ann"))  # "nobody", heard in two: nothing like jewelers
     assert not any(x.startswith("Sorry") for x in out) and t.game.state.used[0] == ("jewelers", "Ann")
+
+
+def inputs(t) -> list[tuple[float, str]]:
+    """What the log holds of the words said and the host's own undos ("@undo"), with their times."""
+    return [(r.t, r.text if isinstance(r, Said) else "@undo") for r in t.session.records
+            if isinstance(r, Said) or (isinstance(r, Directive) and r.name == "undo")]
 
 
 @pytest.fixture
@@ -160,8 +167,8 @@ def test_a_word_is_put_right_after_the_next_players_word(bagged):
                    "Ben scores 4 points for cowbells.", "Ben draws F and W.",
                    "Board. 4 points: F, W+1; 3 points: R, L; 2 points: G, X+2; 1 point: D, M.", "Round 1: Cat's turn."]
     assert t.game.state.used == [("persons", "Ann"), ("cowbells", "Ben")]
-    assert [(r.t, r.text) for r in t.session.records if hasattr(r, "text")] == [
-        (10, "percents"), (13, "cowbells"), (15, "undo"), (15, "undo"), (10, "persons"), (13, "cowbells")]
+    assert inputs(t) == [
+        (10, "percents"), (13, "cowbells"), (15, "@undo"), (15, "@undo"), (10, "persons"), (13, "cowbells")]
     resumed = Session(t.session.header, t.session.words, lambda line: None)
     resumed.replay(t.session.records)  # the log replays to the same game
     assert resumed.game.state.used == t.game.state.used and resumed.result() == t.session.result()
@@ -176,8 +183,8 @@ def test_a_word_is_put_right_while_the_next_players_word_is_asked_about(bagged):
     assert out[-1] == "Round 1: Ben's turn." and hearing.question.speaker == "Ben"  # still waiting on Ben
     assert said(t, hearing, support.Heard(17, "yes", "Ben"))[0] == "Ben scores 4 points for cheers."
     assert t.game.state.used == [("persons", "Ann"), ("cheers", "Ben")]
-    assert [(r.t, r.text) for r in t.session.records if hasattr(r, "text")] == [
-        (10, "percents"), (15, "undo"), (10, "persons"), (13, "cheers")]  # each word at the time it was said
+    assert inputs(t) == [
+        (10, "percents"), (15, "@undo"), (10, "persons"), (13, "cheers")]  # each word at the time it was said
 
 
 def test_a_word_settled_by_an_answer_can_be_put_right_after_the_answer(bagged):

@@ -35,7 +35,7 @@ from typing import Callable, NamedTuple, Protocol
 
 from voice_host.config import tomllib
 from voice_host.host import intents
-from voice_host.host.records import Said, Wait
+from voice_host.host.records import Directive, Said, Wait
 from voice_host.host.session import Session
 from voice_host.host.voices import Voices
 from voice_host.words.matcher import spelled_letters, tokens
@@ -349,7 +349,7 @@ class Hearing:
             return False  # "no body" after jewelers is nobody, a new word
         again = [self.session.records[i] for i in later]
         for _ in range(len(later) + 1):  # logged, so a replay does the same
-            self.session.play(Said(u.start, player, "undo", u.text), quiet=True)
+            self.session.play(Directive(u.start, "undo", ()), quiet=True)
         del self.last_plays[player]
         self._say(self.announce.put_right(player, text, taken.removeprefix(prefix)))
         if later or self.question is not None:  # no second question: played as heard

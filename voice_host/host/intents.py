@@ -44,12 +44,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "penalties": ("penalty count", "how many penalties", "my penalty count", "how many penalty cards"),
     "spell": ("spell it", "spell that", "spell", "spell the word", "spell the last word", "how is it spelled",
               "how is that spelled"),
-    "brief": ("brief", "be brief", "brief mode", "less detail", "shorter"),
-    "full": ("full", "full mode", "more detail", "verbose", "tell me everything"),
-    "slower": ("slower", "speak slower", "slow down", "talk slower", "more slowly"),
-    "faster": ("faster", "speak faster", "speed up", "talk faster", "more quickly"),
-    "louder": ("louder", "speak up", "speak louder", "volume up", "louder please"),
-    "softer": ("softer", "quieter", "speak softer", "volume down", "not so loud", "softer please"),
+    "brief": ("be brief", "brief mode", "less detail", "say less"),
+    "full": ("full mode", "more detail", "tell me everything", "say more"),
+    "slower": ("speak slower", "slow down", "talk slower", "more slowly", "slower please"),
+    "faster": ("speak faster", "speed up", "talk faster", "more quickly", "faster please"),
+    "louder": ("speak up", "speak louder", "volume up", "louder please", "talk louder"),
+    "softer": ("speak softer", "volume down", "not so loud", "softer please", "speak quieter", "talk quieter"),
     "repeat": ("repeat", "say that again", "say again", "again", "pardon", "what did you say"),
     "undo": ("undo", "undo that", "take that back", "scratch that"),
     "help": ("help", "what can i say", "commands"),
@@ -57,7 +57,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "no": ("no", "nope", "never heard of it", "i don't know it", "wrong"),
     "play_what": ("play", "i play", "my word is", "my word", "interrupt", "interrupts with", "interrupt with"),
 }
-"""Spoken phrases per command. Extend them; do not change them (scripts depend on them)."""
+"""Spoken phrases per command. Extend them; do not change them (scripts depend on them).
+The host's settings are phrases of two words or more: a word a player could play ("brief",
+"louder") is never a setting (ruling 66)."""
 
 PLAIN_ANSWERS = ("yes", "yeah", "yep", "no", "nope")
 """Answers that are only answers: the other yes/no phrases that are words ("right",
@@ -86,18 +88,25 @@ _NEAR = sorted(w for w in VOCABULARY if len(w) >= 4 and w.isalpha())
 
 def nearest_command_word(token: str) -> str | None:
     """The command word a typed token misses by a slip (a letter left out, added,
-    changed or two swapped; two slips from 7 letters on), if one is nearer than the rest."""
+    changed or two swapped; two slips from 7 letters on, or where it sounds the same:
+    "repete"), if one is nearer than the rest. Between equally near ones, the one it
+    sounds like wins ("bord" is board, not word; "timr" is timer, not time)."""
     import jellyfish
 
     if len(token) < 4 or not token.isalpha():
         return None
     most = 1 if len(token) < 7 else 2
-    near = sorted((jellyfish.damerau_levenshtein_distance(token, w), w) for w in _NEAR
-                  if abs(len(w) - len(token)) <= most)
-    near = [(d, w) for d, w in near if d <= most]
-    if not near or (len(near) > 1 and near[1][0] == near[0][0]):
+    sound = jellyfish.metaphone(token)
+    near = []
+    for w in _NEAR:
+        d = jellyfish.damerau_levenshtein_distance(token, w)
+        alike = jellyfish.metaphone(w) == sound
+        if d <= most or (alike and d <= 2):
+            near.append((d, not alike, w))
+    near.sort()
+    if not near or (len(near) > 1 and near[1][:2] == near[0][:2]):
         return None
-    return near[0][1]
+    return near[0][2]
 
 
 @dataclass(frozen=True)

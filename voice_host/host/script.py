@@ -16,7 +16,7 @@ import re
 
 from voice_host.host.records import Directive, Record, Said, Unreadable, Wait
 
-DIRECTIVES = {"wait", "start", "board", "draw", "dice"}
+DIRECTIVES = {"wait", "start", "board", "draw", "dice", "undo"}
 """Directives a script may hold; games say which they accept."""
 
 _COMMENT = re.compile(r"\s#.*$")

@@ -10,7 +10,7 @@ replays the rest; repeat says the last announcement again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from voice_host.games import actions as A
 from voice_host.games import events as E
@@ -29,6 +29,18 @@ BRIEF_SKIPS = (prolix_events.BoardShown, prolix_events.TilesDrawn, E.StartDraws)
 CHANGES = (A.PlayWord, A.Challenge, prolix_actions.FlipTimer, A.Answer, prolix_actions.SetBoard, prolix_actions.Draw,
            A.Move)
 """Actions that undo can take back once the game has begun (when they were not refused)."""
+
+
+class Asking(NamedTuple):
+    """A yes or no question the host asked one player."""
+
+    player: str
+    about: str
+    """"interrupt" (a worthless interrupt heard) or "undo" (another player asked to undo it)."""
+    what: str
+    """The word, or the input's text."""
+    mark: int
+    """interrupt: how many changes the game had when asked; undo: the record it would take back."""
 
 
 def create_game(header: Header, words) -> Game:
@@ -64,6 +76,8 @@ class Session:
         self.game = create_game(self.header, self.words)
         self.records: list[Record] = []
         self.undone: set[int] = set()
+        self.refusals: set[int] = set()
+        """Records refused when they were applied: refused for good, never replayed by an undo."""
         self.undoable: list[int] = []
         self.last_said: list[str] = []
         self.begun = False
@@ -74,8 +88,8 @@ class Session:
 
     def _host_state(self) -> None:
         """What the host keeps besides the game (rebuilt with it on undo)."""
-        self.confirming: tuple[str, str, int] | None = None
-        """A low interrupt waiting for its player's yes: (player, word, changes so far)."""
+        self.asking: Asking | None = None
+        """A yes or no question the host asked one player (a worthless interrupt, an undo)."""
         self.last_word: str | None = None
         """The last word said that the game took, for "spell it"."""
         self.brief = self.header.config.get("table", {}).get("verbosity", "full") == "brief"
@@ -127,6 +141,12 @@ class Session:
 
     # ------------------------------------------------------------------ applying
     def _apply(self, index: int, *, quiet: bool) -> list[str]:
+        said = self._apply_record(index, quiet=quiet)
+        if self.refused is not None:
+            self.refusals.add(index)
+        return said
+
+    def _apply_record(self, index: int, *, quiet: bool) -> list[str]:
         record = self.records[index]
         self.refused = None
         if record.t is not None:
@@ -147,6 +167,8 @@ class Session:
 
     def _directive(self, index: int, record: Directive, quiet: bool) -> list[str]:
         name, args = record.name, list(record.args)
+        if name == "undo":  # the table's (or the host's own) undo: whoever's input it is
+            return self._undo(None, quiet)
         action = phrases.directive(self.game.name, self.t, name, args, self.players)
         if action is None:
             return self._refuse("bad_directive", {"text": "@" + " ".join([name, *args])}, quiet)
@@ -167,12 +189,12 @@ class Session:
             return self._refuse("too_long", {"letters": max(map(len, tokens)), "longest": longest}, quiet)
         intent = intents.parse(record.text, self.players)
         t = self.t
-        if self.confirming is not None and self.confirming[0] == player:
-            asked, self.confirming = self.confirming, None
+        if self.asking is not None and self.asking.player == player:
+            asked, self.asking = self.asking, None  # anything else from the player asked: the question lapses
             if intent.kind in ("yes", "no"):
-                return self._confirmed(index, asked, intent.kind == "yes", quiet)
+                return self._answered(index, asked, intent.kind == "yes", quiet)
         if intent.kind in intents.HOST:
-            return self._host_request(intent.kind, quiet)
+            return self._host_request(intent.kind, player, quiet)
         action = None
         if intent.kind not in intents.QUESTIONS:  # a question is never a game's phrase, nor a word
             action = self.interpret(intent, player, t)  # the game's own phrases come first
@@ -191,9 +213,9 @@ class Session:
                 action, events = A.PlayWord(t, player, intents.normalize(record.text)), None  # nobody asked: a play
         if isinstance(action, A.PlayWord):
             said = self.tick(t, quiet=quiet)  # what time settles first (a word in the tie window) decides the turn
-            cost = self.game.interrupt_cost(player, action.word)
-            if cost is not None and cost[0] - cost[1] <= 0:  # the rulebook's tip: let a low interrupt be taken back
-                self.confirming = (player, action.word, len(self.undoable))
+            cost = self.game.interrupt_cost(player, action.word) if record.heard is not None else None
+            if cost is not None and cost[0] - cost[1] <= 0:  # the rulebook's tip, for a word the host may have misheard
+                self.asking = Asking(player, "interrupt", action.word, len(self.undoable))
                 return said + self._say_lines([self.announcer.confirm_interrupt(player, action.word, cost[0] - cost[1])],
                                               quiet, remember=True)
             return said + self._act(index, action, quiet)
@@ -236,15 +258,22 @@ class Session:
             return text
         return None
 
-    def _confirmed(self, index: int, asked: tuple, yes: bool, quiet: bool) -> list[str]:
-        player, word, changes = asked
+    def _answered(self, index: int, asked: Asking, yes: bool, quiet: bool) -> list[str]:
+        """The player's yes or no to the host's question ``asked``."""
+        player, what, mark = asked.player, asked.what, asked.mark
+        if asked.about == "undo":
+            if not yes:
+                return self._say_lines([self.announcer.kept(player, what)], quiet, remember=True)
+            if self.undoable[-1:] != [mark]:  # something else was played since
+                return self._refuse("undo_passed", {"player": player, "text": what}, quiet)
+            return self._undo(None, quiet)
         if not yes:
-            return self._say_lines([self.announcer.taken_back(player, word)], quiet, remember=True)
-        if len(self.undoable) != changes:  # the game moved on while the player thought about it
-            return self._refuse("moment_passed", {"word": word}, quiet)
-        return self._act(index, A.PlayWord(self.t, player, word), quiet)
+            return self._say_lines([self.announcer.taken_back(player, what)], quiet, remember=True)
+        if len(self.undoable) != mark:  # the game moved on while the player thought about it
+            return self._refuse("moment_passed", {"word": what}, quiet)
+        return self._act(index, A.PlayWord(self.t, player, what), quiet)
 
-    def _host_request(self, kind: str, quiet: bool) -> list[str]:
+    def _host_request(self, kind: str, player: str, quiet: bool) -> list[str]:
         """What the host answers itself: what it said, the help, undo, its voice and detail."""
         if kind == "repeat":
             return self._say_lines(self.last_said, quiet, remember=False)
@@ -252,7 +281,7 @@ class Session:
             return self._say_lines([self.announcer.help(phrases.help(self.game), self.game.moves, self.game.questions)],
                                    quiet, remember=False)
         if kind == "undo":
-            return self._undo(quiet)
+            return self._undo(player, quiet)
         if kind == "spell":
             return self._say_lines([self.announcer.spelled(self.last_word)], quiet, remember=False)
         if kind in ("brief", "full"):
@@ -279,31 +308,55 @@ class Session:
         asked = isinstance(action, A.Query)
         return self._say(events, quiet=quiet, remember=not asked, answer=asked)
 
-    def _undo(self, quiet: bool) -> list[str]:
+    def _undo(self, player: str | None, quiet: bool) -> list[str]:
+        """Take back the last input that changed the game: ``player``'s own, or (asked
+        first) another player's; ``player`` None: the table's or the host's undo, anyone's.
+        A finished game stays finished."""
         if not self.undoable:
             return self._refuse("nothing_to_undo", {}, quiet)
-        target = self.undoable.pop()
-        self.undone.add(target)
+        target = self.undoable[-1]
         record = self.records[target]
+        owner = intents.find_player(record.speaker, self.players) if isinstance(record, Said) else None
+        if self.game.finished and self._would_reopen(target):  # the game's end is final (ruling 59)
+            return self._refuse("game_over", self.game.final_result(), quiet)
+        if player is not None and owner is not None and owner != player:
+            self.asking = Asking(owner, "undo", record.text, target)
+            return self._say_lines([self.announcer.confirm_undo(owner, player, record.text)], quiet, remember=True)
+        self.undone.add(target)
         self._rebuild()
         what = f"{record.speaker}: {record.text}" if isinstance(record, Said) else "@" + " ".join(
             [record.name, *record.args])
         return self._say_lines([self.announcer.undone(what)], quiet, remember=True) + self.ask(
             *self.game.status_questions, quiet=quiet)
 
+    def _would_reopen(self, target: int) -> bool:
+        """Whether taking back record ``target`` would reopen the finished game (tried,
+        then put back as it was)."""
+        refusals = set(self.refusals)
+        self.undone.add(target)
+        self._rebuild()
+        reopened = not self.game.finished
+        self.undone.discard(target)
+        self.refusals = refusals
+        self._rebuild()
+        return reopened
+
     def _rebuild(self) -> None:
-        """Replay every record but the undone ones and the undo commands themselves."""
+        """Replay every record but the undone ones, the refused ones and the undo
+        commands themselves."""
         self.game = create_game(self.header, self.words)
         self._host_state()
         self.undoable, self.begun, t_now, self.t = [], False, self.t, 0.0
         for i, record in enumerate(self.records):
-            if i in self.undone or self._is_undo(record):
+            if i in self.undone or i in self.refusals or self._is_undo(record):
                 continue
             self._apply(i, quiet=True)
         self.t = t_now
         self.game.step(A.Tick(t_now))
 
     def _is_undo(self, record: Record) -> bool:
+        if isinstance(record, Directive):
+            return record.name == "undo"
         return isinstance(record, (Said, Unreadable)) and intents.parse(record.text, self.players).kind == "undo"
 
     def say(self, line: str) -> None:

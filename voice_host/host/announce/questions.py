@@ -89,8 +89,8 @@ class HostSentences:
         asked = [QUESTION_PHRASES[q] for q in questions if q in QUESTION_PHRASES]
         lines.append(f"Ask for {' or '.join([', '.join(asked[:-1]), asked[-1]]) if len(asked) > 1 else asked[0]} "
                      "at any time.")
-        lines.append("Say 'repeat', 'spell it', 'undo', 'brief' or 'full', 'slower', 'faster', 'louder' or 'softer', "
-                     "or 'help'.")
+        lines.append("Say 'repeat', 'spell it', 'undo', 'be brief' or 'more detail', 'speak slower', 'speak faster', "
+                     "'speak louder' or 'speak softer', or 'help'.")
         return " ".join(lines)
 
     # ------------------------------------------------------------------ the host's own answers
@@ -99,6 +99,12 @@ class HostSentences:
 
     def taken_back(self, player: str, word: str) -> str:
         return f"{player} takes back {word}: nothing changes."
+
+    def confirm_undo(self, owner: str, asker: str, what: str) -> str:
+        return f"{owner}, {asker} asks to undo your '{what}'. Say yes or no."
+
+    def kept(self, owner: str, what: str) -> str:
+        return f"{owner} says no: '{what}' stays."
 
     def spelled(self, word: str | None) -> str:
         if not word:

@@ -1,0 +1,127 @@
+"""Issue 18, the session's share: undo that never brings back a refused input nor
+reopens a finished game, undo of another player's input asked first, the worthless
+interrupt asked only of heard input, setting commands that are no words, and typed
+near-misses of commands."""
+
+from __future__ import annotations
+
+from voice_host.host import intents
+
+
+# ---------------------------------------------------------------------- item 1: refused is refused for good
+def test_undo_after_the_end_of_a_road_game_changes_nothing(table):
+    t = table("Ann,Ben", game="road", start="Ann", board=None)
+    t("Ann: play jump for 15\nBen: pass\nAnn: pass")
+    assert t.game.finished
+    assert t("Ann: play zebra for 16") == ["The game is over: Ann won with 15."]
+    assert t("Ben: undo") == ["The game is over: Ann won with 15."]
+    result = t.game.result()
+    assert result["finished"] and result["winners"] == ["Ann"]
+    assert [(w["word"], w["score"]) for w in result["players"][0]["words"]] == [("jump", 15)]
+    assert t("Ann: scores")[0].startswith("Game over. Final scores: Ann 15; Ben 0.")
+
+
+def test_a_refused_play_stays_refused_when_an_undo_makes_it_possible(table):
+    t = table("Ann,Ben", game="road", start="Ann", board=None)
+    t("Ann: play jump for 15\nBen: play fire for 7")
+    refused = t("Ben: play quiz for 22")  # Ann's turn: refused
+    assert refused == ["It's Ann's turn."]
+    assert t("Ben: undo")[0] == "Undone: Ben: play fire for 7."
+    sheet = {p["name"]: [w["word"] for w in p["words"]] for p in t.game.result()["players"]}
+    assert sheet == {"Ann": ["jump"], "Ben": []}  # quiz did not come back as Ben's play
+    assert t.state.active == "Ben"
+
+
+def test_undo_after_classic_game_over_keeps_the_result(table):
+    t = table(board=None, sections={"prolix": {"rounds_3_players": 1}})
+    t("Ann: jewelers\nBen: cowbell\nCat: dig")
+    t("@wait 20")  # the last word's challenge window runs out
+    assert t.game.finished
+    final = t.game.result()
+    assert t("Cat: thoroughfare") == [t.session.refused]
+    assert t.session.refused.startswith("The game is over:")
+    assert t("Ben: challenge") == [t.session.refused]
+    assert t("Cat: undo") == [t.session.refused]
+    assert t.game.result() == final
+
+
+def test_an_undo_in_the_middle_of_redux_does_not_run_a_refused_timer(table):
+    t = table("Ann,Ben", game="prolix-redux", start="Ann")
+    t("Ann: jewelers")
+    before = t("Ann: timer")  # refused: it is no time to flip (Ann's own turn now, or Ben's word missing)
+    assert len(before) == 1 and t.session.refused == before[0]
+    t("Ann: undo")
+    assert t.state.timer.holder is None
+
+
+# ---------------------------------------------------------------------- item 2: whose input undo takes back
+def test_undo_takes_back_the_speakers_own_input(table):
+    t = table()
+    t("Ann: jewelers")
+    assert t("Ann: undo")[0] == "Undone: Ann: jewelers."
+    assert t.state.used == [] and t.state.active == "Ann"
+
+
+def test_undo_of_another_players_input_asks_that_player_first(table):
+    t = table()
+    t("Ann: jewelers")
+    assert t("Ben: undo") == ["Ann, Ben asks to undo your 'jewelers'. Say yes or no."]
+    assert t.state.used == [("jewelers", "Ann")]
+    assert t("Ann: no") == ["Ann says no: 'jewelers' stays."]
+    assert t.state.used == [("jewelers", "Ann")]
+    t("Ben: undo")
+    assert t("Ann: yes")[0] == "Undone: Ann: jewelers."
+    assert t.state.used == [] and t.state.active == "Ann"
+
+
+def test_the_undo_question_lapses_when_its_player_says_something_else(table):
+    t = table()
+    t("Ann: jewelers")
+    t("Cat: undo")
+    assert "Scores: Ann 15; Ben 0; Cat 0." in t("Ann: scores")[0]  # a question: answered, the undo forgotten
+    assert t("Ann: yes") == ["Nobody asked a yes or no question."]
+    assert t.state.used == [("jewelers", "Ann")]
+
+
+def test_dexikon_undo_of_another_players_penalty_is_asked(table):
+    t = table("Ann,Ben", game="dexikon", start=None, board=None)
+    t("Ann: penalty 2\nAnn: returned penalty 1")
+    assert t("Ben: undo") == ["Ann, Ben asks to undo your 'returned penalty 1'. Say yes or no."]
+    assert t("Ann: yes")[0] == "Undone: Ann: returned penalty 1."
+
+
+# ---------------------------------------------------------------------- item 5: rules drift
+def test_a_typed_worthless_interrupt_is_played_at_once(table):
+    t = table()
+    assert t("Cat: dig")[0] == "Cat interrupts Ann with dig: 2, minus 2, scores 0."
+
+
+def test_a_heard_worthless_interrupt_is_asked_about(table):
+    t = table()
+    assert t("Cat: dig", heard=True) == ["Cat, interrupt with dig for 0 points? Say yes or no."]
+    assert t("Cat: yes", heard=True)[0] == "Cat interrupts Ann with dig: 2, minus 2, scores 0."
+
+
+def test_setting_words_alone_are_plays_and_their_phrases_are_settings(table):
+    t = table()
+    for word in ("brief", "full", "slower", "faster", "louder", "softer", "quieter", "shorter", "verbose"):
+        assert intents.parse(word, t.session.players).kind == "word", word
+    assert t("Cat: brief")[0].startswith("Cat interrupts Ann with brief:")
+    assert not t.session.brief
+    assert t("Ann: be brief") == ["Brief: I'll say the scores and whose turn; ask for the board when you want it."]
+    assert t.session.brief
+    assert t("Ann: more detail") == ["Full: I'll read the board after every move."]
+    assert not t.session.brief
+
+
+# ---------------------------------------------------------------------- item 6: typed near-misses of commands
+def test_typed_near_misses_of_commands_are_the_commands(table):
+    t = table(board=None)
+    t("Ann: jewelers")
+    assert t("Ben: bord") == t("Ben: board")
+    assert t("Ben: scors") == t("Ben: scores")
+    assert t.state.sheets["Ben"].interrupts == [] and len(t.state.used) == 1
+    assert t("Cat: timr") == ["Cat flips the timer: 45 seconds."]
+    t("Ann: repeat")
+    assert t("Ann: repete") == ["Cat flips the timer: 45 seconds."]
+    assert t.state.sheets["Cat"].interrupts == [] and len(t.state.used) == 1
