@@ -107,14 +107,15 @@ class Core:
     """
 
     def __init__(self, words, game="prolix-classic", players="Ann,Ben,Cat", *, seed=1,
-                 board="W B J S L C D G", start="Ann", settle=True, **options):
+                 board="W B J S L C D G", start="Ann", settle=True, sections: dict | None = None, **options):
+        """``options``: the game's table settings; ``sections``: other config sections, {"prolix": {...}}."""
         from voice_host import config
         from voice_host.games import actions as A
         from voice_host.games.base import REGISTRY, Setup
         from voice_host.games.prolix import actions as P
 
         section = "table" if game.startswith("prolix") else game.split("-")[0]
-        cfg = config.load(overrides={section: options} if options else None)
+        cfg = config.load(overrides={**({section: options} if options else {}), **(sections or {})} or None)
         self.game = REGISTRY[game].create(Setup(tuple(players.split(",")), seed), cfg, words)
         self.t, self.settle = 0.0, settle
         self.setup = [e for e in ([self(A.SetStart, start)] if start else []) for e in e]
@@ -133,9 +134,8 @@ class Core:
 
         self.t += dt
         events = self.game.step(action(self.t, *args, **kw))
-        settles = self.game.settles_at() if self.settle else None
-        if settles is not None and settles > self.t:
-            self.t = settles
+        while self.settle and (settles := self.game.settles_at()) is not None and settles > self.t:
+            self.t = settles  # the tie window, then the last word's challenge window
             events += self.game.step(Tick(self.t))
         return events
 

@@ -125,3 +125,13 @@ def test_typed_near_misses_of_commands_are_the_commands(table):
     t("Ann: repeat")
     assert t("Ann: repete") == ["Cat flips the timer: 45 seconds."]
     assert t.state.sheets["Cat"].interrupts == [] and len(t.state.used) == 1
+
+
+def test_the_last_word_of_a_classic_game_can_be_challenged_at_the_table(table):
+    t = table(board=None, sections={"prolix": {"rounds_3_players": 1}})
+    said = t("Ann: jewelers\nBen: cowbell\nCat: xyzzy\n[+2] Ben: jewels\n[+2] Ann: challenge\n[+2] Cat: dig")
+    assert "That was the last word. Challenge xyzzy now, or the final scores come in 10 seconds." in said
+    assert "That was the last turn: only a challenge of xyzzy can change the result now." in said
+    assert said.index("Ann challenges Cat's xyzzy.") < said.index("Cat scores 3 points for dig.")
+    assert said[-1].startswith("Game over. Final scores:")  # the script's end closes the window
+    assert [w["word"] for w in t.session.result()["players"][2]["words"]] == ["dig"]

@@ -129,9 +129,13 @@ class Session:
         return self._say(self.game.step(A.Tick(self.t)), quiet=quiet, remember=True)
 
     def settle(self, *, quiet: bool = False) -> list[str]:
-        """Let words waiting for the tie window be scored (end of a script)."""
-        t = self.game.settles_at()
-        return self.tick(t, quiet=quiet) if t is not None else []
+        """Let the clock run until nothing waits on it (end of a script): the words in
+        the tie window scored, then the last word's challenge window closed."""
+        said, last = [], None
+        while (t := self.game.settles_at()) is not None and t != last:
+            said += self.tick(t, quiet=quiet)
+            last = t
+        return said
 
     def replay(self, records: list[Record]) -> None:
         """Rebuild from a log's records, silently."""

@@ -9,6 +9,7 @@ from the bag's seeded generator.
 from __future__ import annotations
 
 import copy
+import math
 
 from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
@@ -34,7 +35,9 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
 
     def settles_at(self) -> float | None:
         s = self.state
-        return s.pending[0].t + self.settings.tie_window + 0.001 if s.pending else None
+        if s.pending:
+            return s.pending[0].t + self.settings.tie_window + 0.001
+        return s.ends_at if s.phase == Phase.ENDING and s.vote is None else None
 
     # ------------------------------------------------------------------ scores
     def totals(self, player: str) -> tuple[int, list[tuple[Entry, bool]]]:
@@ -76,6 +79,7 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             group_due = bool(s.pending) and t > s.pending[0].t + self.settings.tie_window
             expiry = s.timer.until if (s.timer.holder and s.phase == Phase.TURN) else None
             timer_due = expiry is not None and t >= expiry and not (s.pending and s.pending[0].t < expiry)
+            ending_due = s.phase == Phase.ENDING and s.vote is None and t >= s.ends_at
             if group_due:
                 s.clock = max(s.clock, s.pending[0].t + self.settings.tie_window)
                 said, s.pending = s.pending, []
@@ -83,6 +87,9 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             elif timer_due:
                 s.clock = max(s.clock, expiry)
                 events += self._timer_runs_out()
+            elif ending_due:
+                s.clock = max(s.clock, s.ends_at)
+                events += self._game_over()
             else:
                 break
         s.clock = max(s.clock, t)
@@ -135,6 +142,8 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             raise Refusal("challenge_in_progress", word=s.vote.word)
         if s.phase == Phase.DRAW:
             raise Refusal("wait_for_draw", drawer=s.drawer)
+        if s.phase == Phase.ENDING:
+            raise Refusal("last_word_open", words=tuple(self._challengeable()))
         if s.sheets[player].out:
             raise Refusal("out_of_game", player=player)
 
@@ -244,13 +253,30 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         last_round = following[1] if following else self.rounds + 1
         events: list[E.Event] = [E.RoundOver(r, self.standings()) for r in range(s.round, last_round)]
         if following is None:
-            return events + self._game_over()
+            return events + self._last_challenge()
         s.pos, s.round = following
         return events + [self.board_view(), E.TurnStarted(s.active, s.round)]
 
+    def _last_challenge(self) -> list[E.Event]:
+        """The last play is scored: its words stay open to a challenge for the window
+        (ruling 65), or the game is over now when nothing can be challenged."""
+        s, window = self.state, self.settings.last_challenge_window
+        words = self._challengeable()
+        if not words or window <= 0:
+            return self._game_over()
+        s.phase, s.ends_at = Phase.ENDING, s.clock + window
+        return [E.LastChallenge(tuple(words), math.ceil(window))]
+
+    def _challengeable(self) -> list[tuple[str, str]]:
+        """(player, word) of the last play's words that counted and stood no challenge yet."""
+        last = self.state.last
+        if last is None:
+            return []
+        return [(x.player, x.word) for x in last.said if x.player in last.scored and x.player not in last.challenged]
+
     def _game_over(self) -> list[E.Event]:
         s = self.state
-        s.phase = Phase.OVER
+        s.phase, s.ends_at = Phase.OVER, None
         table, winners, tiebreak = self._winners()
         return [E.GameOver(table, winners, tiebreak)]
 
@@ -327,8 +353,11 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         if by_vote or verdict.ok:
             s.sheets[challenger].failed_challenges += 1
             s.last.challenged.append(player)
-            return [E.ChallengeResolved(challenger, player, word, True, by_vote=by_vote,
-                                        penalty=self.settings.failed_challenge_penalty)]
+            events = [E.ChallengeResolved(challenger, player, word, True, by_vote=by_vote,
+                                          penalty=self.settings.failed_challenge_penalty)]
+            if s.phase == Phase.ENDING and not self._challengeable():  # nothing left to challenge: the end
+                events += self._game_over()
+            return events
         last = s.last
         restored = copy.deepcopy(last.before)
         for name, sheet in s.sheets.items():
@@ -375,6 +404,8 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         s = self.state
         if q.kind == "scores":
             return [E.ScoresReport(self.standings(), s.round, self.rounds)]
+        if q.kind == "turn" and s.phase == Phase.ENDING:
+            return [E.LastChallenge(tuple(self._challengeable()), math.ceil(s.ends_at - s.clock - 1e-9))]
         if q.kind == "turn":
             holder = s.timer.holder if s.timer.running(s.clock) else None
             left = (s.timer.until - s.clock) if holder else None

@@ -41,6 +41,8 @@ class Phase(StrEnum):
     """A turn or round in play."""
     DRAW = "draw"
     """Table mode: waiting for the tiles drawn."""
+    ENDING = "ending"
+    """Classic: the game's last word is scored and open to a challenge until the window closes."""
     OVER = "over"
 
 
@@ -54,6 +56,7 @@ class ProlixSettings(Settings, sections=("table", "prolix")):
     challenge_vote: bool = False
     interrupt_slots: int = 6
     failed_challenge_penalty: int = 2
+    last_challenge_window: float = 10
     rounds_3_players: int = 6
     rounds_4_5_players: int = 5
     interrupt_penalty_3_players: int = 2

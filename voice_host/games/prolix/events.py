@@ -43,6 +43,15 @@ class AwaitDraw(Event):
     count: int
 
 
+class LastChallenge(Event):
+    """Classic: the game's last play is scored; its words may be challenged before the
+    final scores, for ``seconds`` more."""
+
+    words: tuple[tuple[str, str], ...]
+    """(player, word) of each word that may still be challenged."""
+    seconds: int
+
+
 class WordScored(Event):
     """A regular word was scored."""
 

@@ -65,6 +65,8 @@ REFUSALS: dict[str, Callable[..., str]] = {
         if holder else f"The timer is still running out in the middle; {plural(left, 'second')} left."
     ),
     "no_vote": lambda **_: "Nobody asked a yes or no question.",
+    "last_word_open": lambda words: (
+        f"That was the last turn: only a challenge of {names([w for _, w in words])} can change the result now."),
     "not_a_voter": lambda player, word: f"{player}, the vote on {word} is for the players not involved.",
     "already_voted": lambda player: f"{player}, you already voted.",
 }
@@ -83,6 +85,8 @@ SAID: dict[type, Callable[..., str]] = {
     P.TimeLeft: lambda e: f"{plural(e.seconds, 'second')} left.",
     P.Scratch: lambda e: f"Scratch: {e.word} would score {e.value}.",
     P.WordTaken: lambda e: f"{e.player}: {e.word}, noted.",
+    P.LastChallenge: lambda e: (f"That was the last word. Challenge {names([w for _, w in e.words])} now, "
+                                f"or the final scores come in {plural(e.seconds, 'second')}."),
 }
 """The sentences said in one line; the longer ones are functions below."""
 register(SAID)
