@@ -29,6 +29,10 @@ class UserError(Exception):
     """A problem the user can fix, said in one sentence."""
 
 
+class EndOfInput(Exception):
+    """Ctrl-D at a terminal before the game is over: typed play stops there, saved, as at Ctrl-C."""
+
+
 Speaker = output.Speaker
 """Prints every announcement as ``host: ...``, says it (unless --no-voice), records it
 (--speak-to), with earcons: voice_host/host/output.py."""
@@ -88,6 +92,8 @@ def run_typed(session: Session, stream=None) -> None:
                 continue
         raw = stream.readline()
         if not raw:
+            if interactive and not session.game.finished:
+                raise EndOfInput  # a live game is stopped, not ended: say the standings and how to resume
             break
         now = (time.monotonic() - start) if interactive else None
         record = parse_line(raw, t_prev if now is None else now - 1.0, 0)
@@ -274,11 +280,14 @@ def inputs(records: list[Record]) -> int:
 
 
 def pause(session: Session, log: EventLog | None) -> None:
-    """Ctrl-C: score what was said just before, keep the clock, say how to carry on."""
+    """Ctrl-C (or Ctrl-D at a terminal): score what was said just before, keep the clock,
+    say the standings and how to carry on."""
     try:
         session.settle()
         if log is not None:
             session.feed(Wait(session.t, 0, pause=True))  # a timer's time left survives the break
+        if not session.game.finished:
+            session.ask("scores")
     except Exception:  # the game is saved input by input: nothing more to keep
         pass
     if log is None:
@@ -288,9 +297,12 @@ def pause(session: Session, log: EventLog | None) -> None:
 
 
 def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], None], result_json: str | None) -> int:
-    """Run a game to its end (or Ctrl-C, saved), write its result, close what it opened."""
+    """Run a game to its end (or Ctrl-C or Ctrl-D, saved), write its result, close what it opened."""
     try:
-        body()
+        try:
+            body()
+        except EndOfInput:
+            pause(session, log)
         if result_json:
             Path(result_json).write_text(json.dumps(session.result(), indent=2) + "\n", encoding="utf-8")
     except KeyboardInterrupt:

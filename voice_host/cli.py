@@ -43,7 +43,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     if len(set(p.lower() for p in players)) != len(players):
         raise UserError("Each player needs a different name.")
-    problem = checks.number_problems(args.timer, args.tie_window, args.set_size, args.pace)
+    problem = checks.option_problem(args.game, vars(args))  # another game's option is never silently ignored
+    problem = problem or checks.number_problems(args.timer, args.tie_window, args.set_size, args.pace)
     if problem is None and args.game in REGISTRY:
         problem = checks.players_problem(args.game, players, REGISTRY[args.game])
     if problem:
@@ -56,6 +57,23 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- parser
+CHOICES = {"game": "game", "engine": "speech engine", "command": "command", "models_command": "models command"}
+"""What each option with a fixed set of values chooses, as a bad choice's sentence names it."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, saying a bad choice (``--game classic``) in one sentence that
+    names the choices, instead of the whole usage text. Subcommands' parsers are this
+    class too (argparse makes them of their parent's class)."""
+
+    def _check_value(self, action: argparse.Action, value) -> None:
+        if action.choices is not None and value not in action.choices:
+            choices = [str(c) for c in action.choices]
+            listed = ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]
+            what = CHOICES.get(action.dest, action.dest.replace("_", " "))
+            raise UserError(f"There is no {what} called {value}; choose one of {listed}.")
+
+
 def output_options(p: argparse.ArgumentParser) -> None:
     """Where the host's answers go, and the result."""
     p.add_argument("--no-voice", action="store_true", help="print announcements instead of speaking them")
@@ -106,7 +124,7 @@ def speech_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="voice-host", description="An offline, voice-driven host for word games.")
+    parser = Parser(prog="voice-host", description="An offline, voice-driven host for word games.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="host a game (scripted, typed or spoken)")
@@ -126,8 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except UserError as exc:
         print(f"voice-host: {exc}", file=sys.stderr)

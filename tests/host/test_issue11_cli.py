@@ -109,6 +109,7 @@ def test_ctrl_c_scores_the_last_word_saves_the_clock_and_says_how_to_resume(tmp_
     app.pause(s, log)
     log.close()
     assert heard == ["Ben scores 10 points for jigsaw.", "Ben, draw 2 tiles and tell me the letters.",
+                     "Round 1 of 6. Scores: Ann 15; Ben 10; Cat 0.",  # the standings (issue 18)
                      f"Stopped. The game is saved; to carry on, run: voice-host resume {path}"]
     resumed = voice_host("resume", str(path), "--no-voice", stdin="@draw R T\nCat: whose turn\n")
     said = [x[len("host: "):] for x in resumed.stdout.splitlines()]

@@ -16,6 +16,22 @@ SUGGEST = {"prolix-classic": {1: "prolix-solo", 2: "prolix-duel"}}
 """A game for the number of players that the chosen one is not for."""
 
 
+PROLIX = ("prolix-classic", "prolix-duel", "prolix-redux", "prolix-solo")
+GAME_OPTIONS: dict[str, tuple[str, ...]] = {
+    "--start": ("dexikon", "prolix-classic", "prolix-redux", "road"),  # the games with a start player
+    "--board": PROLIX,
+    "--timer": PROLIX,
+    "--tie-window": ("prolix-classic",),  # the only game where words can be simultaneous
+    "--challenge-vote": ("prolix-classic",),
+    "--auto-reject": ("dexikon", "phlounder", *PROLIX),  # the road game always checks its words
+    "--teams": ("phlounder",),
+    "--children": ("phlounder",),
+    "--variant": ("dexikon",),
+    "--set-size": ("road",),
+}
+"""The options that only some games use, and those games (every other option is every game's)."""
+
+
 class Unusable(ValueError):
     """A file or an option the host cannot use, said in one sentence."""
 
@@ -37,6 +53,17 @@ def players_problem(game: str, players: list[str], cls) -> str | None:
         if other:
             return f"{said} For {len(players)} {'player' if len(players) == 1 else 'players'}, play --game {other}."
         return said
+    return None
+
+
+def option_problem(game: str, given: dict) -> str | None:
+    """The first option given (``given``: argparse's values by dest) that ``game`` does
+    not use, said with the games it is for; None when every option applies."""
+    for option, games in GAME_OPTIONS.items():
+        value = given.get(option.lstrip("-").replace("-", "_"))
+        if value is not None and value is not False and game not in games:
+            listed = ", ".join(games[:-1]) + " and " + games[-1] if len(games) > 1 else games[0]
+            return f"{option} is for {listed}, not {game}."
     return None
 
 
