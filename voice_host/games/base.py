@@ -229,6 +229,11 @@ class Game:
         """When the words waiting on the clock (the tie window) will have been scored."""
         return None
 
+    def expectation(self):
+        """What a player would say now, as plain data for the host's prior
+        (games.expect: ``BoardPoints``, ...); None when the game cannot tell."""
+        return None
+
     def word_value(self, word: str) -> int | None:
         """What ``word`` would score if played now (None: this game cannot tell), so that
         the host knows whether two spellings of one sound are worth asking about."""

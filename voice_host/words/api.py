@@ -99,6 +99,14 @@ class Words:
         exclude = self._cheapie_ids(used) if used else None
         return self._solver.best(tiles, n, exclude)
 
+    def values(self, tiles: Sequence[Tile], used: Sequence[tuple[str, str]] = ()) -> np.ndarray:
+        """What every dictionary word (``data.words`` order) scores on a board of
+        (letter, points) tiles, int32; a word of `used`, or a cheapie of one, scores 0."""
+        scores = self._solver.scores(tiles)
+        if used:
+            scores[self._cheapie_ids(used)] = 0
+        return scores
+
     def _cheapie_ids(self, used: Sequence[tuple[str, str]]) -> np.ndarray:
         """Ids of the dictionary words that are cheapies of a word in `used`."""
         fams = set().union(*(self._cheapies.family_ids(w.strip().lower()) for w, _ in used))

@@ -16,6 +16,7 @@ from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
 from voice_host.games.base import Game, Settings, Setup
 from voice_host.games.errors import Refusal
+from voice_host.games.expect import BoardPoints
 from voice_host.games.prolix.tiles import (
     Bag,
     Board,
@@ -28,6 +29,7 @@ from voice_host.games.prolix.tiles import (
     parse_board,
     place,
     score,
+    tile_points,
 )
 from voice_host.games.turns import TurnOrder, draw_for_start, right_of
 from voice_host.games.scoring import ranking  # noqa: F401  (the modes import it from here)
@@ -152,6 +154,14 @@ class ProlixGame(Game):
 
     def word_value(self, word: str) -> int | None:
         return self.score(word)[0]
+
+    def expectation(self) -> BoardPoints | None:
+        """The board's tiles and the words used: a word is worth what it would score."""
+        s = self.state
+        if s.phase != Phase.TURN:
+            return None
+        return BoardPoints(tuple((letter, points) for letter, points, _ in tile_points(s.board, self.ts)),
+                           tuple(s.used))
 
     # ------------------------------------------------------------------ players
     def _right_of(self, player: str) -> str:
