@@ -286,10 +286,11 @@ def pause(session: Session, log: EventLog | None) -> None:
         session.settle()
         if log is not None:
             session.feed(Wait(session.t, 0, pause=True))  # a timer's time left survives the break
-        if not session.game.finished:
-            session.ask("scores")
+        session.ask("scores")  # after the end: the final result
     except Exception:  # the game is saved input by input: nothing more to keep
         pass
+    if session.game.finished:  # nothing to carry on
+        return
     if log is None:
         session.say(session.announcer.not_saved())
     else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import pty
 import re
 import shlex
@@ -206,9 +207,9 @@ def test_a_board_given_during_the_game_is_still_said(play):
 
 
 # ---------------------------------------------------------------------- Ctrl-D at a terminal
-def at_a_terminal(args: list[str], lines: list[str], env: dict | None = None, wait_for=None):
-    """Run ``voice-host ARGS`` with a terminal as its input: type ``lines``, then Ctrl-D.
-    Returns (exit status, stdout lines, stderr)."""
+def at_a_terminal(args: list[str], lines: list[str], env: dict | None = None, wait_for=None, ctrl_c: bool = False):
+    """Run ``voice-host ARGS`` with a terminal as its input: type ``lines``, then Ctrl-D
+    (``ctrl_c``: Ctrl-C instead). Returns (exit status, stdout lines, stderr)."""
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "voice_host.cli", *args], cwd=ROOT, stdin=slave,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -220,7 +221,10 @@ def at_a_terminal(args: list[str], lines: list[str], env: dict | None = None, wa
         while wait_for is not None and not wait_for() and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(0.5)
-        os.write(master, b"\x04")  # Ctrl-D: end of input at a terminal
+        if ctrl_c:
+            proc.send_signal(signal.SIGINT)
+        else:
+            os.write(master, b"\x04")  # Ctrl-D: end of input at a terminal
         out, err = proc.communicate(timeout=60)
     finally:
         os.close(master)
@@ -262,6 +266,16 @@ def test_a_game_over_at_a_terminal_ends_at_ctrl_d_without_a_resume_command(tmp_p
     assert rc == 0, err
     assert not any("Stopped" in line for line in out)
     assert out[-1].startswith("host: Game over")
+
+
+def test_ctrl_c_after_the_game_is_over_says_the_result_and_no_resume_command(tmp_path):
+    log = tmp_path / "over.log"
+    rc, out, err = at_a_terminal(["play", "--game", "road", "--players", "Ann,Ben", "--start", "Ann", "--no-voice",
+                                  "--typed", "--log", str(log)], ["Ann: play fire for 7", "Ben: pass", "Ann: pass"],
+                                 wait_for=lambda: log.exists() and log.read_text().count("pass") == 2, ctrl_c=True)
+    assert rc == 130, err
+    assert not any("Stopped" in line or "resume" in line for line in out)
+    assert out[-1] == "host: Game over. Final scores: Ann 7; Ben 0. Ann wins!"
 
 
 def test_typed_lines_that_end_are_not_a_live_game(tmp_path):
