@@ -1,0 +1,60 @@
+"""The game's prior: what a scorekeeper expects to hear, as a score bonus per word.
+
+A human scorekeeper hears "blazers" when the Z, R and S are on the board, because
+"blazes" would be a poor play, and hears the words people know. The game says what it
+expects as plain data (``Game.expectation()``: games.expect); this turns it, with how
+well-known each word is, into a bonus in nats per dictionary word that the recognizer's
+search adds (words.prior.SearchPrior), and into the same bonus for one word, to choose
+between spellings or to settle a question nobody answered.
+
+    bonus(word) = points * value / best  +  known * min(zipf, 6) / 6
+
+``value`` is what the word would score now (0 when it was used or is a cheapie: it
+stays sayable, so the host can refuse it, but is not favoured), ``best`` the best
+value on the board. A command, a name or a spelling gets ``other`` (by default what a
+middling known word gets), so the prior neither pushes words into commands nor the
+other way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from voice_host.games.base import Settings
+from voice_host.games.expect import BoardPoints
+from voice_host.words.prior import SearchPrior
+
+ZIPF_KNOWN = 6.0
+"""Zipf frequency from which a word counts as known by everyone (the, house, board)."""
+
+
+class PriorSettings(Settings, sections=("speech",)):
+    """How much the game's prior weighs ([speech] in config/default.toml)."""
+
+    prior_points: float = 0.0
+    """Nats for the best play on the board over a word that scores nothing."""
+    prior_known: float = 0.0
+    """Nats for a word everyone knows over one nobody uses."""
+
+    @property
+    def on(self) -> bool:
+        return bool(self.prior_points or self.prior_known)
+
+
+def word_bonus(values: np.ndarray | None, zipf: np.ndarray, settings: PriorSettings) -> np.ndarray:
+    """The bonus of each word from its value now (None: the game cannot tell) and its Zipf
+    frequency."""
+    bonus = settings.prior_known * np.minimum(np.maximum(zipf, 0.0), ZIPF_KNOWN) / ZIPF_KNOWN
+    if values is not None:
+        bonus = bonus + settings.prior_points * values / max(int(values.max(initial=0)), 1)
+    return bonus.astype(np.float32)
+
+
+def search_prior(expectation, words, settings: PriorSettings) -> SearchPrior | None:
+    """The prior over ``words`` (the dictionary, in ``words.data.words`` order) for what
+    the game expects now; None when the prior is off."""
+    if not settings.on:
+        return None
+    values = words.values(expectation.tiles, expectation.used) if isinstance(expectation, BoardPoints) else None
+    other = 0.5 * (settings.prior_points if values is not None else 0.0) + 0.5 * settings.prior_known
+    return SearchPrior(word_bonus(values, words.data.zipf, settings), other)
