@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from support import Core
 
-from voice_host.host.prior import PriorSettings, search_prior
+from voice_host.host.prior import search_prior
 
 
 def test_the_prior_is_off_unless_weighed(words):
-    assert search_prior(Core(words).game.expectation(), words, PriorSettings()) is None
+    assert search_prior(Core(words).game.expectation(), words, 0.0, 0.0) is None
 
 
 def test_a_better_play_and_a_better_known_word_get_more(words):
@@ -20,7 +20,7 @@ def test_a_better_play_and_a_better_known_word_get_more(words):
     expected = Core(words).game.expectation()  # W 5, B 4, J 5, S 3, L 2, C 2, D 1, G 1
     values = words.values(expected.tiles)
     best = int(values.max())
-    prior = search_prior(expected, words, PriorSettings(prior_points=4.0, prior_known=2.0))
+    prior = search_prior(expected, words, 4.0, 2.0)
     zipf = words.data.zipf
 
     def bonus(w):
@@ -31,6 +31,6 @@ def test_a_better_play_and_a_better_known_word_get_more(words):
     assert prior.word(index["jewelers"]) > prior.word(index["jeweler"])  # 15 points against 12
     assert prior.other == pytest.approx(0.5 * 4.0 + 0.5 * 2.0)
     after = replace(expected, used=(("jewelers", "Ann"),))  # jeweler is now a cheapie: worth nothing
-    used = search_prior(after, words, PriorSettings(prior_points=4.0, prior_known=2.0))
+    used = search_prior(after, words, 4.0, 2.0)
     assert used.word(index["jeweler"]) == pytest.approx(2.0 * min(float(zipf[index["jeweler"]]), 6.0) / 6.0, abs=1e-5)
     assert prior.below(0, len(values)) == pytest.approx(float(np.max(prior.bonus)))

@@ -147,6 +147,11 @@ class HearingSettings:
     """Seconds the live opening waits for each player to say who they are."""
     sentence_gap: float = 3.0
     """The rest of an introduction heard within this many seconds is the same voice."""
+    prior_points: float = 0.0
+    """The game's prior (host.prior): nats for the best play on the board over a word
+    that scores nothing."""
+    prior_known: float = 0.0
+    """The game's prior: nats for a word everyone knows over one nobody uses."""
 
     @classmethod
     def from_config(cls, cfg: dict) -> "HearingSettings":
@@ -208,6 +213,8 @@ class Hearing:
     what it says now is said, whatever time the game clock waits at."""
     _sayable: object = field(default=None, repr=False)
     _sayable_for: object = field(default=0, repr=False)
+    _prior: object = field(default=None, repr=False)
+    _prior_for: object = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         self.voices = Voices(self)
@@ -251,7 +258,13 @@ class Hearing:
 
     # ------------------------------------------------------------------ utterances
     def hear(self, u: Heard) -> None:
-        """One utterance from the speech layer."""
+        """One utterance from the speech layer; then the recognizer is told what the
+        game expects now (the board moved on)."""
+        self._receive(u)
+        if self.settings.prior_points or self.settings.prior_known:
+            self.listen()
+
+    def _receive(self, u: Heard) -> None:
         if self.on_hear is not None:
             self.on_hear(u)
         self.now = max(self.now, u.end)
@@ -471,7 +484,18 @@ class Hearing:
                 phrases += list(self.ORDINALS)
             self._sayable = Sayable.game(phrases, lead_ins + list(intents.PHRASES["play_what"]), spelling=True)
             self._sayable_for = key
-        return self._sayable
+        return self._sayable.with_prior(self.prior())
+
+    def prior(self):
+        """The game's prior over the dictionary for what it expects now (host.prior), or
+        None when it is off (``prior_points`` and ``prior_known`` both 0)."""
+        from voice_host.host.prior import search_prior
+
+        expected = self.session.game.expectation()
+        if self._prior_for != expected:
+            self._prior = search_prior(expected, self.words, self.settings.prior_points, self.settings.prior_known)
+            self._prior_for = expected
+        return self._prior
 
     def _answer(self, u: Heard, body: str) -> bool:
         """Is this the answer to the open question? If so, settle it."""

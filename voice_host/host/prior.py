@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from voice_host.games.base import Settings
 from voice_host.games.expect import BoardPoints
 from voice_host.words.prior import SearchPrior
 
@@ -28,33 +27,21 @@ ZIPF_KNOWN = 6.0
 """Zipf frequency from which a word counts as known by everyone (the, house, board)."""
 
 
-class PriorSettings(Settings, sections=("speech",)):
-    """How much the game's prior weighs ([speech] in config/default.toml)."""
-
-    prior_points: float = 0.0
-    """Nats for the best play on the board over a word that scores nothing."""
-    prior_known: float = 0.0
-    """Nats for a word everyone knows over one nobody uses."""
-
-    @property
-    def on(self) -> bool:
-        return bool(self.prior_points or self.prior_known)
-
-
-def word_bonus(values: np.ndarray | None, zipf: np.ndarray, settings: PriorSettings) -> np.ndarray:
+def word_bonus(values: np.ndarray | None, zipf: np.ndarray, points: float, known: float) -> np.ndarray:
     """The bonus of each word from its value now (None: the game cannot tell) and its Zipf
-    frequency."""
-    bonus = settings.prior_known * np.minimum(np.maximum(zipf, 0.0), ZIPF_KNOWN) / ZIPF_KNOWN
+    frequency, ``points`` and ``known`` nats at most."""
+    bonus = known * np.minimum(np.maximum(zipf, 0.0), ZIPF_KNOWN) / ZIPF_KNOWN
     if values is not None:
-        bonus = bonus + settings.prior_points * values / max(int(values.max(initial=0)), 1)
+        bonus = bonus + points * values / max(int(values.max(initial=0)), 1)
     return bonus.astype(np.float32)
 
 
-def search_prior(expectation, words, settings: PriorSettings) -> SearchPrior | None:
+def search_prior(expectation, words, points: float, known: float) -> SearchPrior | None:
     """The prior over ``words`` (the dictionary, in ``words.data.words`` order) for what
-    the game expects now; None when the prior is off."""
-    if not settings.on:
+    the game expects now (``points`` nats for the best play on the board, ``known`` for
+    a word everyone knows: [speech] prior_points, prior_known); None when both are 0."""
+    if not (points or known):
         return None
     values = words.values(expectation.tiles, expectation.used) if isinstance(expectation, BoardPoints) else None
-    other = 0.5 * (settings.prior_points if values is not None else 0.0) + 0.5 * settings.prior_known
-    return SearchPrior(word_bonus(values, words.data.zipf, settings), other)
+    other = 0.5 * (points if values is not None else 0.0) + 0.5 * known
+    return SearchPrior(word_bonus(values, words.data.zipf, points, known), other)

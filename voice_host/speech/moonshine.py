@@ -154,7 +154,8 @@ class MoonshineRecognizer(WholeUtterance):
         if audio.size < SAMPLE_RATE // 10:
             return Transcript("", [], 0.0, engine=self.name)
         lang = sayable.language() if sayable is not None else None
-        d = decode(self.model, audio, lang, beam=self.beam_size, free=True)
+        game_prior = sayable.prior if sayable is not None else None
+        d = decode(self.model, audio, lang, beam=self.beam_size, free=True, prior=game_prior)
         self.last = d
         dur = audio.size / SAMPLE_RATE
         free_norm = normalize_text(d.free)
@@ -191,6 +192,9 @@ class MoonshineRecognizer(WholeUtterance):
                 if key not in alts:
                     alts[key] = score - self.lm_weight * prior
                     raw_of[key] = text
+        if game_prior is not None:  # the game's prior: what a player would say on this board
+            ahead = lang.ahead(game_prior)
+            alts = {text: score + ahead.sentence(text) for text, score in alts.items()}
         alternatives = sorted(alts.items(), key=lambda kv: -kv[1])
         if not alternatives or all(d.free_score - score > self.chatter_margin + SPELL_SLACK * _letters(lang, text)
                                    for text, score in searched):

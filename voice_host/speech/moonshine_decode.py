@@ -62,9 +62,13 @@ def lm_scores(model: MoonshineModel, seqs: Sequence[Sequence[int]]) -> list[floa
 class Hypothesis:
     ids: list[int]
     score: float
+    """The decoder's log-likelihood so far."""
     states: frozenset | None = None
     """None for the free decode."""
     done: bool = False
+    bonus: float = 0.0
+    """The game's prior for it (the best below its state; its word's once whole): the
+    beam ranks by score + bonus."""
 
 
 @dataclass
@@ -103,11 +107,15 @@ class Decoded:
 
 
 def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = None, beam: int = 8,
-           free: bool = True, max_tokens: int | None = None, hidden: np.ndarray | None = None) -> Decoded:
+           free: bool = True, max_tokens: int | None = None, hidden: np.ndarray | None = None,
+           prior=None) -> Decoded:
     """Free greedy decode and (with `lang`) a beam search restricted to it, run in one
     batch. The first step never ends the text; the length is capped by the audio's
     duration. `hidden`: the encoder output of this audio when already computed
-    (`Decoded.hidden` of an earlier decode)."""
+    (`Decoded.hidden` of an earlier decode). `prior` (words.prior.SearchPrior over the
+    language's words): the beam ranks each hypothesis by its log-likelihood plus the
+    best bonus it can still reach, and a whole sentence by its log-likelihood plus its
+    own bonus; the scores returned are the log-likelihoods alone."""
     t0 = time.perf_counter()
     audio = np.asarray(audio, np.float32).reshape(-1)
     dur = audio.size / SAMPLE_RATE
@@ -130,14 +138,23 @@ def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = Non
         rows.append(free_h)
     finished: list[Hypothesis] = []
     done_text: dict[str, float] = {}
+    ahead = lang.ahead(prior) if prior is not None and lang is not None else None
+
+    def bonus(states: frozenset, parent: float) -> float:
+        if ahead is None:
+            return 0.0
+        b = ahead.states(states)
+        return parent if b is None else b
+
     if lang is not None and lang.start:
         tc = time.perf_counter()
         ids, nxt = model.allowed(lang, lang.start)
         t_con += time.perf_counter() - tc
         if ids.size:
-            sc = lp0[ids]
-            order = np.argsort(-sc)[:beam]
-            rows.extend(Hypothesis([int(ids[j])], float(sc[j]), nxt[j]) for j in order)
+            ranked = [float(lp0[i]) + bonus(st, 0.0) for i, st in zip(ids, nxt)]
+            order = np.argsort(-np.asarray(ranked))[:beam]
+            rows.extend(Hypothesis([int(ids[j])], float(lp0[ids[j]]), nxt[j], bonus=bonus(nxt[j], 0.0))
+                        for j in order)
     if not rows:
         return Decoded("", -math.inf, [], 0, time.perf_counter() - t0, t_enc, t_con)
     enc_cache = {k: v for k, v in _tile_cache(cache0, beam + 1).items() if ".encoder." in k}
@@ -157,7 +174,7 @@ def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = Non
         steps += 1
         new_rows: list[Hypothesis] = []
         new_parents: list[int] = []
-        cands: list[tuple[float, int, int, frozenset | None]] = []  # score, row, token, states
+        cands: list[tuple[float, float, int, int, frozenset | None, float]] = []  # rank, score, row, token, states, bonus
         for r, h in enumerate(rows):
             if h.states is None:  # the free decode: greedy
                 tok = int(np.argmax(lp[r]))
@@ -172,31 +189,37 @@ def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = Non
             ids, nxt = model.allowed(lang, h.states)
             t_con += time.perf_counter() - tc
             if lang.final(h.states):
-                cands.append((h.score + float(lp[r, EOS]), r, EOS, None))
+                s = h.score + float(lp[r, EOS])
+                b = ahead.sentence(normalize_text(model.detokenize(h.ids))) if ahead is not None else 0.0
+                cands.append((s + b, s, r, EOS, None, b))
             if ids.size:
                 sc = lp[r, ids]
+                if ahead is not None:  # rank the tokens by what they lead to, the prior included
+                    sc = sc + np.fromiter((bonus(st, h.bonus) for st in nxt), np.float32, len(nxt))
                 k = min(beam, ids.size)
                 top = np.argpartition(-sc, k - 1)[:k] if ids.size > k else np.arange(ids.size)
                 for j in top:
-                    cands.append((h.score + float(sc[j]), r, int(ids[j]), nxt[j]))
+                    b = bonus(nxt[j], h.bonus)
+                    s = h.score + float(lp[r, ids[j]])
+                    cands.append((s + b, s, r, int(ids[j]), nxt[j], b))
         cands.sort(key=lambda c: -c[0])
         kept = 0
-        for s, r, tok, st in cands:
-            if kept >= beam or s < bar:
+        for rank, s, r, tok, st, b in cands:
+            if kept >= beam or rank < bar:
                 break
             if tok == EOS:
-                f = Hypothesis(rows[r].ids, s, rows[r].states, True)
+                f = Hypothesis(rows[r].ids, s, rows[r].states, True, b)
                 finished.append(f)
-                done_text.setdefault(normalize_text(model.detokenize(f.ids)), s)
+                done_text.setdefault(normalize_text(model.detokenize(f.ids)), rank)
                 if len(done_text) >= 2:
                     bar = sorted(done_text.values(), reverse=True)[1]
                 else:
                     bar = max(done_text.values()) - 12.0
                 continue
-            new_rows.append(Hypothesis(rows[r].ids + [tok], s, st))
+            new_rows.append(Hypothesis(rows[r].ids + [tok], s, st, bonus=b))
             new_parents.append(r)
             kept += 1
-        keep = [i for i, h in enumerate(new_rows) if h.states is None or h.score >= bar]
+        keep = [i for i, h in enumerate(new_rows) if h.states is None or h.score + h.bonus >= bar]
         rows = [new_rows[i] for i in keep]
         parents = [new_parents[i] for i in keep]
     if free and free_done is None:
@@ -205,7 +228,7 @@ def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = Non
         free_done = Hypothesis(last_free.ids, last_free.score - 5.0, None, True)
     merged: dict[str, float] = {}
     seqs: dict[str, list[int]] = {}
-    for f in sorted(finished, key=lambda f: -f.score):
+    for f in sorted(finished, key=lambda f: -(f.score + f.bonus)):
         text = model.detokenize(f.ids)
         merged.setdefault(text, f.score)
         seqs.setdefault(text, f.ids)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 NAME_PUNCT = ",.:;!?"
 """Marks the recognizer may write right after a name (then a space)."""
@@ -65,6 +65,9 @@ class Sayable:
     """Whether a word may be spelled out (letters or the spelling alphabet)."""
     whole_words: bool = True
     """Whether a word of `words` may be said whole (False: only spelled out)."""
+    prior: object = None
+    """The game's prior over `words` (words.prior.SearchPrior, in the language's word
+    order), or None: see :meth:`with_prior`."""
     _compiled: list = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -87,6 +90,12 @@ class Sayable:
     def closed(cls, phrases: Iterable[str]) -> "Sayable":
         """Exactly one of `phrases` (what `Recognizer.expect` means)."""
         return cls(tuple(phrases))
+
+    def with_prior(self, prior) -> "Sayable":
+        """The same sentences (sharing the compiled language) with the game's prior now."""
+        if prior is self.prior:
+            return self
+        return replace(self, prior=prior, _compiled=self._compiled)
 
     def language(self) -> "Language":
         """The compiled language (built once per Sayable; the word list once per object)."""
@@ -299,3 +308,55 @@ class Language:
 
     def accepts(self, sentence: str) -> bool:
         return self.final(self.feed(self.start, sentence))
+
+    def ahead(self, prior) -> "Ahead":
+        """The game's prior (words.prior.SearchPrior over this language's words) as a
+        search over this language sees it."""
+        return Ahead(self, prior)
+
+
+class Ahead:
+    """A search prior over a :class:`Language`: the best bonus a partial sentence can
+    still reach (the look-ahead that keeps promising prefixes in the beam) and the
+    bonus of a whole sentence (its word's; a command's, a name's or a spelling's is the
+    prior's ``other``)."""
+
+    def __init__(self, lang: Language, prior) -> None:
+        self.lang, self.prior = lang, prior
+        self._memo: dict[frozenset, float | None] = {}
+
+    def states(self, states: frozenset) -> float | None:
+        """The best bonus below ``states``; None after the sentence's end (the end
+        marks: keep the bonus the sentence had)."""
+        hit = self._memo.get(states, self)
+        if hit is not self:
+            return hit
+        best = None
+        for s in states:
+            kind = s[0]
+            if kind == "P":
+                continue
+            if kind == "W":
+                v = self.prior.below(s[1], s[2])
+            elif kind in ("S", "N", "NP"):  # the word is still to come
+                v = self.prior.top
+            else:  # a phrase or a spelling
+                v = self.prior.other
+            best = v if best is None or v > best else best
+        if len(self._memo) > 100_000:
+            self._memo.clear()
+        self._memo[states] = best
+        return best
+
+    def sentence(self, text: str) -> float:
+        """The bonus of a whole sentence (normalized: lower case, no marks)."""
+        words = text.split()
+        for name in sorted(self.lang.names, key=len, reverse=True):  # "ann, jewelers": the word after the name
+            if words[:len(name.split())] == name.split() and len(words) > len(name.split()):
+                words = words[len(name.split()):]
+                break
+        body = " ".join(words)
+        i = bisect_left(self.lang.words, body)
+        if len(words) == 1 and i < len(self.lang.words) and self.lang.words[i] == body:
+            return self.prior.word(i)
+        return self.prior.other

@@ -1,0 +1,177 @@
+"""Game words said alone, chosen the way players choose them on a board, heard with and
+without the game's prior (issue 19): what `voice-host hear --board` hears.
+
+    .venv/bin/python benchmarks/board_words.py --quick              # 2 x 24 boards (~5 min a setting)
+    .venv/bin/python benchmarks/board_words.py                      # 2 x 60 boards
+    .venv/bin/python benchmarks/board_words.py --quick --splits tuning --weights "0:0,4:1,8:2"   # tuning
+
+Boards: deals of the Prolix tile set from the host's own bag (seeded). Words, per board,
+as a player would choose them: four boards in five a good play, a known word (Zipf
+>= 3.3, 4 letters or more) among the 25 best-scoring known words on that board; one in
+five a weak play, a known word worth at most a third of the best. Splits: even boards
+and their words are TUNING, said by the tuning voices (flite rms, kal16, and awb and kal
+varied with sox); odd boards are HELD-OUT, said by the voices no test or tuning uses
+(piper's joe, festival's HTS slt, flite slt, and joe varied with sox), and a word
+chosen on a tuning board is never chosen on a held-out one. Conditions: clean, 20 dB and
+10 dB pink noise (tests/speech/synth.add_noise).
+
+Each utterance goes through the hearing's own language and prior (host.hearing:
+`Hearing.sayable()`, the Moonshine search), per weight setting POINTS:KNOWN ([speech]
+prior_points, prior_known; 0:0 is the search without the prior). Reported per split,
+condition and setting, for good and weak plays: right (the word heard), asked (heard
+with confidence under confirm_heard_below: the host would ask), silently wrong (a wrong
+word not asked about).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "speech"))
+
+from synth import add_noise, synth  # noqa: E402
+
+VOICES = {"tuning": ("rms", "kal16", "awb~p200~t0.95", "kal~p-150~t1.05"),
+          "held-out": ("joe", "fest_slt", "slt", "joe~p250~t0.93")}
+CONDITIONS = (("clean", None), ("20 dB", 20.0), ("10 dB", 10.0))
+KNOWN_ZIPF = 3.3
+WEAK_EVERY = 5
+
+
+def table(seed: int, words, points: float = 0.0, known: float = 0.0):
+    """A Classic game on the host's own bag (seeded), begun, with its hearing."""
+    from voice_host import config
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.host.session import Session, new_header
+
+    session = Session(new_header("prolix-classic", ["Ann", "Ben", "Cat"], seed, config.load()), words, lambda _: None)
+    session.begin(0.0, quiet=True)
+    return Hearing(session, words, HearingSettings(prior_points=points, prior_known=known))
+
+
+def choose(words, hearing, rng, weak: bool, taken: set[str]) -> str:
+    """The word a player would say on this board (a good play, or a weak one)."""
+    expected = hearing.session.game.expectation()
+    values = words.values(expected.tiles)
+    zipf = np.asarray(words.data.zipf)
+    known = np.array([z >= KNOWN_ZIPF and len(w) >= 4 and w not in taken for w, z in zip(words.data.words, zipf)])
+    best = int(values[known].max())
+    if weak:
+        pool = np.flatnonzero(known & (values > 0) & (values <= best / 3))
+    else:
+        ranked = np.flatnonzero(known)[np.argsort(-values[known], kind="stable")]
+        pool = ranked[:25]
+    return words.data.words[int(rng.choice(pool))]
+
+
+def plan(n_boards: int, words) -> list[dict]:
+    """The boards, the words chosen on them and their voices, tuning and held-out."""
+    rng = np.random.default_rng(19)
+    taken: dict[str, set[str]] = {"tuning": set(), "held-out": set()}
+    rows = []
+    for b in range(2 * n_boards):
+        split = "tuning" if b % 2 == 0 else "held-out"
+        other = taken["held-out" if split == "tuning" else "tuning"]
+        hearing = table(1000 + b, words)
+        weak = b // 2 % WEAK_EVERY == WEAK_EVERY - 1
+        word = choose(words, hearing, rng, weak, other | taken[split])
+        taken[split].add(word)
+        voices = VOICES[split]
+        rows.append({"split": split, "seed": 1000 + b, "word": word, "weak": weak,
+                     "voice": voices[(b // 2) % len(voices)]})
+    return rows
+
+
+def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words) -> dict:
+    from voice_host.speech.moonshine import MoonshineRecognizer
+
+    rec = MoonshineRecognizer()
+    out: dict = {}
+    seconds = []
+    for row in rows:
+        audio = synth(row["word"], row["voice"])
+        hearings = {w: table(row["seed"], words, *w) for w in weights}
+        for cond, snr in conditions:
+            x = audio if snr is None else add_noise(audio, snr, seed=zlib.crc32(row["word"].encode()))
+            for w, hearing in hearings.items():
+                t0 = time.perf_counter()
+                tr = rec.transcribe(x, hearing.sayable())
+                seconds.append(time.perf_counter() - t0)
+                heard = tr.text.split()[-1] if tr.text else ""
+                right = heard == row["word"] and tr.constrained
+                asked = tr.constrained and tr.confidence < hearing.settings.confirm_heard_below
+                key = (row["split"], cond, w, "weak" if row["weak"] else "good")
+                s = out.setdefault(key, {"n": 0, "right": 0, "asked": 0, "silent": 0, "misses": []})
+                s["n"] += 1
+                s["right"] += right
+                s["asked"] += asked
+                s["silent"] += (not right) and not asked
+                if not right:
+                    s["misses"].append(f"{row['word']}->{heard or '?'}")
+    out["latency"] = (float(np.percentile(seconds, 50)), float(np.percentile(seconds, 95)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="24 boards a split instead of 60")
+    ap.add_argument("--boards", type=int, help="boards a split")
+    ap.add_argument("--splits", default="tuning,held-out")
+    ap.add_argument("--conditions", default="clean,20 dB,10 dB")
+    ap.add_argument("--weights", default="0:0,DEFAULT", help="POINTS:KNOWN settings to compare; DEFAULT: config")
+    ap.add_argument("--misses", action="store_true", help="list the words missed")
+    args = ap.parse_args(argv)
+
+    from voice_host import config
+    from voice_host.words import Words
+
+    words = Words.load()
+    speech = config.load().get("speech", {})
+    weights = []
+    for item in args.weights.split(","):
+        if item == "DEFAULT":
+            weights.append((float(speech.get("prior_points", 0.0)), float(speech.get("prior_known", 0.0))))
+        else:
+            p, k = item.split(":")
+            weights.append((float(p), float(k)))
+    weights = list(dict.fromkeys(weights))
+    n = args.boards or (24 if args.quick else 60)
+    splits = args.splits.split(",")
+    rows = [r for r in plan(n, words) if r["split"] in splits]
+    conditions = [c for c in CONDITIONS if c[0] in args.conditions.split(",")]
+    t0 = time.time()
+    res = run(rows, weights, conditions, words)
+    print(f"board words: {len(rows)} words ({sum(r['weak'] for r in rows)} weak plays), "
+          f"{len(conditions)} conditions, settings {', '.join(f'{p:g}:{k:g}' for p, k in weights)}; "
+          f"{time.time() - t0:.0f} s; latency p50/p95 {res['latency'][0] * 1000:.0f}/{res['latency'][1] * 1000:.0f} ms")
+    for split in splits:
+        for kind in ("good", "weak"):
+            print(f"\n{split}, {kind} plays: right / asked / silently wrong, % ({' / '.join(c for c, _ in conditions)})")
+            for w in weights:
+                cells = []
+                for cond, _ in conditions:
+                    s = res.get((split, cond, w, kind))
+                    if not s:
+                        continue
+                    cells.append(f"{100 * s['right'] / s['n']:.1f} / {100 * s['asked'] / s['n']:.1f} / "
+                                 f"{100 * s['silent'] / s['n']:.1f}")
+                n_words = next((res[(split, c, w, kind)]["n"] for c, _ in conditions if (split, c, w, kind) in res), 0)
+                print(f"  prior {w[0]:g}:{w[1]:g} (n={n_words}): " + "   ".join(cells))
+                if args.misses:
+                    for cond, _ in conditions:
+                        s = res.get((split, cond, w, kind))
+                        if s and s["misses"]:
+                            print(f"      {cond}: {', '.join(s['misses'])}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
