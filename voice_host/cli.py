@@ -40,6 +40,8 @@ def overrides(args: argparse.Namespace) -> dict:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if problem := checks.names_problem(args.players):
+        raise UserError(problem)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     if len(set(p.lower() for p in players)) != len(players):
         raise UserError("Each player needs a different name.")

@@ -177,7 +177,7 @@ def test_partners_score_as_teams_with_doubled_bell_penalties(play, tmp_path):
             "2 for the bell. Teams: Ann and Cat plus 12; Ben and Dan plus 1.") in lines
     assert "Round 3: Cat's bell was illegal, Ann's very: it is not a noun. Ann and Cat minus 10; Ben and Dan plus 14." in lines
     assert "Round 4 again: Dan's bell was illegal, Dan's flurb: it is not in the dictionary. Ben and Dan minus 10; Ann and Cat plus 14." in lines
-    assert lines[-1] == "Game over. Final scores: Ann and Cat 17; Ben and Dan 15. Ann and Cat wins!"
+    assert lines[-1] == "Game over. Final scores: Ann and Cat 17; Ben and Dan 15. Ann and Cat win!"
 
 
 def test_two_teams_of_three_triple_the_bell_penalty_and_bonus(play):

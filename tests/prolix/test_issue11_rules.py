@@ -63,4 +63,4 @@ def test_redux_takes_the_timer_from_the_command_line(play):
     _, lines = play("@start Ann\n@board W B J S L C D G\nAnn: jewelers\n@wait 11\n", "Ann,Ben",
                     "--timer", "10", game="prolix-redux")
     assert "Ann starts the timer: 10 seconds." in lines
-    assert "Time!" in lines and "Turn 1 scores: Ann jewelers 15." in lines
+    assert "Time!" in lines and "Round 1 scores: Ann jewelers 15." in lines

@@ -105,7 +105,7 @@ class Game:
                 if isinstance(action, Query) and action.kind == "scores" and self.finished and self._final_said:
                     events.append(self._final_said)  # after the end, the scores are the final result
                 elif isinstance(action, Query) and action.kind == "sheets":  # every sheet, one after another
-                    events += [e for p in self.state.players for e in self.query(replace(action, kind="sheet", about=p))]
+                    events += [e for p in self.sheet_holders() for e in self.query(replace(action, kind="sheet", about=p))]
                 else:
                     events += self.query(action) if isinstance(action, Query) else self.handle(action)
             except Refusal as r:
@@ -170,6 +170,10 @@ class Game:
         if not winners and len(totals) == 1:  # solo: no winner, a score
             out["alone"] = next(iter(totals.items()))
         return out
+
+    def sheet_holders(self) -> list[str]:
+        """Whose sheets "sheets" reads, one after another: every player (partners: one a team)."""
+        return list(self.state.players)
 
     def winning_side(self, player: str) -> str | tuple[str, ...]:
         """Who a winner won as: the player, or (partners) the team's members."""

@@ -121,6 +121,8 @@ class TurnReport(Event):
     timer_left: float | None = None
     waiting_for: str | None = None
     """Table mode: the player who must draw, if any."""
+    over: bool = False
+    """Nobody's turn because the game is over."""
 
 
 class WordsReport(Event):

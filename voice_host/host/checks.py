@@ -43,6 +43,15 @@ def read_text(path: str | Path, what: str) -> str:
                           not_text=f"{{p}} is not a text file, so it can't be a {what}.", error=Unusable)
 
 
+def names_problem(players: str) -> str | None:
+    """An empty name in ``--players`` (``Ann,,Cat``), said; else None. (Counting the names
+    left would talk about a number of players the table never gave.)"""
+    if players.strip() and any(not p.strip() for p in players.split(",")):  # none at all: the count says it
+        return (f"There is an empty name in the list of players '{players}': give every player a name, "
+                "separated by commas.")
+    return None
+
+
 def players_problem(game: str, players: list[str], cls) -> str | None:
     """Why these players cannot play ``game`` (with the game they can play), or None."""
     try:

@@ -156,12 +156,13 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
         return Intent("how", word=None if word in ("that", "it") else word, text=text)
     if words[0] in ("sheet", "scoresheet") and len(words) == 2:
         who = find_player(words[1], players)
-        if who:
-            return Intent("sheet", target=who, text=text)
+        if who or words[1] not in ("please", "now", "again", "thanks"):  # nobody by that name: said so
+            return Intent("sheet", target=who or words[1].capitalize(), text=text)
+        return Intent("sheet", text=text)
     if len(words) == 2 and words[1] in ("sheet", "scoresheet") and words[0].endswith("'s"):
         who = find_player(words[0][:-2], players)
-        if who:
-            return Intent("sheet", target=who, text=text)
+        if who or words[0] not in ("it's", "that's", "what's", "who's", "here's", "there's"):
+            return Intent("sheet", target=who or words[0][:-2].capitalize(), text=text)
     m = PLAY.match(said)
     if m:
         return Intent("word", word=m.group(2), text=text, final=m.group(1).startswith("my word"))

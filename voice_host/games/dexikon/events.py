@@ -68,6 +68,15 @@ class LastWordsCalled(Event):
     target: int
 
 
+class LastWordsWaiting(Event):
+    """Asked whose turn it is during last words: nobody's, the game waits for the last words."""
+
+    players: tuple[str, ...]
+    """Who still owes a last word (may still try one)."""
+    open: tuple[tuple[str, str], ...]
+    """(player, word): last words said and still open to a challenge."""
+
+
 class LastWordTaken(Event):
     player: str
     word: str

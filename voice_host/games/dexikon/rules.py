@@ -245,11 +245,15 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
     def _maybe_final(self) -> list[E.Event]:
         """Once every last word is said (or its tries are spent) and settled: final scores."""
         s = self.state
-        waiting = [p for p, sh in s.sheets.items() if sh.last is None and sh.last_tries < 2]
-        if waiting or s.open:
+        if self._owing() or s.open:
             return []
         s.phase = Phase.OVER
         return self._final()
+
+    def _owing(self) -> list[str]:
+        """Who still owes a last word: none said yet (or voided) and a try left, in turn order."""
+        s = self.state
+        return [p for p in (s.order or s.players) if s.sheets[p].last is None and s.sheets[p].last_tries < 2]
 
     def _final(self) -> list[E.Event]:
         table, winners, tiebreak = self._ranking()
@@ -314,8 +318,10 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
             return [E.TimeReport(max(0, round(self._due(o) - s.clock)), o.player, word=o.word)]
         if q.kind == "scores":
             return [E.StandingsReport(self._ranking()[0])]
+        if q.kind == "turn" and s.phase == Phase.LAST:
+            return [E.LastWordsWaiting(tuple(self._owing()), tuple((o.player, o.word) for o in s.open))]
         if q.kind == "turn":
-            return [E.TurnReport(s.active if s.phase == Phase.TURNS else None, s.round)]
+            return [E.TurnReport(s.active if s.phase == Phase.TURNS else None, s.round, over=self.finished)]
         if q.kind == "sheet":
             who = self.whose(q)
             sh = s.sheets[who]  # asked for: every banked word with its round too

@@ -121,3 +121,14 @@ class ReportsStatus(Event):
     round: int
     ringer: str | None
     missing: tuple[str, ...]
+
+
+class TeamSheet(Event):
+    """Partners: a team's sheet, as the rules score it (the team's round scores and total)."""
+
+    team: tuple[str, ...]
+    lines: tuple[tuple[int, str, bool, tuple[tuple[str, str | None, int, bool], ...], int, int], ...]
+    """A scored round each: (round, ringer, legal bell, each member's (player, word or None,
+    score, counts) in a legal round (none after an illegal bell: only the bell scores),
+    the win bonus the team took, the team's score for the round)."""
+    total: int

@@ -338,6 +338,8 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
             return [E.TimeReport(None, timer=False)]
         if q.kind == "voided":
             return [E.VoidedReport(tuple((x.reports[p].word, p, x.number) for x in s.rounds for p in x.void))]
+        if q.kind == "sheet" and self.teams:
+            return [self.team_sheet(self.side_of(self.whose(q)))]
         if q.kind == "sheet":
             who = self.whose(q)
             lines = []
@@ -362,9 +364,24 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
                                       self._missing() if s.phase == Phase.REPORTS else ())]
         if q.kind == "board":
             return [E.DiceShown(r.number, r.target, r.children)]
-        if q.kind == "words":
-            return [E.WordsReport(tuple((x.word, p) for p, x in r.reports.items() if x.word))]
+        if q.kind == "words":  # every word said since the first bell, round by round
+            return [E.WordsReport(tuple((x.word, p) for rnd in s.rounds for p, x in rnd.reports.items() if x.word))]
         raise Refusal("unknown_question", kind=q.kind)
+
+    def sheet_holders(self) -> list[str]:
+        return [side[0] for side in self.state.sides]  # partners: each team's sheet once
+
+    def team_sheet(self, side: tuple[str, ...]) -> E.TeamSheet:
+        """The team's scored rounds: its members' words and the bell, or the illegal bell alone."""
+        lines = []
+        for x in self.state.rounds:
+            if not x.scored:
+                continue
+            legal, _, scores = self.round_scores(x)
+            members = tuple((p, (ln := self.line(x, p)).word, ln.score, ln.fault is None) for p in side) if legal else ()
+            bonus = self.win_bonus(x) if legal and x.ringer in side else 0
+            lines.append((x.number, x.ringer, legal, members, bonus, scores[side]))
+        return E.TeamSheet(side, tuple(lines), self.totals()[side])
 
     def result(self) -> dict:
         s = self.state

@@ -363,7 +363,7 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         for name, sheet in s.sheets.items():
             restored.sheets[name].failed_challenges = sheet.failed_challenges
         restored.barred = s.barred + [word]
-        restored.voids = s.voids + [(word, player, s.round)]
+        restored.voids = s.voids + [(word, player, restored.round)]  # the round it was played in
         restored.clock = s.clock
         restored.timer = Timer(None, s.timer.until)
         self.state = restored
@@ -410,7 +410,8 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             holder = s.timer.holder if s.timer.running(s.clock) else None
             left = (s.timer.until - s.clock) if holder else None
             active = s.active if s.phase in (Phase.TURN, Phase.DRAW) else None
-            return [E.TurnReport(active, s.round, holder, left, s.drawer if s.phase == Phase.DRAW else None)]
+            return [E.TurnReport(active, s.round, holder, left, s.drawer if s.phase == Phase.DRAW else None,
+                                 over=self.finished)]
         if q.kind == "sheet":
             who = self.whose(q)
             total, marked = self.totals(who)

@@ -15,6 +15,7 @@ from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
 from voice_host.games.errors import Refusal
 from voice_host.games.prolix.common import Phase, ProlixGame, ProlixState, Timer
+from voice_host.games.prolix.tiles import empty_spaces
 
 
 @dataclass
@@ -102,8 +103,10 @@ class ProlixDuel(ProlixGame, name="prolix-duel", players=(2, 2)):
         return events + self._score_round()
 
     def _net(self, r: DuelRound, player: str) -> int:
-        value = r.words[player][1] if player in r.words else 0
-        return value - (r.handicap[1] if r.handicap and r.handicap[0] == player else 0)
+        """The word's value less the leader's handicap; no word scores 0 (ruling 26)."""
+        if player not in r.words:
+            return 0
+        return r.words[player][1] - (r.handicap[1] if r.handicap and r.handicap[0] == player else 0)
 
     def _score_round(self) -> list[E.Event]:
         s = self.state
@@ -206,6 +209,10 @@ class ProlixDuel(ProlixGame, name="prolix-duel", players=(2, 2)):
         if q.kind in ("scores", "marks"):
             marks = self.marks()
             return [E.MarkAwarded(max(marks, key=marks.get), tuple(marks.items()), "report")]
+        if q.kind == "turn" and self.finished:
+            return [E.TurnReport(None, s.round, over=True)]
+        if q.kind == "turn" and s.phase == Phase.DRAW:  # the round is scored: the next waits for the tiles
+            return [E.AwaitDraw(s.drawer or s.players[0], empty_spaces(s.board))]
         if q.kind == "turn":
             events: list[E.Event] = [E.DuelRoundStarted(s.round, s.rounds[-1].handicap if s.rounds else None)]
             if s.timer.running(s.clock):

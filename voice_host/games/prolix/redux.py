@@ -243,10 +243,13 @@ class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
             return [E.RoundsSheet(who, tuple(lines), total)]
         if q.kind == "scores":
             return [E.ScoresReport(self._ranking()[0], s.round, self.rounds)]
+        if q.kind == "turn" and self.finished:
+            return [E.TurnReport(None, s.round, over=True)]
+        if q.kind == "turn" and s.phase == Phase.DRAW:  # the turn is scored: the next one waits for the tiles
+            return [E.TurnReport(s.following(), s.round + 1, None, None, s.drawer)]
         if q.kind == "turn":
             left = (s.timer.until - s.clock) if s.timer.running(s.clock) else None
-            return [E.TurnReport(s.active if s.phase != Phase.OVER else None, s.round, s.timer.holder, left,
-                                 s.drawer if s.phase == Phase.DRAW else None)]
+            return [E.TurnReport(s.active, s.round, s.timer.holder, left)]
         return super().mode_query(q)
 
     def result(self) -> dict:

@@ -146,10 +146,12 @@ class ProlixSolo(ProlixGame, name="prolix-solo", players=(1, 1)):
             return [E.RoundsSheet(self.player, lines, self.total)]
         if q.kind == "scores":
             return [E.ScoresReport((E.Standing(self.player, self.total),), s.round, self.rounds)]
+        if q.kind == "turn" and self.finished:  # no target to reach any more
+            return [E.TurnReport(None, s.round, over=True)]
         if q.kind == "turn":
             left = (s.timer.until - s.clock) if s.timer.running(s.clock) else None
             target = self.settings.solo_targets[min(s.round, self.rounds) - 1]
-            return [E.TurnReport(self.player if s.phase == Phase.TURN else None, s.round, None, left),
+            return [E.TurnReport(self.player, s.round, None, left, s.drawer if s.phase == Phase.DRAW else None),
                     E.TargetCheck(self.player, s.round, self.total, target, None)]
         return super().mode_query(q)
 

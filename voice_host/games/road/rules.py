@@ -18,7 +18,7 @@ from enum import StrEnum
 from voice_host.games.road import actions as A
 from voice_host.games.road import events as E
 from voice_host.games.base import Game, Settings, Setup
-from voice_host.games.errors import Refusal
+from voice_host.games.errors import Refusal, Unplayable
 from voice_host.games.scoring import ranking
 from voice_host.games.turns import TurnOrder, draw_for_start
 
@@ -72,6 +72,9 @@ class RoadGame(Game, name="road", players=(2, 4)):
     settings_class = RoadSettings
 
     def new_state(self, setup: Setup) -> RoadState:
+        size, rack = self.settings.set_size, self.settings.rack
+        if 0 < size < rack * len(setup.players):  # the racks alone would take more than the set
+            raise Unplayable("set_too_small", set_size=size, players=len(setup.players), rack=rack)
         return RoadState(list(setup.players), random.Random(setup.seed))
 
     def advance(self, t: float) -> list[E.Event]:
@@ -114,6 +117,7 @@ class RoadGame(Game, name="road", players=(2, 4)):
         s.phase = Phase.TURNS
         if self.settings.set_size:
             s.bag = self.settings.set_size - self.settings.rack * len(s.players)
+            s.bag_empty = s.bag == 0  # the racks took every tile: no mulligans from the start
         return events + [E.RoadStarted(tuple(s.players), self.settings.rack, s.bag), E.TurnStarted(s.active, s.round)]
 
     def _draw_for_start(self) -> tuple[str, tuple[tuple[tuple[str, str], ...], ...]]:
@@ -123,6 +127,8 @@ class RoadGame(Game, name="road", players=(2, 4)):
 
     def _play(self, a: A.RoadPlay) -> list[E.Event]:
         s = self.state
+        if a.tiles is not None and not 1 <= a.tiles <= self.settings.rack:  # a play comes off one rack
+            raise Refusal("bad_tiles", tiles=a.tiles, rack=self.settings.rack)
         for word, _ in a.words:
             self.check_word(word)
         counting = s.bag is not None and s.bag > 0
@@ -183,7 +189,7 @@ class RoadGame(Game, name="road", players=(2, 4)):
         if q.kind == "scores":
             return [E.StandingsReport(self._ranking()[0])]
         if q.kind == "turn":
-            return [E.TurnReport(s.active if s.phase == Phase.TURNS else None, s.round)]
+            return [E.TurnReport(s.active if s.phase == Phase.TURNS else None, s.round, over=self.finished)]
         if q.kind == "words":
             return [E.WordsReport(tuple((w, t.player) for t in s.turns for w, _ in t.words))]
         raise Refusal("unknown_question", kind=q.kind)

@@ -71,17 +71,19 @@ def _(e: E.GameOver) -> str:
         return text + f" {names(e.winners)} tie and share the victory."
     if e.tiebreak == "shared":
         return text + f" {names(e.winners)} tie on points and on every word, and share the victory."
+    winner = e.winners[0] if e.winners else None
+    wins = "win" if isinstance(winner, tuple) else "wins"  # a team (partners) win
     if e.tiebreak == "best_word":
-        return text + f" {side(e.winners[0])} wins the tie on the best single word."
+        return text + f" {side(winner)} {wins} the tie on the best single word."
     if not e.winners:
         return text
-    return text + f" {side(e.winners[0])} wins!"
+    return text + f" {side(winner)} {wins}!"
 
 
 @sentence.register
 def _(e: E.TurnReport) -> str:
     if e.player is None:
-        return "Nobody's turn: the game is not running."
+        return "Nobody's turn: the game is over." if e.over else "Nobody's turn yet: the game hasn't begun."
     text = f"Round {e.round}: {e.player}'s turn."
     if e.waiting_for:
         text += f" Waiting for {e.waiting_for} to draw."
@@ -129,9 +131,12 @@ def _(e: E.RoundsSheet) -> str:
         if word is None and notes in (("pass",), ("mulligan",)):
             lines.append(f"round {rnd}: {notes[0]}")
             continue
-        if isinstance(word, tuple):  # a road play: each word and its points
-            word = " and ".join(f"{w} {n}" for w, n in word)
-        said = f"round {rnd}: {word or 'no word'} for {score}"
+        if isinstance(word, tuple) and len(word) == 1:  # a road play of one word: its points are the play's
+            said = f"round {rnd}: {word[0][0]} {word[0][1]}"
+        else:
+            if isinstance(word, tuple):  # a road play: each word and its points, then the play's
+                word = " and ".join(f"{w} {n}" for w, n in word)
+            said = f"round {rnd}: {word or 'no word'} for {score}"
         note = ", ".join(SHEET_NOTES.get(n, n) if isinstance(n, str) else f"{'plus' if n > 0 else 'minus'} {abs(n)}"
                          for n in notes)
         lines.append(said + (f" ({note})" if note else ""))

@@ -91,6 +91,16 @@ def _(e: D.LastWordsCalled) -> str:
 
 
 @sentence.register
+def _(e: D.LastWordsWaiting) -> str:
+    text = (f"Last words: waiting for a last word from {names(e.players)}" if e.players
+            else "Last words: every last word is in")
+    if e.open:
+        words = [f"{p}'s {w}" for p, w in e.open]
+        text += f"; {names(words)} can still be challenged"
+    return text + "."
+
+
+@sentence.register
 def _(e: D.TallyNoted) -> str:
     if e.kind == "penalty":
         return f"{e.player} takes {plural(e.count, 'penalty card')}: {e.now} in all."

@@ -131,6 +131,26 @@ def _(e: F.PhlounderScored) -> str:
     return text
 
 
+def amount(n: int) -> str:
+    return str(n) if n >= 0 else f"minus {-n}"
+
+
+@sentence.register
+def _(e: F.TeamSheet) -> str:
+    lines = []
+    for rnd, ringer, legal, members, bonus, score in e.lines:
+        if not legal:
+            lines.append(f"round {rnd}: {ringer}'s illegal bell: {signed(score)}")
+            continue
+        parts = [f"{p} no word" + (f", {amount(n)}" if n else "") if word is None
+                 else f"{p} {word} {n}" if counts else f"{p} {word} doesn't count, {amount(n)}"
+                 for p, word, n, counts in members]
+        if bonus:
+            parts.append(f"{bonus} for {ringer}'s bell")
+        lines.append(f"round {rnd}: {names(parts)}: {amount(score)}")
+    return f"{names(e.team)}'s sheet. " + ("; ".join(lines) if lines else "nothing yet") + f". Total {e.total}."
+
+
 @sentence.register
 def _(e: F.PhlounderStatus) -> str:
     head = f"Round {e.round} of {e.rounds}"

@@ -188,8 +188,8 @@ def _(e: P.DuelRoundStarted) -> str:
 def _(e: P.DuelScored) -> str:
     parts = []
     for player, word, value, net in e.entries:
-        said = f"{player} {word} {value}" if word else f"{player} no word"
-        if net != value:
+        said = f"{player} {word} {value}" if word else f"{player} no word"  # no word scores 0 (ruling 26)
+        if word and net != value:
             said += f", minus {value - net} is {net}"
         parts.append(said)
     tail = f"{e.winner} takes the mark" + (", having flipped the timer on a tie." if e.by_tie else ".")
@@ -212,4 +212,4 @@ def _(e: P.ReduxScored) -> str:
         if mark:
             said += f", {'plus' if mark > 0 else 'minus'} {abs(mark)}"
         parts.append(said)
-    return f"Turn {e.round} scores: " + "; ".join(parts) + "."
+    return f"Round {e.round} scores: " + "; ".join(parts) + "."  # a Redux round is one turn (ruling 29)

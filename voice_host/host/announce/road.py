@@ -16,6 +16,11 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "bag_already_empty": lambda **_: "The bag is already empty.",
     "words_checked": lambda **_: "I check every word as it is played, so there is nothing to challenge.",
     "say_play_points": lambda word: f"Say 'play {word} for' its points, with the other words your tiles made.",
+    "bad_tiles": lambda tiles, rack: (f"A rack holds {plural(rack, 'tile')}, so a play can't use {tiles}." if tiles > rack
+                                      else "A play puts at least one tile on the board."),
+    "set_too_small": lambda set_size, players, rack: (
+        f"A set of {plural(set_size, 'tile')} can't fill {players} racks of {rack}: "
+        f"it needs at least {plural(players * rack, 'tile')}."),
 }
 
 
@@ -32,6 +37,8 @@ register(SAID)
 @sentence.register
 def _(e: R.RoadStarted) -> str:
     text = f"Road game for {names(e.players)}. Each player draws {plural(e.rack, 'tile')}."
+    if e.bag == 0:
+        return text + " The racks take every tile: the bag is empty, so there are no mulligans."
     return text + (f" I'm counting the bag: {plural(e.bag, 'tile')} left." if e.bag is not None else "")
 
 

@@ -21,7 +21,7 @@ def action(intent: intents.Intent, player: str, t: float, players: list[str]) ->
         return FlipTimer(t, player)
     if kind in ("yes", "no"):
         return Answer(t, player, kind == "yes")
-    if kind == "challenge" and intent.target is not None and intent.target not in players:
+    if kind in ("challenge", "sheet") and intent.target is not None and intent.target not in players:
         return Refused("unknown_player", {"player": intent.target, "players": tuple(players)}, player)
     if kind == "challenge":
         return Challenge(t, player, intent.target)
