@@ -410,6 +410,8 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             holder = s.timer.holder if s.timer.running(s.clock) else None
             left = (s.timer.until - s.clock) if holder else None
             active = s.active if s.phase in (Phase.TURN, Phase.DRAW) else None
+            if s.phase == Phase.DRAW and s.then == "next" and (following := self._following()):
+                return [E.TurnReport(s.order[following[0]], following[1], holder, left, s.drawer)]  # after the draw
             return [E.TurnReport(active, s.round, holder, left, s.drawer if s.phase == Phase.DRAW else None,
                                  over=self.finished)]
         if q.kind == "sheet":
