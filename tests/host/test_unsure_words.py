@@ -198,3 +198,12 @@ def test_a_word_settled_by_an_answer_can_be_put_right_after_the_answer(bagged):
     out = said(t, hearing, support.Heard(21, "no charlie oscar papa india november golf", "Ann"))  # 11 s after the try
     assert out[:2] == ["Sorry, Ann: coping, not coho.", "Ann scores 4 points for coping."]  # the G in column 4
     assert t.game.state.used == [("coping", "Ann")]
+
+
+def test_spellings_that_score_the_same_are_one_word_not_a_question(ear):
+    t, hearing = ear  # one L on the board: jewellers scores what jewelers scores
+    out = said(t, hearing, Unsure(10, "jewelers", ["jewelers", "jewellers"]))
+    assert out[-1] != "Did you say jewelers or jewellers?" and t.game.state.used == [("jewelers", "Ann")]
+    t("@draw M N")
+    out = said(t, hearing, Unsure(20, "cheers", ["cheers", "chairs"], speaker="Ben"))
+    assert out == ["Did you say cheers or chairs?"]  # a real doubt is still asked

@@ -132,12 +132,12 @@ def test_homophones_that_score_the_same_are_taken_and_spelled(ear):
         "jewelers, spelled J E W E L E R S.", "Ann scores 15 points for jewelers."]
 
 
-def test_an_unanswered_spelling_question_takes_the_heard_word(ear):
-    t, hearing = ear(board="K N G H T S L R")
+def test_an_unanswered_spelling_question_takes_the_higher_scoring_spelling(ear):
+    t, hearing = ear(board="K N G H T S L R")  # the K is on the board: a player says night meaning knight
     said(t, hearing, Heard(10, "night", "Ann", 0.95))
     hearing.tick(19)
-    assert "I'll take night." in t.heard[-3:]
-    assert t.game.state.used == [("night", "Ann")]
+    assert "I'll take knight." in t.heard[-3:]
+    assert t.game.state.used == [("knight", "Ann")]
 
 
 def test_spelling_hints():

@@ -235,7 +235,8 @@ class Hearing:
             self._settled()
             if q.kind in ("word", "spelling"):
                 self._say(self.announce.taking_guess(q.guess or q.options[0]))
-                self._feed(q.t, q.speaker, q.text, q.heard)
+                taken = q.prefix + q.guess if q.kind == "spelling" and q.guess else q.text
+                self._feed(q.t, q.speaker, taken, q.heard)
             elif q.options:
                 self._feed(q.t, q.options[0], q.text, q.heard)
             else:
@@ -320,10 +321,12 @@ class Hearing:
         if match is not None and not spelled:
             spellings = self._spellings(match.best)
             if len(spellings) > 1:
-                values = {self.session.game.word_value(w) for w in spellings}
+                value = self.session.game.word_value
+                values = {value(w) for w in spellings}
                 if len(values) > 1 or None in values:
                     options = sorted(spellings, key=len, reverse=True)
-                    q = Question("spelling", u.start, u.end, speaker, text, u.text, options, match.best, prefix)
+                    guess = max(spellings, key=lambda w: value(w) or 0) if None not in values else match.best
+                    q = Question("spelling", u.start, u.end, speaker, text, u.text, options, guess, prefix)
                     self._ask(q, self.announce.which_spelling(options))
                     return
                 self._say(self.announce.took_spelling(match.best))
@@ -382,13 +385,24 @@ class Hearing:
             return None
         sayable = self.sayable()  # the language the sentences come from: strip its lead-ins
         leads = sorted(sayable.names if sayable is not None else (), key=len, reverse=True)
-        options = [word]
+        options, same = [word], False
         for sentence, _ in u.alternatives:
             rest = next((sentence[len(lead) + 1:] for lead in leads if sentence.startswith(lead + " ")), sentence)
             other = spelled_letters(rest.split()) or (rest if " " not in rest else None)
             if other and other not in options and other in self.words:
-                options.append(other)
+                if self._same_play(word, other):
+                    same = True
+                else:
+                    options.append(other)
+        if same and len(options) == 1:  # torn only between spellings that score the same: no doubt
+            return None
         return options[:3]
+
+    def _same_play(self, word: str, other: str) -> bool:
+        """Whether ``other`` is another spelling of ``word``'s sound that scores the same
+        now (jewellers for jewelers): one play, not a choice to ask about."""
+        value = self.session.game.word_value
+        return other in self.words.homophones(word) and value(word) is not None and value(word) == value(other)
 
     def _spellings(self, word: str) -> list[str]:
         """``word`` and its most common homophone, if that is a word a table would say
