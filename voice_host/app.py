@@ -348,6 +348,68 @@ def play(args, players: list[str], cfg: dict) -> int:
     return _run(session, speaker, log, body, args.result_json)
 
 
+def hear(args, players: list[str], cfg: dict) -> int:
+    """``voice-host hear``: what the host hears, with the language and the prior the game
+    would use on that board. With WAV files, one line each: the path, a tab, what was
+    heard (lower case); without, a microphone check that says and prints each utterance
+    until Ctrl-C."""
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.speech.recognizer import make_recognizer
+    from voice_host.speech.sources import NoInputDevice, open_source
+
+    words = load_words(cfg)
+    header = new_header(args.game, players, 1, cfg)
+    setup = setup_records(None, args.board)
+    problem = checks.setup_problem(lambda speak: Session(header, words, speak), setup, {"board": "--board"})
+    if problem:
+        raise UserError(problem)
+    session = Session(header, words, lambda _: None)
+    for record in setup:
+        session.feed(record, quiet=True)
+    session.begin(0.0, quiet=True)
+    hearing = Hearing(session, words, HearingSettings.from_config(cfg))
+    try:
+        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
+    except Exception as exc:  # no model installed: the message says what to run
+        raise UserError(str(exc)) from exc
+
+    def heard(transcript) -> str:
+        text = (transcript.text or "").strip().lower()
+        if args.verbose:
+            others = ", ".join(f"{t} ({s:.1f})" for t, s in transcript.alternatives[1:4])
+            text += f"\tconfidence {transcript.confidence:.2f}" + (f"\talternatives: {others}" if others else "")
+        return text
+
+    listener = _listener(hearing, recognizer)
+    if args.wav:  # each file as the game would hear it: cut into utterances where the speech is
+        for path in args.wav:
+            try:
+                source = open_source(audio=path)
+            except (OSError, ValueError, RuntimeError, EOFError) as exc:
+                raise UserError(f"I can't read {path}: {exc}") from exc
+            try:
+                said = [heard(u) for u in listener.utterances(source)]
+            finally:
+                source.close()
+            print(f"{path}\t{' / '.join(said)}", flush=True)
+        return 0
+    speaker = output.Speaker(args.no_voice, cfg)
+    try:
+        source = open_source(device=args.device)
+    except (NoInputDevice, OSError) as exc:
+        raise UserError(f"There is no microphone to listen to: {exc}") from exc
+    print("host: Listening: say a word, Ctrl-C stops.", flush=True)
+    try:
+        for u in listener.utterances(source):
+            speaker(heard(u) or "nothing")
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        source.close()
+        speaker.close()
+    return 0
+
+
 def resume(args) -> int:
     """``voice-host resume LOG``: replay the log, then go on (the rest of a script, or typing)."""
     try:

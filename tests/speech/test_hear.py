@@ -1,0 +1,45 @@
+"""`voice-host hear`: what the host hears in recordings, with the language and the
+game's prior it would use on that board (issue 19, items 2 and 8)."""
+
+from __future__ import annotations
+
+import synth as _synth
+from support import voice_host
+
+from voice_host.speech.sources import write_wav
+
+BOARD = "W B J S L C D G"
+
+
+def test_each_recording_is_one_line_path_tab_what_was_heard(tmp_path, say):
+    paths = []
+    for word, voice in (("jigsaw", "kal16"), ("blazers", "awb"), ("challenge", "awb")):
+        path = tmp_path / f"{word}.wav"
+        write_wav(path, say(word, voice))
+        paths.append(str(path))
+    proc = voice_host("hear", "--board", BOARD, *paths)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [f"{paths[0]}\tjigsaw", f"{paths[1]}\tblazers", f"{paths[2]}\tchallenge"]
+    verbose = voice_host("hear", "--board", BOARD, "--verbose", paths[0])
+    path, text, confidence = verbose.stdout.splitlines()[0].split("\t")[:3]
+    assert (path, text) == (paths[0], "jigsaw") and confidence.startswith("confidence ")
+
+
+def test_the_boards_prior_hears_the_play_a_player_would_make(tmp_path, say):
+    noisy = tmp_path / "registered.wav"  # awb at 10 dB SNR: the model alone hears "register"
+    write_wav(noisy, _synth.add_noise(say("registered", "awb"), 10, seed=2))
+    prior = tmp_path / "prior.toml"
+    prior.write_text("[speech]\nprior_points = 8.0\nprior_known = 2.0\n", encoding="utf-8")
+    board = "R G S T D N B L"  # the D is on the board: registered scores more than register
+    off = tmp_path / "off.toml"
+    off.write_text("[speech]\nprior_points = 0.0\nprior_known = 0.0\n", encoding="utf-8")
+    assert voice_host("hear", "--board", board, "--config", str(off), str(noisy)).stdout == f"{noisy}\tregister\n"
+    assert voice_host("hear", "--board", board, "--config", str(prior), str(noisy)).stdout == f"{noisy}\tregistered\n"
+
+
+def test_a_file_that_cannot_be_read_or_a_board_of_another_game_is_one_sentence(tmp_path):
+    missing = voice_host("hear", str(tmp_path / "nope.wav"))
+    assert missing.returncode == 2 and missing.stderr.startswith(f"voice-host: I can't read {tmp_path / 'nope.wav'}")
+    road = voice_host("hear", "--game", "road", "--board", BOARD, str(tmp_path / "nope.wav"))
+    assert road.returncode == 2
+    assert road.stderr == "voice-host: --board is for prolix-classic, prolix-duel, prolix-redux and prolix-solo, not road.\n"
