@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 
 from voice_host import config
 from voice_host.host import checks, output
-from voice_host.host.log import EventLog, set_aside
+from voice_host.host.log import EventLog, keep_damaged
 from voice_host.host.records import Directive, Record, Said, Unreadable, Wait
 from voice_host.host.script import parse_line, parse_script
 from voice_host.host.session import Session, new_header
@@ -423,14 +423,17 @@ def resume(args) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from exc
     kept = None
-    if damaged is not None:  # keep the original whole; the log goes on from the inputs before the damage
-        kept = set_aside(args.log)
-        log = EventLog(args.log, header)
-        for record in records:
-            log.append(record)
+    if damaged:  # keep the original whole; the log goes on without the lines it could not read
+        kept = keep_damaged(args.log)
+        log = EventLog.rewrite(args.log, header, records)
     else:
         log = EventLog(args.log)
-    session = Session(header, words, speaker, log)
+    try:
+        session = Session(header, words, speaker, log)
+    except ValueError as exc:  # a header this game cannot be set up from
+        log.close()
+        speaker.close()
+        raise UserError(str(exc)) from exc
 
     def body() -> None:
         session.replay(records)

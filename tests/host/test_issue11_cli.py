@@ -40,7 +40,7 @@ def test_missing_or_unreadable_files_are_sentences(tmp_path):
                f"There is no settings file {tmp_path / 't.toml'}.")
 
 
-def test_a_damaged_line_mid_log_replays_up_to_it_and_keeps_the_original(tmp_path):
+def test_a_damaged_line_mid_log_is_skipped_and_the_original_kept(tmp_path):
     log = tmp_path / "game.log"
     first = voice_host("play", "--players", "Ann,Ben,Cat", "--start", "Ann", "--board", BOARD, "--no-voice",
                        "--typed", "--log", str(log), stdin="Ann: jewelers\n@draw M N\nBen: jigsaw\nCat: scores\n")
@@ -54,16 +54,16 @@ def test_a_damaged_line_mid_log_replays_up_to_it_and_keeps_the_original(tmp_path
     second = voice_host("resume", str(log), "--no-voice", "--result-json", str(out), stdin="Ben: jigsaw\n")
     assert second.returncode == 0, second.stderr
     said = [x[len("host: "):] for x in second.stdout.splitlines()]
-    assert said[:2] == [
-        f"Line 7 of {log} is damaged. I replayed the 4 inputs before it, and play continues from there; "
+    assert said[:2] == [  # issue 18: the lines after the damaged one are replayed too
+        f"Line 7 of {log} is damaged, so I skipped it and replayed the other 5 inputs; "
         f"the original log is kept as {log}.damaged.",
-        "Resuming prolix-classic after 4 logged inputs.",
+        "Resuming prolix-classic after 5 logged inputs.",
     ]
     assert "Ben scores 10 points for jigsaw." in said
     assert (tmp_path / "game.log.damaged").read_text() == original
     assert {p["name"]: p["total"] for p in json.loads(out.read_text())["players"]} == {"Ann": 15, "Ben": 10, "Cat": 0}
     header, records = EventLog.read(log)  # the log goes on whole
-    assert [r.text for r in records if hasattr(r, "text")] == ["jewelers", "jigsaw"]
+    assert [r.text for r in records if hasattr(r, "text")] == ["jewelers", "scores", "jigsaw"]
 
 
 @pytest.mark.parametrize(("option", "sentence"), [

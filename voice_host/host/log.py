@@ -3,24 +3,44 @@
 A JSON-lines file: the first line is the header (game, players, seed, the full
 configuration), each further line one input record (host.records: the classes
 read and write these dicts, and old logs read as they always did). The game state
-is a pure function of the log, so resuming is replaying it. A line cut short by a kill
-is ignored on reading: it was never acknowledged.
+is a pure function of the log, so resuming is replaying it.
+
+Only whole lines count: a last line without its newline was cut short by a kill and
+never acknowledged, so reading drops it and appending trims it. A log is created whole
+(its header and the table's opening written to a new file, then moved into place), so a
+kill never leaves half a header. A damaged line in the middle is skipped on reading
+(``salvage`` says which); only a log whose header cannot be read is refused.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 from pathlib import Path
+from typing import Iterable, NamedTuple
 
-from voice_host.host.files import read_user_text
-from voice_host.host.records import FORMAT, Header, Record, from_json
+from voice_host.host.files import read_user_bytes
+from voice_host.host.records import FORMAT, Begin, Directive, Header, Record, Unreadable, from_json
+
+
+class Damaged(NamedTuple):
+    """A line of a log that cannot be read, skipped on resuming."""
+
+    line: int
+    """Its line number in the file (the header is line 1)."""
+    looks_like: str | None
+    """What it seems to have held, when that much is readable: "Ben: jigsaw", "@draw M N"."""
 
 
 class EventLog:
     """An append-only, fsync'd JSON-lines log."""
 
-    def __init__(self, path: str | Path, header: Header | None = None) -> None:
+    def __init__(self, path: str | Path, header: Header | None = None, opening: Iterable[Record] = ()) -> None:
+        """``header``: a new log, refused if ``path`` already holds a game, written whole with
+        the ``opening`` records (the table's setup) before anything else; None: go on
+        appending to the log at ``path``."""
         self.path = Path(path)
         if header is not None:
             if self.path.exists() and self.path.stat().st_size > 0:
@@ -28,12 +48,17 @@ class EventLog:
                     f"{self.path} already holds a game; continue it with 'voice-host resume {self.path}'."
                 )
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            _write_whole(self.path, [header.to_json(), *(r.to_json() for r in opening)])
         self._file = open(self.path, "a", encoding="utf-8")
-        if header is not None:
-            self._write(header.to_json())
-        elif self._file.tell() > 0:
+        if header is None and self._file.tell() > 0:
             self._trim_torn_tail()
 
+    @classmethod
+    def rewrite(cls, path: str | Path, header: Header, records: Iterable[Record]) -> "EventLog":
+        """Replace the log at ``path`` by ``header`` and ``records`` in one step (a kill
+        leaves the old log or the new one, never half of it), and go on appending to it."""
+        _write_whole(Path(path), [header.to_json(), *(r.to_json() for r in records)])
+        return cls(path)
     def _trim_torn_tail(self) -> None:
         """Drop a last line cut short by a kill, so new records start on a fresh line."""
         data = self.path.read_bytes()
@@ -56,31 +81,29 @@ class EventLog:
         self._file.close()
 
     @staticmethod
-    def salvage(path: str | Path) -> tuple[Header, list[Record], int | None]:
-        """(header, records, damaged): like ``read``, but a damaged line in the middle
-        stops the reading instead of refusing the whole log; ``damaged`` is its line
-        number (None when the log is whole). Every problem is a sentence (ValueError)."""
-        text = read_user_text(path, missing="There is no game log {p}.", folder="{p} is a folder, not a game log.",
-                              not_text="{p} is not a voice-host game log (it isn't even text).")
+    def salvage(path: str | Path) -> tuple[Header, list[Record], list[Damaged]]:
+        """(header, records, damaged): every whole line that reads as an input record, and
+        the lines that do not (skipped); a torn last line is dropped. A log whose header
+        cannot be read is refused: every problem is a sentence (ValueError)."""
         p = Path(path)
-        lines = text.split("\n")
-        parsed: list[dict] = []
-        damaged = None
-        for i, line in enumerate(lines):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                record = None
-            if not (isinstance(record, dict) and (not parsed or _sound(record))):
-                if parsed and i < len(lines) - 2:  # not the torn tail of a killed write: damage
-                    damaged = i + 1
-                break
-            parsed.append(record)
-        if not parsed or parsed[0].get("voice_host_log") != FORMAT:
+        data = read_user_bytes(path, missing="There is no game log {p}.", folder="{p} is a folder, not a game log.")
+        lines = data.split(b"\n")[:-1]  # after the last newline: nothing, or a line a kill cut short
+        header = _header(lines[0] if lines else data, p)
+        if not lines:  # the header itself was cut short
             raise ValueError(f"{p} is not a voice-host game log.")
-        return Header.from_json(parsed[0]), [from_json(r) for r in parsed[1:]], damaged
+        records: list[Record] = []
+        damaged: list[Damaged] = []
+        for n, raw in enumerate(lines[1:], start=2):
+            if not raw.strip():
+                continue
+            record = _record(raw)
+            if record is None:
+                damaged.append(Damaged(n, _looks_like(raw)))
+            else:
+                records.append(record)
+        if damaged:
+            records = _with_begin(records)
+        return header, records, damaged
 
     @staticmethod
     def read(path: str | Path) -> tuple[Header, list[Record]]:
@@ -101,25 +124,155 @@ class EventLog:
         return Header.from_json(parsed[0]), [from_json(r) for r in parsed[1:]]
 
 
+def _header(raw: bytes, p: Path) -> Header:
+    """The header line, or the sentence saying why this is no game log to resume."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is None or "\x00" in text:
+        raise ValueError(f"{p} is not a voice-host game log (it isn't even text).")
+    try:
+        d = json.loads(text)
+    except ValueError:
+        d = None
+    if not (isinstance(d, dict) and d.get("voice_host_log") == FORMAT and isinstance(d.get("game"), str)
+            and isinstance(d.get("players"), list) and all(isinstance(x, str) for x in d["players"])
+            and isinstance(d.get("config"), dict)
+            and (d.get("seed") is None or isinstance(d["seed"], int) and not isinstance(d["seed"], bool))):
+        raise ValueError(f"{p} is not a voice-host game log.")
+    from voice_host.games import REGISTRY
+
+    if d["game"] not in REGISTRY:
+        raise ValueError(f"{p} is a log of {d['game']}, a game I don't know.")
+    return Header.from_json(d)
+
+
+def _record(raw: bytes) -> Record | None:
+    """The input record a log line holds; None when it cannot be read as one."""
+    try:
+        text = raw.decode("utf-8")
+        d = json.loads(text)
+    except ValueError:  # UnicodeDecodeError is one
+        return None
+    if "\x00" in text or not (isinstance(d, dict) and _sound(d)):
+        return None
+    try:
+        return from_json(d)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x
+
+
 def _sound(record: dict) -> bool:
     """Is this the JSON of an input record the session can apply (host.records)?"""
-    t = record.get("t", 0.0)
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or t != t:
+    if "t" in record and not (record["t"] is None or _number(record["t"])):
         return False
-    if "text" in record:
-        return isinstance(record["text"], str) and isinstance(record.get("speaker", ""), (str, type(None)))
+    if record.get("line") is not None and not (isinstance(record["line"], int) and not isinstance(record["line"], bool)):
+        return False
+    if record.get("begin"):
+        return True
+    if "wait" in record:
+        return _number(record["wait"])
+    if "error" in record:
+        return isinstance(record["error"], str) and isinstance(record.get("text", ""), str)
     if "directive" in record:
-        return isinstance(record["directive"], str) and all(isinstance(a, str) for a in record.get("args", []))
-    return "wait" in record or "begin" in record or "error" in record
+        args = record.get("args", [])
+        return isinstance(record["directive"], str) and isinstance(args, list) and all(isinstance(a, str) for a in args)
+    if "text" in record:
+        return isinstance(record["text"], str) and isinstance(record.get("speaker"), (str, type(None))) \
+            and isinstance(record.get("heard"), (str, type(None)))
+    return False
 
 
-def set_aside(path: str | Path) -> Path:
-    """Move a damaged log out of the way, kept whole: game.log -> game.log.damaged (-2, ...)."""
+def _looks_like(raw: bytes) -> str | None:
+    """What a damaged line seems to hold, read from the fields still whole in it: a
+    player's words ("Ben: jigsaw"), a directive ("@draw M N"), a wait ("@wait 46")."""
+    text = raw.decode("utf-8", "replace")
+
+    def field(name: str) -> str | None:
+        m = re.search(rf'"{name}"\s*:\s*"((?:[^"\\\x00-\x1f]|\\.)*)"', text)
+        try:
+            value = json.loads(f'"{m.group(1)}"') if m else None
+        except ValueError:
+            return None
+        return value.strip() if value and value.strip() and value.isprintable() and "\ufffd" not in value else None
+
+    if "\"error\"" in text:  # a script line the host could not read in the first place
+        return None
+    speaker, said = field("speaker"), field("text")
+    if speaker and said:
+        return f"{speaker}: {said}"
+    directive = field("directive")
+    if directive:
+        m = re.search(r'"args"\s*:\s*(\[[^\]]*\])', text)
+        try:
+            args = json.loads(m.group(1)) if m else []
+        except ValueError:
+            args = None
+        if isinstance(args, list) and all(isinstance(a, str) and a.isprintable() and "\ufffd" not in a for a in args):
+            return "@" + " ".join([directive, *args])
+    m = re.search(r'"wait"\s*:\s*(\d+(?:\.\d+)?)\s*[,}]', text)
+    if m:
+        return f"@wait {float(m.group(1)):g}"
+    return None
+
+
+def _with_begin(records: list[Record]) -> list[Record]:
+    """The records with the game's opening (Begin) back in place when its line was lost,
+    before the first record that needs the game running, as Session.play put it there."""
+    if any(isinstance(r, Begin) for r in records):
+        return records
+    for i, r in enumerate(records):
+        if not (isinstance(r, Unreadable) or isinstance(r, Directive) and r.name in ("start", "board")):
+            return [*records[:i], Begin(r.t), *records[i:]]
+    return records
+
+
+def _write_whole(path: Path, lines: list[dict]) -> None:
+    """Write ``path`` all at once: a new file beside it, fsync'd, then moved into its place."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in lines))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _sync_folder(path)
+
+
+def _sync_folder(path: Path) -> None:
+    """Make a file's new name durable (where the system allows it)."""
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def keep_damaged(path: str | Path) -> Path:
+    """Keep a damaged log whole beside it: game.log -> game.log.damaged (-2, ...), the log
+    itself left in place until it is rewritten. A copy kept before (a kill in between) is
+    used again."""
     p = Path(path)
-    target = p.with_name(p.name + ".damaged")
-    n = 1
+    data = p.read_bytes()
+    target, n = p.with_name(p.name + ".damaged"), 1
     while target.exists():
+        if target.read_bytes() == data:
+            return target
         n += 1
         target = p.with_name(f"{p.name}.damaged-{n}")
-    p.rename(target)
+    tmp = p.with_name(f".{target.name}.{os.getpid()}.new")
+    shutil.copyfile(p, tmp)
+    with open(tmp, "rb+") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, target)
+    _sync_folder(target)
     return target

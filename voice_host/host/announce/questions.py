@@ -57,9 +57,13 @@ class HostSentences:
     def resuming(self, game: str, inputs: int) -> str:
         return f"Resuming {game} after {plural(inputs, 'logged input')}."
 
-    def log_damaged(self, line: int, path: str, inputs: int, kept: str) -> str:
-        return (f"Line {line} of {path} is damaged. I replayed the {plural(inputs, 'input')} before it, and play "
-                f"continues from there; the original log is kept as {kept}.")
+    def log_damaged(self, lines: list[tuple[int, str | None]], path: str, inputs: int, kept: str) -> str:
+        """``lines``: each damaged line's number and what it seems to have held (None: unreadable)."""
+        which = [f"{n} ({what})" if what else str(n) for n, what in lines]
+        one = len(lines) == 1
+        return (f"{'Line' if one else 'Lines'} {names(which)} of {path} {'is' if one else 'are'} damaged, so I "
+                f"skipped {'it' if one else 'them'} and replayed the other {plural(inputs, 'input')}; the original "
+                f"log is kept as {kept}.")
 
     def saved(self, path: str) -> str:
         return f"Stopped. The game is saved; to carry on, run: voice-host resume {path}"

@@ -1,0 +1,131 @@
+"""Issue 18, items 3 and 4: a damaged log loses nothing it can still read, and a game
+killed at any moment resumes exactly as if it had not been."""
+
+from __future__ import annotations
+
+import json
+
+from support import voice_host
+
+from voice_host.host.log import EventLog
+
+PLAYERS = ("--players", "Ann,Ben,Cat", "--seed", "11")
+
+# A digital-bag game: a question early on, then seven scored words after it.
+SCRIPT = """\
+@start Ann
+Ann: jewelers
+Ben: flummoxed
+Cat: scores
+Cat: picnicking
+Ann: scrapbooking
+Ben: hurdled
+Cat: plucky
+Ann: giving
+Ben: begrudging
+Cat: jubilantly
+"""
+
+
+def played(tmp_path, script: str = SCRIPT) -> tuple[dict, list[bytes]]:
+    """The game's result and its log's lines (with their newlines)."""
+    (tmp_path / "s.txt").write_text(script)
+    out, log = tmp_path / "ref.json", tmp_path / "ref.log"
+    proc = voice_host("play", *PLAYERS, "--script", str(tmp_path / "s.txt"), "--no-voice", "--result-json", str(out),
+                      "--log", str(log))
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(out.read_text()), log.read_bytes().splitlines(keepends=True)
+
+
+def resumed(tmp_path, log, *extra: str, stdin: str = "") -> tuple[dict, list[str]]:
+    out = tmp_path / "resumed.json"
+    proc = voice_host("resume", str(log), "--no-voice", "--result-json", str(out), *extra, stdin=stdin)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(out.read_text()), [x[len("host: "):] for x in proc.stdout.splitlines()]
+
+
+def test_a_damaged_question_in_the_middle_is_skipped_and_the_rest_replayed(tmp_path):
+    reference, lines = played(tmp_path)
+    # header, @start, begin, jewelers, flummoxed, scores (line 6), picnicking, ...
+    assert json.loads(lines[5])["text"] == "scores"
+    damaged = b"".join(lines[:5]) + lines[5][:25] + b"\n" + b"".join(lines[6:])
+    log = tmp_path / "game.log"
+    log.write_bytes(damaged)
+    result, said = resumed(tmp_path, log)
+    assert said[:2] == [
+        f"Line 6 of {log} is damaged, so I skipped it and replayed the other 10 inputs; "
+        f"the original log is kept as {log}.damaged.",
+        "Resuming prolix-classic after 10 logged inputs.",
+    ]
+    assert result == reference  # a question changes nothing: every word after it is scored as before
+    assert (tmp_path / "game.log.damaged").read_bytes() == damaged
+    assert log.read_bytes() == b"".join(lines[:5] + lines[6:])  # the log goes on whole, without the damage
+
+
+def test_lines_that_are_not_text_are_skipped_and_said_with_what_they_look_like(tmp_path):
+    _, lines = played(tmp_path)
+    nul = lines[5].replace(b'"t":', b'"t"\x00:')  # Cat: scores, its time unreadable
+    bad = lines[7].replace(b'"text"', b'"te\xff\xfext"')  # Ann: scrapbooking, the key of its text unreadable
+    assert nul != lines[5] and bad != lines[7]
+    damaged = b"".join(lines[:5]) + nul + lines[6] + bad + b"".join(lines[8:])
+    log = tmp_path / "game.log"
+    log.write_bytes(damaged)
+    result, said = resumed(tmp_path, log)
+    assert said[0] == (f"Lines 6 (Cat: scores) and 8 of {log} are damaged, so I skipped them and replayed the "
+                       f"other 9 inputs; the original log is kept as {log}.damaged.")
+    assert (tmp_path / "game.log.damaged").read_bytes() == damaged
+    # every other input replayed: the game without those two lines
+    (tmp_path / "without").mkdir()
+    without, _ = played(tmp_path / "without", SCRIPT.replace("Cat: scores\n", "").replace("Ann: scrapbooking\n", ""))
+    assert result == without
+
+
+def test_a_damaged_word_says_what_it_looks_like(tmp_path):
+    reference, lines = played(tmp_path)
+    bad = lines[6].replace(b'"t":', b'"t":x')  # picnicking, its time unreadable
+    log = tmp_path / "game.log"
+    log.write_bytes(b"".join(lines[:6]) + bad + b"".join(lines[7:]))
+    result, said = resumed(tmp_path, log)
+    assert said[0] == (f"Line 7 (Cat: picnicking) of {log} is damaged, so I skipped it and replayed the other 10 "
+                       f"inputs; the original log is kept as {log}.damaged.")
+
+
+def test_only_an_unreadable_header_is_refused(tmp_path):
+    _, lines = played(tmp_path)
+    log = tmp_path / "game.log"
+    for header, sentence in (
+            (lines[0][:40] + b"\n", f"{log} is not a voice-host game log."),
+            (lines[0].replace(b"prolix", b"pro\x00lix"), f"{log} is not a voice-host game log (it isn't even text)."),
+            (lines[0].replace(b'"prolix-classic"', b'"prolix-classics"'),
+             f"{log} is a log of prolix-classics, a game I don't know."),
+            (lines[0].rstrip(b"\n"), f"{log} is not a voice-host game log.")):  # a header cut short, no line after
+        log.write_bytes(header + (b"".join(lines[1:]) if header.endswith(b"\n") else b""))
+        proc = voice_host("resume", str(log), "--no-voice")
+        assert proc.returncode == 2
+        assert proc.stderr.strip() == f"voice-host: {sentence}"
+        assert not (tmp_path / "game.log.damaged").exists()
+
+
+def test_a_lost_opening_is_put_back_before_the_first_word(tmp_path):
+    reference, lines = played(tmp_path)
+    assert json.loads(lines[2]) == {"t": 2.0, "begin": True}
+    log = tmp_path / "game.log"
+    log.write_bytes(b"".join(lines[:2]) + b'{"t":2.0,"beg\n' + b"".join(lines[3:]))
+    result, said = resumed(tmp_path, log)
+    assert said[0] == (f"Line 3 of {log} is damaged, so I skipped it and replayed the other 11 inputs; "
+                       f"the original log is kept as {log}.damaged.")
+    assert result == reference
+    assert log.read_bytes() == b"".join(lines)
+
+
+def test_a_torn_last_line_is_dropped_even_when_it_reads_as_a_record(tmp_path):
+    """A last line without its newline was never acknowledged: neither replayed nor kept,
+    so the log and the resumed game agree (the script line is played again)."""
+    reference, lines = played(tmp_path)
+    log = tmp_path / "game.log"
+    log.write_bytes(b"".join(lines[:-1]) + lines[-1].rstrip(b"\n"))
+    result, said = resumed(tmp_path, log, "--script", str(tmp_path / "s.txt"))
+    assert said[0] == "Resuming prolix-classic after 10 logged inputs."
+    assert result == reference
+    assert log.read_bytes() == b"".join(lines)
+    assert EventLog.salvage(log)[2] == []
