@@ -71,11 +71,13 @@ def run_records(session: Session, records: Iterable[Record], pace: float = 0.0) 
     session.settle()
 
 
-def run_typed(session: Session, stream=None) -> None:
+def run_typed(session: Session, stream=None, *, after: float | None = None) -> None:
     """Typed play: one ``Name: words`` or ``@directive`` per line.
 
-    At a terminal the clock is real time (timers run out while nobody types); piped
-    input is read like a script, one second per line.
+    At a terminal the clock is real time (timers run out while nobody types; when the
+    clock changes the game, the log marks the time, so that a resume after a kill finds
+    the timer run out too); piped input is read like a script, one second per line
+    (``after``: the time of the last line typed, by default the session's time).
     """
     stream = stream or sys.stdin
     interactive = stream.isatty()
@@ -83,12 +85,13 @@ def run_typed(session: Session, stream=None) -> None:
     session.begin(session.t)
     if interactive:
         print("host: Type 'Name: word' lines; 'Name: help' for commands; Ctrl-D ends.", flush=True)
-    t_prev = session.t
+    t_prev = session.t if after is None else after
     while True:
         if interactive:
             ready, _, _ = select.select([stream], [], [], 0.2)
             if not ready:
-                session.tick(time.monotonic() - start)
+                if session.tick(time.monotonic() - start) and session.log is not None:
+                    session.feed(Wait(session.t, 0, pause=True), quiet=True)  # a mark of the clock, not an input
                 continue
         raw = stream.readline()
         if not raw:
@@ -329,15 +332,17 @@ def play(args, players: list[str], cfg: dict) -> int:
             raise UserError(problem)
         speaker = Speaker(args.no_voice, cfg, args.speak_to)
         log_path = args.log or (auto_log_path(args.game) if interactive(args) else None)
-        log = EventLog(log_path, header) if log_path else None
+        log = EventLog(log_path, header, opening=setup) if log_path else None  # the table's setup with the header
         session = Session(header, words, speaker, log)
         speaker.attach(session)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
 
     def body() -> None:
+        session.log = None  # the setup is in the log already: written with its header, so no kill falls between
         for record in setup:
             session.feed(record)
+        session.log = log
         if script is not None:
             run_records(session, parse_script(script), args.pace)
         elif args.audio or (not args.typed and sys.stdin.isatty()):
@@ -441,15 +446,50 @@ def resume(args) -> int:
         if kept is not None:
             session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
         session.say(session.announcer.resuming(header.game, inputs(records)))
-        session.settle()  # a word said just before the break is scored before whose turn it is
-        session.ask(*session.game.status_questions)
+        last, stream, rest = session.t, sys.stdin, None
         if script is not None:
             done = max((r.line or 0 for r in records if hasattr(r, "line")), default=0)
-            run_records(session, [r for r in parse_script(script) if r.line > done], args.pace)
+            rest = [r for r in parse_script(script) if r.line > done]
+            upcoming = rest[0].t if rest else None
+        elif stream.isatty():  # live: like a break at Ctrl-C, what was said just before is scored now
+            upcoming = None
+        else:  # piped lines go on at their own times, as if nothing had happened
+            stream, upcoming = _peek(stream, last)
+        if upcoming is None:
+            session.settle()  # the end of the input (or a live break): the words said are scored
+        elif session.begun:
+            session.tick(upcoming)  # what the clock settles before the next input, said before whose turn it is
+        session.ask(*session.game.status_questions)
+        if rest is not None:
+            run_records(session, rest, args.pace)
         else:
-            run_typed(session)
+            run_typed(session, stream, after=last)
 
     return _run(session, speaker, log, body, args.result_json)
+
+
+class _Peeked:
+    """A stream of typed lines with its first lines read ahead (``readline`` gives them again)."""
+
+    def __init__(self, lines: list[str], stream) -> None:
+        self.lines, self.stream = lines, stream
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        return self.lines.pop(0) if self.lines else self.stream.readline()
+
+
+def _peek(stream, t_prev: float) -> tuple[_Peeked, float | None]:
+    """Piped lines, and the time of the first input among them (None: there is none)."""
+    read = []
+    while raw := stream.readline():
+        read.append(raw)
+        record = parse_line(raw, t_prev, 0)
+        if record is not None:
+            return _Peeked(read, stream), record.t
+    return _Peeked(read, stream), None
 
 
 def demo(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:

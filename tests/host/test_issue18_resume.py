@@ -4,6 +4,7 @@ killed at any moment resumes exactly as if it had not been."""
 from __future__ import annotations
 
 import json
+import sys
 
 from support import voice_host
 
@@ -129,3 +130,101 @@ def test_a_torn_last_line_is_dropped_even_when_it_reads_as_a_record(tmp_path):
     assert result == reference
     assert log.read_bytes() == b"".join(lines)
     assert EventLog.salvage(log)[2] == []
+
+
+# ---------------------------------------------------------------------- item 4: kill -9 at any moment
+def kill_harness():
+    """benchmarks/kill.py, imported as a module."""
+    import importlib.util
+
+    from support import ROOT
+
+    spec = importlib.util.spec_from_file_location("kill_harness", ROOT / "benchmarks" / "kill.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_resume_after_a_kill_is_exact(tmp_path, words):
+    """The kill harness at small size: each game killed where a kill hurts most (the log's
+    creation, the opening, between simultaneous words, in the last word's challenge window,
+    while an undo question waits for its answer, a line half-written, a resume killed
+    again), resumed, and compared with the game never killed: result, sheets and log."""
+    k = kill_harness()
+    K = k.Kill
+    kills = {
+        "classic-script": [[K(write=0)], [K(at="begin", how="before")], [K(at="Cat: picnicking")],
+                           [K(at="Cat: timer", how="torn")], [K(at="@wait 31")], [K(at="Ann: wrench")],
+                           [K(at="Ben: outset")], [K(at="Cat: outsets")]],
+        "classic-typed": [[K(write=1, how="before")], [K(at="Cat: picnicking")], [K(at="Cat: undo")],
+                          [K(at="Ann: undo"), K(at="Cat: no", how="before")], [K(at="Cat: outset")],
+                          [K(at="Ben: catfish", how="torn")], [K(at="Ann: timer")]],
+        "road-script": [[K(write=1, how="before")], [K(at="Ben: play zebra for 16 with 5 tiles")],
+                        [K(at="Ann: pass", how="torn")]],
+        "dexikon-typed": [[K(write=1, how="before")], [K(at="Colin: challenge Barbara")],
+                          [K(at="Colin: bank tiger for 6")],
+                          [K(at="Colin: bank dog for 3"), K(at="Barbara: no", how="before")]],
+    }
+    k.preload()
+    refs = k.references(tmp_path)
+    trials = [(s, chain) for s in k.SCENARIOS for chain in kills[s.name]]
+    outcomes = k.run_trials(trials, refs, tmp_path)
+    assert len(outcomes) == 22
+    mismatches = [f"{o.scenario}: {' -> '.join(o.kills)}: {o.detail}" for o in outcomes if not o.exact]
+    assert not mismatches, "\n".join(mismatches)
+
+
+def test_an_input_is_replayed_at_its_own_time(tmp_path):
+    """Typed play lets the clock reach each line's time before the line: after the last
+    word's challenge window has closed, an undo is refused (the game is over), and the
+    replayed log must refuse it too."""
+    (tmp_path / "rounds.toml").write_text("[prolix]\nrounds_3_players = 1\n")
+    log, out = tmp_path / "game.log", tmp_path / "played.json"
+    lines = "Ann: jewelers\nBen: flummoxed\nCat: picnicking\n[+11] Cat: undo\n"
+    proc = voice_host("play", *PLAYERS, "--start", "Ann", "--config", str(tmp_path / "rounds.toml"), "--no-voice",
+                      "--log", str(log), "--result-json", str(out), stdin=lines)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "host: The game is over: Ann won with 13."  # the undo, refused
+    result, said = resumed(tmp_path, log)
+    assert result == json.loads(out.read_text())
+
+
+def test_a_timer_that_ran_out_at_a_terminal_stays_run_out_after_a_kill(tmp_path):
+    """Typing at a terminal the clock is real time: when it changes the game (the timer
+    runs out while nobody types), the log marks the time, so a game killed afterwards
+    resumes with the timer run out, not running again."""
+    import os
+    import pty
+    import signal
+    import subprocess
+    import time
+
+    from support import ROOT
+
+    log = tmp_path / "live.log"
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "voice_host.cli", "play", *PLAYERS, "--start", "Ann", "--timer", "1",
+                             "--typed", "--no-voice", "--log", str(log)], cwd=ROOT, stdin=follower,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    os.close(follower)
+    try:
+        deadline = time.monotonic() + 60
+        while b'"begin"' not in (log.read_bytes() if log.exists() else b"") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.write(leader, b"Cat: timer\n")
+        while b'"pause"' not in log.read_bytes() and time.monotonic() < deadline:  # the clock's mark
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        os.close(leader)
+    said = proc.stdout.read().decode()
+    assert "host: Time! The timer interrupts Ann." in said
+    records = [json.loads(x) for x in log.read_text().splitlines()[1:]]
+    mark = records[-1]
+    assert [r.get("text") for r in records[:-1]] == [None, None, "timer"] and mark["pause"] is True
+    assert mark["t"] >= records[-2]["t"] + 1  # the timer's second had passed
+    result, said = resumed(tmp_path, log, stdin="Ann: whose turn\n")
+    assert said[0] == "Resuming prolix-classic after 2 logged inputs."
+    assert said[2] == "Round 1: Ann's turn."  # no timer running (without the mark: "... 1 second left")

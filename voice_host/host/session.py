@@ -155,6 +155,12 @@ class Session:
         self.refused = None
         if record.t is not None:
             self.t = max(self.t, float(record.t))
+        # the clock reaches the input's time before the input, whatever its source (a script,
+        # typed or heard) and in a replay alike, so that a resumed game is the game played
+        said = self.tick(self.t, quiet=quiet) if self.begun else []
+        return said + self._apply_input(index, record, quiet)
+
+    def _apply_input(self, index: int, record: Record, quiet: bool) -> list[str]:
         match record:
             case Begin():
                 self.begun = True
