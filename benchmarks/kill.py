@@ -570,9 +570,12 @@ def references(work: Path, scenarios=SCENARIOS) -> dict[str, Reference]:
 
 def preload() -> None:
     """Import the program and load the dictionary once, in the parent every run forks from."""
+    import gc
+
     from voice_host import app, cli, config  # noqa: F401
 
     app.load_words(config.load(None, {}))
+    gc.freeze()  # what is loaded stays out of the children's collections (and their copies of its pages)
 
 
 def hog() -> int:
@@ -599,7 +602,8 @@ def main(argv: list[str] | None = None) -> int:
     preload()
     hogs = [hog()] if args.load else []
     try:
-        with tempfile.TemporaryDirectory(prefix="voice-host-kill-") as tmp:
+        shm = Path("/dev/shm")  # in memory where there is one: a kill leaves the same file, without fsync's wait
+        with tempfile.TemporaryDirectory(prefix="voice-host-kill-", dir=shm if shm.is_dir() else None) as tmp:
             work = Path(args.keep or tmp)
             work.mkdir(parents=True, exist_ok=True)
             refs = references(work)

@@ -228,3 +228,12 @@ def test_a_timer_that_ran_out_at_a_terminal_stays_run_out_after_a_kill(tmp_path)
     result, said = resumed(tmp_path, log, stdin="Ann: whose turn\n")
     assert said[0] == "Resuming prolix-classic after 2 logged inputs."
     assert said[2] == "Round 1: Ann's turn."  # no timer running (without the mark: "... 1 second left")
+
+
+def test_many_damaged_lines_are_counted_past_the_fifth():
+    from voice_host.host.announce.questions import HostSentences
+
+    lines = [(3, None), (4, "Ann: jewelers"), (5, None), (6, "@draw M N"), (7, None), (9, None), (12, None)]
+    assert HostSentences().log_damaged(lines, "g.log", 30, "g.log.damaged") == (
+        "Lines 3, 4 (Ann: jewelers), 5, 6 (@draw M N), 7 and 2 more of g.log are damaged, so I skipped them and "
+        "replayed the other 30 inputs; the original log is kept as g.log.damaged.")

@@ -107,21 +107,12 @@ class EventLog:
 
     @staticmethod
     def read(path: str | Path) -> tuple[Header, list[Record]]:
-        """(header, records); a torn last line is dropped."""
-        lines = Path(path).read_text(encoding="utf-8").split("\n")
-        parsed = []
-        for i, line in enumerate(lines):
-            if not line.strip():
-                continue
-            try:
-                parsed.append(json.loads(line))
-            except json.JSONDecodeError:
-                if i >= len(lines) - 2:  # the torn tail of a killed write
-                    break
-                raise ValueError(f"{path}: line {i + 1} is damaged; the log cannot be replayed past it.")
-        if not parsed or parsed[0].get("voice_host_log") != FORMAT:
-            raise ValueError(f"{path} is not a voice-host event log.")
-        return Header.from_json(parsed[0]), [from_json(r) for r in parsed[1:]]
+        """(header, records) of a whole log (a torn last line is dropped); a damaged line
+        is a ValueError."""
+        header, records, damaged = EventLog.salvage(path)
+        if damaged:
+            raise ValueError(f"{path}: line {damaged[0].line} is damaged.")
+        return header, records
 
 
 def _header(raw: bytes, p: Path) -> Header:

@@ -76,7 +76,8 @@ class Directive(_Record):
 
 @dataclass(frozen=True)
 class Wait(_Record):
-    """The clock moved on (``@wait N``); ``pause``: Ctrl-C kept the clock here."""
+    """The clock moved on (``@wait N``); ``pause``: a mark of the clock, not an input
+    (Ctrl-C kept the clock here, or at a terminal the clock changed the game)."""
 
     t: float | None
     seconds: float = 0

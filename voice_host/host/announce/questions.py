@@ -59,7 +59,9 @@ class HostSentences:
 
     def log_damaged(self, lines: list[tuple[int, str | None]], path: str, inputs: int, kept: str) -> str:
         """``lines``: each damaged line's number and what it seems to have held (None: unreadable)."""
-        which = [f"{n} ({what})" if what else str(n) for n, what in lines]
+        which = [f"{n} ({what})" if what else str(n) for n, what in lines[:5]]
+        if len(lines) > 5:
+            which.append(f"{len(lines) - 5} more")
         one = len(lines) == 1
         return (f"{'Line' if one else 'Lines'} {names(which)} of {path} {'is' if one else 'are'} damaged, so I "
                 f"skipped {'it' if one else 'them'} and replayed the other {plural(inputs, 'input')}; the original "
