@@ -560,8 +560,9 @@ def run_trials(trials: list[tuple[Scenario, list[Kill]]], refs: dict[str, Refere
         time.sleep(0.5)
     rows = [json.loads(line) for w in range(jobs) if (work / f"outcomes-{w}.jsonl").exists()
             for line in (work / f"outcomes-{w}.jsonl").read_text().splitlines()]
-    rows.sort(key=lambda r: r[0])
-    return [Outcome(r[1], tuple(r[2]), r[3], r[4]) for r in rows]
+    got = {r[0]: Outcome(r[1], tuple(r[2]), r[3], r[4]) for r in rows}
+    return [got.get(i) or Outcome(s.name, tuple(map(str, kills)), False, "no outcome: its worker died")
+            for i, (s, kills) in enumerate(trials)]
 
 
 def references(work: Path, scenarios=SCENARIOS) -> dict[str, Reference]:
