@@ -123,7 +123,7 @@ def test_the_readme_names_each_game_with_its_game_value():
     (("demo", "--engine", "google"),
      "There is no speech engine called google; choose one of auto, moonshine, vosk or whisper."),
     (("plya", "--players", "Ann,Ben,Cat"),
-     "There is no command called plya; choose one of play, resume, word, models, devices or demo."),
+     "There is no command called plya; choose one of play, resume, hear, word, models, devices or demo."),
     (("models", "get"), "There is no models command called get; choose one of fetch or where."),
 ])
 def test_a_bad_choice_is_one_sentence_naming_the_choices(args, sentence):
