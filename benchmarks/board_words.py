@@ -91,7 +91,7 @@ def plan(n_boards: int, words) -> list[dict]:
 
 
 def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words) -> dict:
-    from voice_host.speech.moonshine import MoonshineRecognizer
+    from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
 
     rec = MoonshineRecognizer()
     out: dict = {}

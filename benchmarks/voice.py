@@ -161,13 +161,13 @@ def game_sentences() -> list[str]:
 
 
 def settings_for(engine: str):
-    from voice_host.speech.tts import VoiceSettings
+    from voice_host.speech.speaking.tts import VoiceSettings
 
     return VoiceSettings(engine=engine, piper={"rate": 1.0, "volume": 1.0}, pyttsx3={"rate": 175, "volume": 1.0})
 
 
 def latency(engine: str, sentences: list[str]) -> dict:
-    from voice_host.speech.voice import TtsVoice
+    from voice_host.speech.speaking.voice import TtsVoice
 
     voice = TtsVoice(play=False, settings=settings_for(engine))
     if hasattr(voice.synth, "cache_size"):
@@ -220,7 +220,7 @@ def speak_to(engine: str, path: Path):
 
 
 def recognizer(name: str):
-    from voice_host.speech.recognizer import make_recognizer
+    from voice_host.speech.recognizing.engines import make_recognizer
 
     if name == "whisper":  # as the Listener gives it: the player names in its prompt
         rec = make_recognizer(name, prompt_prefix=", ".join(PLAYERS) + ".")
@@ -232,7 +232,7 @@ def recognizer(name: str):
 
 
 def intelligibility(placed, audio, rate, recognize) -> tuple[float, int, list[tuple[str, str]]]:
-    from voice_host.speech.sources import SAMPLE_RATE, resample
+    from voice_host.speech.audio import SAMPLE_RATE, resample
 
     hits = by_sound = total = 0
     names = {n.lower() for n in PLAYERS} | {n.lower() + "s" for n in PLAYERS}

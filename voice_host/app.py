@@ -111,8 +111,8 @@ def run_typed(session: Session, stream=None, *, after: float | None = None) -> N
 def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_output=None) -> None:
     """Play from a recording (--audio) or the microphone; without one, fall back to typing."""
     from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.speech.recognizer import make_recognizer
-    from voice_host.speech.sources import NoInputDevice, channel_names, open_source
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.listening.sources import NoInputDevice, channel_names, open_source
 
     hearing = Hearing(session, words, HearingSettings.from_config(cfg))
     try:
@@ -152,7 +152,7 @@ def table_voices(path: str | None):
     """The table's voice prints: loaded from ``--voices FILE`` when it exists (saved there
     at the end); None when voice prints cannot run here (the name said first still works)."""
     try:
-        from voice_host.speech.voiceprint import VoicePrints
+        from voice_host.speech.listening.voiceprint import VoicePrints
 
         prints = VoicePrints()
     except Exception as exc:  # no embedder model: attribution by name only
@@ -192,7 +192,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None) 
     import queue
     import threading
 
-    from voice_host.speech.turns import Discarded, SpeechStarted
+    from voice_host.speech.listening.turns import Discarded, SpeechStarted
 
     inbox: queue.Queue = queue.Queue()
     speaking: dict[int, float] = {}
@@ -240,7 +240,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None) 
 def _listener(hearing, recognizer, channel_players=None, voice=None, on_event=None):
     """The speech layer's listener for this table (attributing by channel, else by the
     hearing's voice prints); the recognizer is told what it may hear."""
-    from voice_host.speech.turns import Listener
+    from voice_host.speech.listening.turns import Listener
 
     voiceprints = None if channel_players else hearing.voiceprints
     listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice, on_event=on_event)
@@ -359,8 +359,8 @@ def hear(args, players: list[str], cfg: dict) -> int:
     heard (lower case); without, a microphone check that says and prints each utterance
     until Ctrl-C."""
     from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.speech.recognizer import make_recognizer
-    from voice_host.speech.sources import NoInputDevice, open_source
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.listening.sources import NoInputDevice, open_source
 
     words = load_words(cfg)
     header = new_header(args.game, players, 1, cfg)
@@ -495,8 +495,8 @@ def _peek(stream, t_prev: float) -> tuple[_Peeked, float | None]:
 def demo(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
     """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
     from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.speech.sources import ArraySource
-    from voice_host.speech.voiceprint import VoicePrints
+    from voice_host.speech.listening.sources import ArraySource
+    from voice_host.speech.listening.voiceprint import VoicePrints
 
     try:
         speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))

@@ -43,7 +43,7 @@ def voices() -> dict[str, list[str]]:
 
 def synthesize(lines=LINES) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
     """The demo recording (mono, 16 kHz) and what is said when."""
-    from voice_host.speech.sources import SAMPLE_RATE, read_wav
+    from voice_host.speech.audio import SAMPLE_RATE, read_wav
 
     cmd = voices()
     parts: list[np.ndarray] = []
@@ -69,7 +69,7 @@ def synthesize(lines=LINES) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
 
 def run(args) -> int:
     from voice_host import app, config
-    from voice_host.speech.recognizer import make_recognizer
+    from voice_host.speech.recognizing.engines import make_recognizer
 
     cfg = config.load()
     try:

@@ -6,7 +6,7 @@ import argparse
 import io
 
 from voice_host import app
-from voice_host.speech import sources
+from voice_host.speech.listening import sources
 
 
 def test_no_microphone_falls_back_to_typed_play(table, monkeypatch):

@@ -18,7 +18,7 @@ import synth as _synth
 
 from voice_host.host.records import Said
 from voice_host.host.script import parse_script
-from voice_host.speech.sources import write_wav
+from voice_host.speech.audio import write_wav
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -60,7 +60,7 @@ def vosk_model_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def vosk_rec(vosk_model_dir):
-    from voice_host.speech.vosk import VoskRecognizer
+    from voice_host.speech.recognizing.vosk import VoskRecognizer
 
     return VoskRecognizer(vosk_model_dir)
 
@@ -72,8 +72,8 @@ def whisper_rec():
         import faster_whisper  # noqa: F401
     except ImportError:
         need(False, "faster-whisper is not installed (extra 'whisper')")
-    from voice_host.speech.models import ModelNotFound
-    from voice_host.speech.whisper import WhisperRecognizer
+    from voice_host.speech.recognizing.models import ModelNotFound
+    from voice_host.speech.recognizing.whisper import WhisperRecognizer
 
     try:
         return WhisperRecognizer(cpu_threads=2)
@@ -84,7 +84,7 @@ def whisper_rec():
 @pytest.fixture(scope="session")
 def embedder():
     try:
-        from voice_host.speech.voiceprint import SpeakerEmbedder
+        from voice_host.speech.listening.voiceprint import SpeakerEmbedder
 
         return SpeakerEmbedder()
     except (ImportError, RuntimeError) as e:
@@ -94,7 +94,7 @@ def embedder():
 @pytest.fixture(scope="session")
 def tts():
     """The host's text-to-speech (pyttsx3 + espeak-ng), rendering to audio."""
-    from voice_host.speech.voice import Synthesizer
+    from voice_host.speech.speaking.system_voice import Synthesizer
 
     try:
         s = Synthesizer(rate=175)

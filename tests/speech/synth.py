@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from voice_host.speech.sources import SAMPLE_RATE, read_wav
+from voice_host.speech.audio import SAMPLE_RATE, read_wav
 
 VOICES = ("fest_slt", "rms", "awb", "kal16")
 """Four clearly distinct synthetic speakers: festival's HTS SLT (female, natural) and

@@ -6,7 +6,7 @@ from __future__ import annotations
 import synth as _synth
 from support import voice_host
 
-from voice_host.speech.sources import write_wav
+from voice_host.speech.audio import write_wav
 
 BOARD = "W B J S L C D G"
 

@@ -11,10 +11,11 @@ import soundfile as sf
 
 from support import need
 from voice_host import config
-from voice_host.speech import earcons
-from voice_host.speech import tts as engines
-from voice_host.speech.sources import SAMPLE_RATE
-from voice_host.speech.voice import Synthesizer, TtsVoice
+from voice_host.speech.speaking import earcons
+from voice_host.speech.speaking import tts as engines
+from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.speaking.system_voice import Synthesizer
+from voice_host.speech.speaking.voice import TtsVoice
 
 
 @pytest.fixture(scope="session")
@@ -148,7 +149,7 @@ def test_a_sentence_that_never_renders_is_printed_and_the_voice_goes_on(capsys):
 
 
 def test_pyttsx3_synthesizer_retries_when_espeak_writes_no_file(monkeypatch):
-    from voice_host.speech import voice as voice_module
+    from voice_host.speech.speaking import system_voice as voice_module
 
     class Engine:
         """Like espeak's driver on a busy machine: the first file is never written."""
@@ -179,7 +180,7 @@ def test_a_game_goes_on_when_the_recording_cannot_render(tmp_path, capsys):
     from voice_host.host.output import Speaker
 
     speaker = Speaker(True, config.load(), None)
-    from voice_host.speech.record import SpeakTo
+    from voice_host.speech.speaking.record import SpeakTo
 
     speaker.file = SpeakTo(tmp_path / "host.wav", Flaky(fails=None))
     session = game_session(speaker)
@@ -224,7 +225,7 @@ def run(session, script: str) -> None:
 
 def record_game(tmp_path, piper, earcons_on: bool):
     from voice_host.host.output import Speaker
-    from voice_host.speech.record import SpeakTo
+    from voice_host.speech.speaking.record import SpeakTo
 
     cfg = config.load(overrides={"prolix": {"timer": 20}, "voice": {"earcons": earcons_on}})
     speaker = Speaker(True, cfg, None)
@@ -318,7 +319,7 @@ def test_earcons_for_a_challenge_and_a_refused_word():
 
 def test_no_ten_seconds_earcon_when_the_timer_stopped_first(piper, tmp_path):
     from voice_host.host.output import Speaker
-    from voice_host.speech.record import SpeakTo
+    from voice_host.speech.speaking.record import SpeakTo
 
     cfg = config.load(overrides={"prolix": {"timer": 20}})
     speaker = Speaker(True, cfg, None)

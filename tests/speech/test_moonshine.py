@@ -18,8 +18,9 @@ import pytest
 
 from conftest import need
 
-from voice_host.speech.recognizer import ENGINES, Transcript, available_engines, make_recognizer
-from voice_host.speech.sayable import Language, Sayable
+from voice_host.speech.recognizing.engines import ENGINES, available_engines, make_recognizer
+from voice_host.speech.recognizing.recognizer import Transcript
+from voice_host.speech.recognizing.sayable import Language, Sayable
 
 NAMES = ("ann", "ben", "cat")
 PHRASES = ("yes", "no", "how much time", "whose turn", "board", "scores", "challenge", "challenge ann",
@@ -28,10 +29,10 @@ PHRASES = ("yes", "no", "how much time", "whose turn", "board", "scores", "chall
 
 @pytest.fixture(scope="module")
 def moon():
-    from voice_host.speech.models import ModelNotFound
+    from voice_host.speech.recognizing.models import ModelNotFound
 
     try:
-        from voice_host.speech.moonshine import MoonshineRecognizer
+        from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
 
         return MoonshineRecognizer(cpu_threads=2)
     except (ModelNotFound, ImportError) as e:
@@ -172,7 +173,7 @@ def test_name_kept_when_a_short_sentence_ends_early(moon, say, game_sayable):
     """The search alone keeps "and" (one word that ends early beats the name and the
     word); the second pass (each name + the matcher's words for the rest of the free
     decode) finds "ann tours"."""
-    from voice_host.speech.recognizer import normalize_text
+    from voice_host.speech.recognizing.recognizer import normalize_text
 
     audio = say("Ann, tours.", "awb")
     tr = moon.transcribe(audio, game_sayable)
@@ -245,7 +246,7 @@ def test_speed_of_one_word(moon, say, game_sayable):
 
 def test_as_shipped_ort_files_still_work(say):
     """The fall-back when the conversion is impossible: the .ort files as shipped."""
-    from voice_host.speech.moonshine import MoonshineRecognizer
+    from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
 
     rec = MoonshineRecognizer(cpu_threads=2, convert=False)
     assert rec.model.converted is None and rec.model.merged is not None
@@ -255,7 +256,7 @@ def test_as_shipped_ort_files_still_work(say):
 
 
 def test_conversion_failure_falls_back(tmp_path, monkeypatch, capfd):
-    from voice_host.speech import moonshine_convert
+    from voice_host.speech.recognizing.moonshine import convert as moonshine_convert
 
     src = tmp_path / "broken"
     src.mkdir()
@@ -268,14 +269,14 @@ def test_conversion_failure_falls_back(tmp_path, monkeypatch, capfd):
 
 
 def test_never_imports_the_native_library():
-    code = ("import sys; from voice_host.speech.moonshine import find_model_dir; find_model_dir(); "
+    code = ("import sys; from voice_host.speech.recognizing.moonshine import find_model_dir; find_model_dir(); "
             "print('moonshine_cpp' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
 
 def test_other_engines_take_what_they_can_of_a_sayable():
-    from voice_host.speech.recognizer import _closed_phrases, constrain_recognizer
+    from voice_host.speech.recognizing.recognizer import _closed_phrases, constrain_recognizer
 
     assert _closed_phrases(Sayable.closed(["yes", "no"])) == ["yes", "no"]
     assert _closed_phrases(Sayable(("yes",), None, ("ann",))) == ["yes", "ann"]

@@ -14,7 +14,7 @@ import pytest
 from audio_script import play, render
 from conftest import need
 
-from voice_host.speech.sources import write_wav
+from voice_host.speech.audio import write_wav
 
 PLAYERS = ("Ann", "Ben", "Cat")
 VOICES = {"Ann": "fest_slt", "Ben": "rms", "Cat": "awb"}
@@ -35,7 +35,7 @@ WORDS = """
 @pytest.fixture(scope="module")
 def moonshine_ready():
     """The default engine must be Moonshine, installed from PyPI with the project."""
-    from voice_host.speech.recognizer import make_recognizer
+    from voice_host.speech.recognizing.engines import make_recognizer
 
     try:
         engine = make_recognizer("auto").name
@@ -72,7 +72,7 @@ class LiveMic:
     channels = 1
 
     def __init__(self, audio):
-        from voice_host.speech.sources import ArraySource
+        from voice_host.speech.listening.sources import ArraySource
 
         self.chunks = ArraySource(audio, chunk_seconds=0.05)
 
@@ -93,8 +93,8 @@ def test_the_live_host_asks_each_player_to_say_who_they_are(say, moonshine_ready
     from voice_host.app import play_live
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
-    from voice_host.speech.recognizer import make_recognizer
-    from voice_host.speech.voiceprint import VoicePrints
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.listening.voiceprint import VoicePrints
     from voice_host.words import Words
 
     opening = "".join(f"[+2] {p}: I am {p}.\n" for p in PLAYERS)  # each answers the host's question in turn

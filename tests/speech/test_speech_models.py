@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from voice_host.speech import models
-from voice_host.speech.models import ChecksumMismatch, ModelNotFound, fetch, find_vosk_model
+from voice_host.speech.recognizing import models
+from voice_host.speech.recognizing.models import ChecksumMismatch, ModelNotFound, fetch, find_vosk_model
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_missing_vosk_model_says_what_to_run(tmp_path, monkeypatch):
     monkeypatch.delenv("VOICE_HOST_VOSK_MODEL", raising=False)
     with pytest.raises(ModelNotFound, match="voice-host models fetch"):
         find_vosk_model()
-    from voice_host.speech.recognizer import make_recognizer
+    from voice_host.speech.recognizing.engines import make_recognizer
 
     with pytest.raises(ModelNotFound, match="voice-host models fetch"):
         make_recognizer("vosk")

@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from voice_host.speech import sources
-from voice_host.speech.sources import (
-    SAMPLE_RATE, ArraySource, MicSource, NoInputDevice, WavSource, channel_names, read_wav,
-)
+from voice_host.speech.listening import sources
+from voice_host.speech.audio import SAMPLE_RATE, read_wav
+from voice_host.speech.listening.sources import ArraySource, MicSource, NoInputDevice, WavSource, channel_names
 
 
 def tone(freq: float, seconds: float, rate: int) -> np.ndarray:

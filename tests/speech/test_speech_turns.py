@@ -8,11 +8,12 @@ import pytest
 import soundfile as sf
 
 from synth import add_noise, place, speech_bounds
-from voice_host.speech.sources import SAMPLE_RATE, ArraySource, WavSource, channel_names
-from voice_host.speech.attribution import Attributor, split_name_prefix
-from voice_host.speech.config import TurnConfig
-from voice_host.speech.turns import Discarded, SpeechStarted, Utterance, listen
-from voice_host.speech.vad import segments
+from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.listening.sources import ArraySource, WavSource, channel_names
+from voice_host.speech.listening.attribution import Attributor, split_name_prefix
+from voice_host.speech.listening.config import TurnConfig
+from voice_host.speech.listening.turns import Discarded, SpeechStarted, Utterance, listen
+from voice_host.speech.listening.vad import segments
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave"]
 
@@ -114,7 +115,7 @@ TEST_WORDS = ["jewelers", "bewitched", "rhythm", "crystal", "sphinx", "blizzard"
 
 @pytest.fixture(scope="module")
 def enrolled(embedder, say):
-    from voice_host.speech.voiceprint import VoicePrints
+    from voice_host.speech.listening.voiceprint import VoicePrints
 
     vp = VoicePrints(embedder)
     for name, voice in VP_VOICES.items():
@@ -152,7 +153,7 @@ def test_events_and_noise_only_input(vosk_rec):
 
 
 def test_listener_expect_reaches_every_channel_recognizer(vosk_rec, three_mics):
-    from voice_host.speech.turns import Listener
+    from voice_host.speech.listening.turns import Listener
 
     path, _ = three_mics
     listener = Listener(vosk_rec.clone(), ["Alice", "Bob", "Carol"], channel_players=["Alice", "Bob", "Carol"])
@@ -164,7 +165,7 @@ def test_listener_expect_reaches_every_channel_recognizer(vosk_rec, three_mics):
 
 
 def test_voice_prints_save_and_load(enrolled, tmp_path, say):
-    from voice_host.speech.voiceprint import VoicePrints
+    from voice_host.speech.listening.voiceprint import VoicePrints
 
     enrolled.save(tmp_path / "prints.npz")
     again = VoicePrints(enrolled.embedder)
@@ -174,7 +175,7 @@ def test_voice_prints_save_and_load(enrolled, tmp_path, say):
 
 
 def test_listen_reports_speech_start_and_partials_before_the_utterance(say, vosk_rec):
-    from voice_host.speech.turns import Partial
+    from voice_host.speech.listening.turns import Partial
 
     sentence = say("The quick brown fox jumps over the lazy dog, said Bob to Alice.", "rms")
     audio = place([(1.0, sentence, 0), (2.0 + sentence.size / SAMPLE_RATE, say("challenge", "awb"), 0)],

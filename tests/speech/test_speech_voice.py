@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from synth import place
-from voice_host.speech.echo import EchoGate
-from voice_host.speech.sources import SAMPLE_RATE, ArraySource
-from voice_host.speech.turns import Discarded, SpeechStarted, listen
-from voice_host.speech.voice import HostPlayback, TtsVoice
+from voice_host.speech.listening.echo import EchoGate
+from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.listening.sources import ArraySource
+from voice_host.speech.listening.turns import Discarded, SpeechStarted, listen
+from voice_host.speech.speaking.voice import HostPlayback, TtsVoice
 
 HOST_LINE = "Bob scores twelve points for jewelers. Alice, it is your turn, the timer is running."
 
@@ -105,7 +106,7 @@ def test_transcript_repeating_the_host_is_dropped():
 
 
 def test_tts_voice_without_an_output_device_says_so(monkeypatch):
-    from voice_host.speech import sources
+    from voice_host.speech import audio as sources
 
     monkeypatch.setattr(sources, "list_devices", lambda: [])
     with pytest.raises(RuntimeError, match="no audio output device"):

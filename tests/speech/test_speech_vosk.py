@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from voice_host.speech.recognizer import make_recognizer
-from voice_host.speech.vosk import VoskRecognizer
-from voice_host.speech.sources import SAMPLE_RATE
+from voice_host.speech.recognizing.engines import make_recognizer
+from voice_host.speech.recognizing.vosk import VoskRecognizer
+from voice_host.speech.audio import SAMPLE_RATE
 
 
 def silence(seconds: float) -> np.ndarray:

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from synth import place
-from voice_host.speech.recognizer import make_recognizer
-from voice_host.speech.sources import SAMPLE_RATE, ArraySource
-from voice_host.speech.turns import listen
+from voice_host.speech.recognizing.engines import make_recognizer
+from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.listening.sources import ArraySource
+from voice_host.speech.listening.turns import listen
 
 
 def padded(audio: np.ndarray) -> np.ndarray:

@@ -478,7 +478,7 @@ class Hearing:
         jewelers", "Ben interrupts jewelers", "play time"), a command or question, a
         player saying who they are, the answers to an open question. None (anything)
         in the games whose plays are sentences (Phlounder's reports, Dexikon's banks)."""
-        from voice_host.speech.sayable import Sayable
+        from voice_host.speech.recognizing.sayable import Sayable
 
         if not self.session.game.name.startswith("prolix"):
             return None

@@ -22,7 +22,7 @@ class Speaker:
     """Print, speak and record the host's sentences (see the module's docstring)."""
 
     def __init__(self, no_voice: bool, cfg: dict, speak_to: str | None = None, play: bool = True) -> None:
-        from voice_host.speech.tts import VoiceSettings, make_synthesizer
+        from voice_host.speech.speaking.tts import VoiceSettings, make_synthesizer
 
         try:
             self.settings = VoiceSettings.from_config(cfg)
@@ -35,13 +35,13 @@ class Speaker:
         """The game clock (attach() sets it to the session's)."""
         if not no_voice:
             try:
-                from voice_host.speech.voice import TtsVoice
+                from voice_host.speech.speaking.voice import TtsVoice
 
                 self.voice = TtsVoice(settings=self.settings, notify=_say_plainly, play=play)
             except Exception as exc:  # no engine, no audio output: print only, and say so once
                 print(f"host: (I can't speak here: {exc}. Printing only.)", flush=True)
         if speak_to:
-            from voice_host.speech.record import SpeakTo
+            from voice_host.speech.speaking.record import SpeakTo
 
             synth = self.voice.synth if self.voice is not None else None
             try:

@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .config import TurnConfig
-from .recognizer import normalize_text
+from ..recognizing.recognizer import normalize_text
 from .voiceprint import VoicePrints
 
 

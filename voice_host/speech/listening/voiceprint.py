@@ -22,7 +22,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .sources import SAMPLE_RATE
+from ..audio import SAMPLE_RATE
 
 N_FFT = 512
 """FFT size of the embedder's features."""

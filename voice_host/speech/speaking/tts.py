@@ -1,7 +1,7 @@
 """Text to speech engines for the host's voice: Piper (natural) and pyttsx3 (portable).
 
 Every engine is a *synthesizer* with the same small surface, so the host's voice
-(:class:`voice_host.speech.voice.TtsVoice`) and the ``--speak-to`` recorder work with
+(:class:`voice_host.speech.speaking.voice.TtsVoice`) and the ``--speak-to`` recorder work with
 either:
 
 - ``engine``: "piper" or "pyttsx3"; ``sample_rate``: the rate of the audio it renders.
@@ -29,7 +29,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from .sources import SAMPLE_RATE, resample
+from ..audio import SAMPLE_RATE, resample
 
 ENGINES = ("auto", "piper", "pyttsx3")
 SPEED_LIMITS = (0.6, 1.7)
@@ -248,13 +248,13 @@ class PiperSynthesizer(_Controls):
 # ---------------------------------------------------------------------- pyttsx3
 class Pyttsx3Synthesizer(_Controls):
     """pyttsx3 (espeak-ng on Linux, SAPI on Windows, the system voice on macOS), through
-    voice.Synthesizer (its own thread, save_to_file, retried)."""
+    system_voice.Synthesizer (its own thread, save_to_file, retried)."""
 
     engine = "pyttsx3"
 
     def __init__(self, voice: str | None = None, rate: int | None = None, volume: float | None = None,
                  warm_up: bool = True, synthesizer=None):
-        from .voice import Synthesizer
+        from .system_voice import Synthesizer
 
         self.base_rate = int(rate) if rate else None
         self.synth = synthesizer or Synthesizer(rate=self.base_rate, voice=voice)

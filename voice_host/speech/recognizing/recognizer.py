@@ -1,19 +1,24 @@
-"""Speech recognition behind one small interface, with three engines (each in a module of its own).
+"""Speech recognition's protocol: what every engine offers, and what it gives.
 
 A :class:`Recognizer` is fed the audio of one utterance as it arrives (float32 mono
 at 16 kHz), may report partial results while it listens, and gives a
 :class:`Transcript` when the utterance is over (:meth:`Recognizer.finish`). Word
 times are seconds from the start of the audio fed since the last reset.
 
-- :class:`~voice_host.speech.vosk.VoskRecognizer`: streaming Kaldi recognizer, partial results, its
-  own endpoints, word timings, runtime grammars for closed sets (`expect`).
-- :class:`~voice_host.speech.whisper.WhisperRecognizer` (extra "whisper"): faster-whisper run once per utterance
-  when it ends; recognizes rare and long words a small vosk vocabulary cannot output;
-  expected words become the decoder's prompt and hotwords.
-- :class:`~voice_host.speech.moonshine.MoonshineRecognizer` ("moonshine", the best
-  installed by default: "auto"): Moonshine base with our own decoding loop, run once
-  per utterance; `constrain(Sayable)` restricts it to what may be said (a dictionary
-  word after an optional name, or a phrase), scored by the decoder itself.
+Each engine is a package beside this module that offers the :class:`Engine` protocol,
+found by name through the registry (:mod:`.engines`: ``make_recognizer``):
+
+- ``vosk`` (:class:`~voice_host.speech.recognizing.vosk.VoskRecognizer`): streaming
+  Kaldi recognizer, partial results, its own endpoints, word timings, runtime grammars
+  for closed sets (`expect`).
+- ``whisper`` (:class:`~voice_host.speech.recognizing.whisper.WhisperRecognizer`, extra
+  "whisper"): faster-whisper run once per utterance when it ends; recognizes rare and
+  long words a small vosk vocabulary cannot output; expected words become the
+  decoder's prompt and hotwords.
+- ``moonshine`` (:class:`~voice_host.speech.recognizing.moonshine.MoonshineRecognizer`,
+  the best installed by default: "auto"): Moonshine base with our own decoding loop,
+  run once per utterance; `constrain(Sayable)` restricts it to what may be said (a
+  dictionary word after an optional name, or a phrase), scored by the decoder itself.
 """
 
 from __future__ import annotations
@@ -24,8 +29,6 @@ from pathlib import Path
 from typing import Protocol, Sequence
 
 import numpy as np
-
-from .models import find_vosk_model, find_whisper_model
 
 
 @dataclass
@@ -93,13 +96,30 @@ class Recognizer(Protocol):
 
     def constrain(self, sayable) -> None:
         """Tell the engine what may be said next as a
-        :class:`~voice_host.speech.sayable.Sayable` (None: anything); takes effect
+        :class:`~voice_host.speech.recognizing.sayable.Sayable` (None: anything); takes effect
         at the next utterance. Moonshine searches that whole language; vosk and
         whisper get its names and phrases as a closed list when it has no
         dictionary, and decode freely when it has one."""
 
     def clone(self) -> "Recognizer":
         """A fresh independent stream sharing the loaded model (one per channel)."""
+
+
+class Engine(Protocol):
+    """What an engine's package offers the registry (:mod:`.engines`), as functions of
+    the package: ``voice_host/speech/recognizing/<name>/__init__.py``."""
+
+    name: str
+    """The engine's name, the package's: what `--engine` takes."""
+
+    def available(self) -> bool:
+        """Its software and its default model are installed here."""
+
+    def owns(self, model: Path) -> bool:
+        """`model` is a folder of this engine's (`--model` with `--engine auto`)."""
+
+    def create(self, model: str | Path | None = None, **options) -> Recognizer:
+        """A recognizer on `model` (None: the engine's default model)."""
 
 
 class WholeUtterance:
@@ -141,82 +161,6 @@ def _closed_phrases(sayable) -> list[str] | None:
     return list(dict.fromkeys([*sayable.phrases, *sayable.names])) or None
 
 
-ENGINES = ("auto", "moonshine", "whisper", "vosk")
-"""The engine names `--engine` accepts ("auto": the best one installed)."""
-
-AUTO_ORDER = ("moonshine", "whisper", "vosk")
-"""Best first, by benchmarks/recognition.py (words right on held-out voices)."""
-
-
-def available_engines() -> list[str]:
-    """The engines whose software and model are installed here, best first."""
-    out = []
-    try:
-        from .moonshine import moonshine_available
-
-        if moonshine_available():
-            out.append("moonshine")
-    except ImportError:  # pragma: no cover - onnxruntime is a dependency
-        pass
-    try:
-        import faster_whisper  # noqa: F401
-
-        find_whisper_model()
-        out.append("whisper")
-    except Exception:  # noqa: BLE001 - not installed or no model
-        pass
-    try:
-        import vosk  # noqa: F401
-
-        find_vosk_model()
-        out.append("vosk")
-    except Exception:  # noqa: BLE001
-        pass
-    return out
-
-
-def resolve_engine(engine: str = "auto") -> str:
-    """The engine "auto" stands for here (moonshine, else whisper, else vosk); other
-    names are returned as they are."""
-    if engine != "auto":
-        return engine
-    found = available_engines()
-    return found[0] if found else "vosk"  # vosk's error message says how to get a model
-
-
-def make_recognizer(engine: str = "auto", model: str | Path | None = None, **options) -> Recognizer:
-    """The recognizer for `--engine` and `--model` (each engine finds its default model).
-
-    "auto" picks the best engine installed (see :func:`available_engines`); with an
-    explicit `model` path it keeps the engine that path belongs to (a vosk model
-    folder, a CTranslate2 whisper folder, a Moonshine folder with encoder_model.ort).
-    """
-    if engine == "auto":
-        if model is not None:
-            p = Path(model)
-            if (p / "encoder_model.ort").is_file():
-                engine = "moonshine"
-            elif (p / "model.bin").is_file():
-                engine = "whisper"
-            else:
-                engine = "vosk"
-        else:
-            engine = resolve_engine("auto")
-    if engine == "vosk":
-        from .vosk import VoskRecognizer
-
-        return VoskRecognizer(model, **options)
-    if engine == "whisper":
-        from .whisper import WhisperRecognizer
-
-        return WhisperRecognizer(model, **options)
-    if engine == "moonshine":
-        from .moonshine import MoonshineRecognizer
-
-        return MoonshineRecognizer(model, **options)
-    raise ValueError(f"unknown speech engine {engine!r} (choose from {', '.join(ENGINES)})")
-
-
 def constrain_recognizer(recognizer: Recognizer, sayable) -> None:
     """Tell any recognizer what may be said next (`constrain` when it has it, else
     the closed list `expect` takes)."""
@@ -226,16 +170,4 @@ def constrain_recognizer(recognizer: Recognizer, sayable) -> None:
         recognizer.expect(_closed_phrases(sayable))
 
 
-__all__ = [
-    "AUTO_ORDER",
-    "ENGINES",
-    "available_engines",
-    "constrain_recognizer",
-    "resolve_engine",
-    "Recognizer",
-    "Transcript",
-    "WholeUtterance",
-    "Word",
-    "make_recognizer",
-    "normalize_text",
-]
+__all__ = ["Engine", "Recognizer", "Transcript", "WholeUtterance", "Word", "constrain_recognizer", "normalize_text"]

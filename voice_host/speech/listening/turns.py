@@ -23,10 +23,11 @@ import numpy as np
 from .attribution import Attributor
 from .config import TurnConfig
 from .echo import EchoGate
-from .recognizer import Recognizer, Transcript, Word
-from .sources import SAMPLE_RATE, AudioSource
+from ..audio import SAMPLE_RATE
+from ..recognizing.recognizer import Recognizer, Transcript, Word
+from ..speaking.voice import HostVoice
+from .sources import AudioSource
 from .vad import Segment, SegmentAudio, SegmentEnd, Segmenter, SegmenterEvent, SegmentStart
-from .voice import HostVoice
 from .voiceprint import VoicePrints
 
 

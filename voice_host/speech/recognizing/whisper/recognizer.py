@@ -10,9 +10,9 @@ from typing import Sequence
 
 import numpy as np
 
-from .models import find_whisper_model
-from .recognizer import Transcript, WholeUtterance, Word, _closed_phrases, normalize_text
-from .sources import SAMPLE_RATE
+from ...audio import SAMPLE_RATE
+from ..models import find_whisper_model
+from ..recognizer import Transcript, WholeUtterance, Word, _closed_phrases, normalize_text
 
 
 _whisper_models: dict[tuple, object] = {}

@@ -86,7 +86,7 @@ def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False)
         tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".tmp-", dir=folder.parent))
         try:
             # in a child process: the conversion peaks at ~1.5 GB, given back at once
-            proc = subprocess.run([sys.executable, "-m", "voice_host.speech.moonshine_convert",
+            proc = subprocess.run([sys.executable, "-m", "voice_host.speech.recognizing.moonshine.convert",
                                    str(model_dir), str(tmp)], capture_output=True, text=True)
             if proc.returncode != 0 or not all((tmp / f).is_file() for f in FILES):
                 tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
@@ -415,8 +415,8 @@ def convert_model(model_dir: Path, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    # python -m voice_host.speech.moonshine_convert            convert into the cache
-    # python -m voice_host.speech.moonshine_convert SRC OUT    convert SRC into OUT
+    # python -m voice_host.speech.recognizing.moonshine.convert            convert into the cache
+    # python -m voice_host.speech.recognizing.moonshine.convert SRC OUT    convert SRC into OUT
     import logging
 
     logging.disable(logging.WARNING)  # the quantizer's advice on pre-processing
@@ -425,6 +425,6 @@ if __name__ == "__main__":
         convert_model(Path(sys.argv[1]), Path(sys.argv[2]))
         print(f"converted into {sys.argv[2]} in {time.monotonic() - t:.1f} s")
     else:
-        from voice_host.speech.moonshine import find_model_dir
+        from voice_host.speech.recognizing.moonshine.files import find_model_dir
 
         print(converted_models(find_model_dir()))

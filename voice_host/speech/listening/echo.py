@@ -1,6 +1,6 @@
 """The echo gate: what the microphone may hear of the host's own voice.
 
-Every sentence the host plays is kept as a :class:`~voice_host.speech.voice.HostPlayback`
+Every sentence the host plays is kept as a :class:`~voice_host.speech.speaking.voice.HostPlayback`
 (its samples, start and end on the audio source's timeline). For each microphone frame
 the :class:`EchoGate` predicts the loudest echo the host's audio could cause (an
 adaptive echo gain times the host's own level around that moment) and calls the frame
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .sources import SAMPLE_RATE
-from .voice import HostPlayback
+from ..audio import SAMPLE_RATE
+from ..speaking.voice import HostPlayback
 
 
 class EchoGate:
@@ -109,7 +109,7 @@ class EchoGate:
             return False
         from rapidfuzz import fuzz
 
-        from .recognizer import normalize_text
+        from ..recognizing.recognizer import normalize_text
 
         for p in self._active(t0, t1):
             if fuzz.partial_ratio(normalize_text(text), normalize_text(p.text)) >= self.text_similarity:

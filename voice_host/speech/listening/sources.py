@@ -18,8 +18,7 @@ from typing import Iterator, Protocol, Sequence
 
 import numpy as np
 
-SAMPLE_RATE = 16000
-"""The rate every source delivers, and every recognizer and detector expects (Hz)."""
+from ..audio import SAMPLE_RATE, DeviceInfo, list_devices
 
 
 class NoInputDevice(RuntimeError):
@@ -44,28 +43,6 @@ class AudioChunk:
     def end(self) -> float:
         """Time just after the last sample, in seconds."""
         return self.start + self.samples.shape[0] / SAMPLE_RATE
-
-
-@dataclass
-class DeviceInfo:
-    """One audio device as sounddevice reports it."""
-
-    index: int
-    """sounddevice's device index (what `--device` takes)."""
-    name: str
-    """The device's name."""
-    max_input_channels: int
-    """How many input channels it offers (0 for output-only devices)."""
-    max_output_channels: int
-    """How many output channels it offers."""
-    default_samplerate: float
-    """The device's native sample rate (Hz)."""
-    hostapi: str
-    """The host API (ALSA, PulseAudio, CoreAudio, ...)."""
-    default_input: bool = False
-    """True for the system's default input device."""
-    default_output: bool = False
-    """True for the system's default output device."""
 
 
 class AudioSource(Protocol):
@@ -101,31 +78,6 @@ class _Resampler:
             return block
         out = self._stream.resample_chunk(block, last=last)
         return np.asarray(out, dtype=np.float32).reshape(-1, self.channels)
-
-
-def resample(samples: np.ndarray, rate: float, to: int = SAMPLE_RATE) -> np.ndarray:
-    """Resample a whole signal ((n,) or (n, channels)) from `rate` to `to` Hz with soxr."""
-    samples = np.asarray(samples, dtype=np.float32)
-    if int(round(rate)) == to:
-        return samples
-    import soxr
-
-    return np.asarray(soxr.resample(samples, rate, to, quality="HQ"), dtype=np.float32)
-
-
-def read_wav(path: str | Path) -> np.ndarray:
-    """Read a whole audio file as float32 (frames, channels) at SAMPLE_RATE."""
-    import soundfile as sf
-
-    data, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    return resample(data, rate).reshape(-1, data.shape[1])
-
-
-def write_wav(path: str | Path, samples: np.ndarray, rate: int = SAMPLE_RATE) -> None:
-    """Write float32 samples ((n,) or (n, channels)) as a 16-bit PCM WAV file."""
-    import soundfile as sf
-
-    sf.write(str(path), np.clip(samples, -1.0, 1.0), rate, subtype="PCM_16")
 
 
 class WavSource:
@@ -190,35 +142,6 @@ class ArraySource:
 
     def close(self) -> None:
         pass
-
-
-def list_devices() -> list[DeviceInfo]:
-    """All audio devices sounddevice (PortAudio) can see; empty when there are none."""
-    try:
-        import sounddevice as sd
-    except OSError:  # PortAudio library missing
-        return []
-    try:
-        devices = sd.query_devices()
-        apis = sd.query_hostapis()
-        default_in, default_out = sd.default.device
-    except Exception:
-        return []
-    out = []
-    for i, d in enumerate(devices):
-        out.append(
-            DeviceInfo(
-                index=i,
-                name=d["name"],
-                max_input_channels=int(d["max_input_channels"]),
-                max_output_channels=int(d["max_output_channels"]),
-                default_samplerate=float(d["default_samplerate"]),
-                hostapi=apis[d["hostapi"]]["name"],
-                default_input=(i == default_in),
-                default_output=(i == default_out),
-            )
-        )
-    return out
 
 
 def input_devices() -> list[DeviceInfo]:
@@ -353,20 +276,14 @@ def channel_names(spec: str | Sequence[str] | None, channels: int) -> list[str |
 
 
 __all__ = [
-    "SAMPLE_RATE",
     "AudioChunk",
     "AudioSource",
     "ArraySource",
-    "DeviceInfo",
     "MicSource",
     "NoInputDevice",
     "WavSource",
     "channel_names",
     "find_input_device",
     "input_devices",
-    "list_devices",
     "open_source",
-    "read_wav",
-    "resample",
-    "write_wav",
 ]

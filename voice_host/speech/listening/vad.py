@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from .config import TurnConfig
-from .sources import SAMPLE_RATE
+from ..audio import SAMPLE_RATE
 
 
 @dataclass

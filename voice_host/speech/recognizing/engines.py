@@ -1,0 +1,69 @@
+"""The recognition engines, found by name.
+
+Each engine is a package of its own beside this module (``moonshine/``, ``whisper/``,
+``vosk/``) that offers the :class:`~voice_host.speech.recognizing.recognizer.Engine`
+protocol: ``available()``, ``owns(model)`` and ``create(model, **options)``, the last
+giving a :class:`~voice_host.speech.recognizing.recognizer.Recognizer`. This registry
+imports the one asked for when it is asked for, so the protocol never imports its own
+implementations and an engine that is not used is never loaded.
+
+Adding an engine: docs/ARCHITECTURE.md, "Adding a recognition engine".
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from .recognizer import Engine, Recognizer
+
+AUTO_ORDER = ("moonshine", "whisper", "vosk")
+"""Every engine, best first, by benchmarks/recognition.py (words right on held-out voices):
+each is the package of that name in voice_host/speech/recognizing/."""
+
+ENGINES = ("auto", *AUTO_ORDER)
+"""The engine names `--engine` accepts ("auto": the best one installed)."""
+
+
+def load(name: str) -> Engine:
+    """The engine called ``name``: its package, imported now if it was not yet."""
+    if name not in AUTO_ORDER:
+        raise ValueError(f"unknown speech engine {name!r} (choose from {', '.join(ENGINES)})")
+    return importlib.import_module(f"{__package__}.{name}")
+
+
+def available_engines() -> list[str]:
+    """The engines whose software and model are installed here, best first."""
+    out = []
+    for name in AUTO_ORDER:
+        try:
+            if load(name).available():
+                out.append(name)
+        except ImportError:  # pragma: no cover - its own dependencies are missing
+            pass
+    return out
+
+
+def resolve_engine(engine: str = "auto") -> str:
+    """The engine "auto" stands for here (moonshine, else whisper, else vosk); other
+    names are returned as they are."""
+    if engine != "auto":
+        return engine
+    found = available_engines()
+    return found[0] if found else "vosk"  # vosk's error message says how to get a model
+
+
+def make_recognizer(engine: str = "auto", model: str | Path | None = None, **options) -> Recognizer:
+    """The recognizer for `--engine` and `--model` (each engine finds its default model).
+
+    "auto" picks the best engine installed (see :func:`available_engines`); with an
+    explicit `model` path it keeps the engine that path belongs to (the first in
+    AUTO_ORDER that owns it: a Moonshine folder with encoder_model.ort, a CTranslate2
+    whisper folder, else a vosk model folder).
+    """
+    if engine == "auto":
+        engine = resolve_engine("auto") if model is None else \
+            next(name for name in AUTO_ORDER if load(name).owns(Path(model)))
+    return load(engine).create(model, **options)
+
+__all__ = ["AUTO_ORDER", "ENGINES", "available_engines", "load", "make_recognizer", "resolve_engine"]

@@ -1,0 +1,42 @@
+"""The Moonshine engine (the default, "moonshine"): Moonshine base (English) run with
+ONNX Runtime and a decoding loop of our own, which can search only what may be said.
+
+- ``files``: where the model's files are (in the moonshine-cpp package).
+- ``model``: the tokenizer, the ONNX sessions, and which tokens keep a text inside a
+  language (:class:`~.model.MoonshineModel`).
+- ``decode``: the encoder once, then the free greedy decode and the beams of the
+  constrained search in one batch (:func:`~.decode.decode`).
+- ``convert``: the shipped .ort files converted once into the user's cache (run as
+  ``python -m voice_host.speech.recognizing.moonshine.convert``).
+- ``recognizer``: :class:`~.recognizer.MoonshineRecognizer`, the Recognizer protocol
+  (constrained or free text, chatter, the second pass after a name).
+
+The registry (recognizing.engines) finds it by its name: ``available``, ``owns`` and
+``create`` below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .files import find_model_dir, moonshine_available
+from .recognizer import CHATTER_MARGIN, MoonshineRecognizer
+
+name = "moonshine"
+
+
+def available() -> bool:
+    """The model files and onnxruntime are installed."""
+    return moonshine_available()
+
+
+def owns(model: Path) -> bool:
+    """A Moonshine folder (encoder_model.ort)."""
+    return (model / "encoder_model.ort").is_file()
+
+
+def create(model: str | Path | None = None, **options) -> MoonshineRecognizer:
+    return MoonshineRecognizer(model, **options)
+
+
+__all__ = ["CHATTER_MARGIN", "MoonshineRecognizer", "available", "create", "find_model_dir", "owns"]
