@@ -13,7 +13,7 @@ import support
 
 from voice_host.host.announcer import spelling_hint
 from voice_host.host.hearing import Hearing, HearingSettings
-from voice_host.host.voices import sounds_like
+from voice_host.host.hearing.attribute import sounds_like
 
 
 def Heard(start: float, text: str, speaker: str | None = None, confidence: float = 0.0) -> support.Heard:

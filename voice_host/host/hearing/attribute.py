@@ -1,9 +1,10 @@
-"""Who is who with one microphone: introductions, voice prints, and names by sound.
+"""Who said it, with one microphone: introductions, voice prints, and names by sound.
 
 A player who says who they are ("I am Ann, and I am ready to play") gives the host their
-voice print; the live opening asks each player in turn. A word with the player's name
-said first ("Ann, jewelers", heard "and jewelers") adds to that player's print. Used by
-host.hearing.Hearing, which owns one ``Voices``.
+voice print; the live opening asks each player in turn, then opens the game. A word with
+the player's name said first ("Ann, jewelers", heard "and jewelers") is that player's,
+and adds to their print, as does a word whose player said it was theirs. Who the speech
+layer could not tell is asked by the questions (host.hearing.confirm).
 """
 
 from __future__ import annotations
@@ -11,14 +12,12 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import jellyfish
 
 from voice_host.host import intents
-
-if TYPE_CHECKING:
-    from voice_host.host.hearing import Hearing
+from voice_host.host.hearing.heard import Heard, Stage
+from voice_host.host.hearing.understand import Understand
 
 ENROLL = re.compile(r"^(?:i am|i'm|im|my name is|my name's|this is)\s+(\S+)")
 """A player naming themself ("I am Ann, and I am ready to play"): their voice print."""
@@ -37,11 +36,24 @@ def sounds_like(heard: str, name: str) -> bool:
     return bool(b) and (a == b or (a[:-1] == b and a[-1:] in ("T", "D") and len(b) >= 1))
 
 
-@dataclass
-class Voices:
-    """The table's voices as one hearing knows them (its ``voiceprints``, its session)."""
+def nearest_name(said: str, players) -> str | None:
+    """The player whose name is closest in spelling to what was heard after "I am"
+    ("man" for Ann, "kat" for Cat), if close enough and closer than any other."""
+    from rapidfuzz import fuzz, process
 
-    hearing: Hearing = field(repr=False)
+    best = process.extract(said, [p.lower() for p in players], scorer=fuzz.ratio, limit=2)
+    if best and best[0][1] >= 60 and (len(best) == 1 or best[1][1] < best[0][1]):
+        return players[best[0][2]]
+    return None
+
+
+@dataclass
+class Voices(Stage):
+    """The table's voices as the hearing knows them (its voice prints, its session)."""
+
+    understand: Understand = field(repr=False)
+    voiceprints: object | None = None
+    """The table's voice prints (speech.listening.voiceprint.VoicePrints) with one microphone."""
     enrolling: list[str] = field(default_factory=list)
     """Players the host is still asking to say who they are (the live opening)."""
     asked_at: float = 0.0
@@ -53,22 +65,28 @@ class Voices:
 
     @property
     def players(self) -> list[str]:
-        return self.hearing.session.players
+        return self.session.players
+
+    # ------------------------------------------------------------------ who said a word
+    def who(self, u: Heard, body: str, said: tuple) -> tuple[str | None, bool, str, tuple]:
+        """(the speaker, whether to ask if it was them, the body, what was understood of
+        it): as the speech layer said, unless a first word that sounds like a player's
+        name makes the rest a play ("and jewelers": Ann, jewelers); a name said first
+        teaches that player's voice."""
+        speaker, ask = u.speaker, u.ask
+        method = getattr(u, "speaker_method", None)
+        named = self.named_by_sound(body) if method not in ("channel", "name", "answer") else None
+        if named is not None:
+            speaker, body, said = named
+            ask = False
+        if speaker is not None and (named is not None or method == "name"):
+            self.learn(speaker, u)
+        return speaker, ask, body, said
 
     # ------------------------------------------------------------------ names
     def player_named(self, said: str) -> str | None:
         players = self.players
         return intents.find_player(said, players) or next((p for p in players if sounds_like(said, p)), None)
-
-    def nearest_name(self, said: str) -> str | None:
-        """The player whose name is closest in spelling to what was heard after "I am"
-        ("man" for Ann, "kat" for Cat), if close enough and closer than any other."""
-        from rapidfuzz import fuzz, process
-
-        best = process.extract(said, [p.lower() for p in self.players], scorer=fuzz.ratio, limit=2)
-        if best and best[0][1] >= 60 and (len(best) == 1 or best[1][1] < best[0][1]):
-            return self.players[best[0][2]]
-        return None
 
     def named_by_sound(self, body: str) -> tuple[str, str, tuple] | None:
         """("Ann", "jewelers", what the hearing understood of "jewelers") for "and
@@ -79,10 +97,10 @@ class Voices:
         if name is None:
             return None
         rest = rest.split(" ", 1)[1] if rest.split(" ", 1)[0] in CONNECTORS and " " in rest else rest
-        understand = self.hearing.understand
-        if understand(body, name)[0] is not None:
+        read = self.understand.read
+        if read(body, name)[0] is not None:
             return None
-        understood = understand(rest, name)
+        understood = read(rest, name)
         return None if understood[0] is None else (name, rest, understood)
 
     def introduced(self, text: str) -> str | None:
@@ -90,10 +108,10 @@ class Voices:
         in the opening's sentence however the start was heard ("hi ann and i am ready to play")."""
         m = ENROLL.match(text)
         if m:
-            name = self.player_named(m.group(1)) or self.nearest_name(m.group(1))
+            name = self.player_named(m.group(1)) or nearest_name(m.group(1), self.players)
             if name is None and m.group(1) != "ready" and READY.search(text):
                 # "I am <unclear>, and I am ready to play": the one player yet to say it
-                prints = self.hearing.voiceprints
+                prints = self.voiceprints
                 left = [p for p in self.players if prints is not None and p not in prints.players]
                 name = left[0] if len(left) == 1 else None
             return name
@@ -104,23 +122,22 @@ class Voices:
     # ------------------------------------------------------------------ voice prints
     def enroll(self, u) -> bool:
         """A player saying who they are gives their voice print (again, if they had one)."""
-        hearing = self.hearing
         audio = getattr(u, "audio", None)
-        if hearing.voiceprints is None or audio is None or not len(audio):
+        if self.voiceprints is None or audio is None or not len(audio):
             return False
         text = intents.normalize(u.text)
         name, more = self.introduced(text), False
         last = self.last
-        if name is None and READY.search(text) and last and u.start - last[1] <= hearing.settings.sentence_gap:
+        if name is None and READY.search(text) and last and u.start - last[1] <= self.settings.sentence_gap:
             name, more = last[0], True  # the rest of the sentence ("..., and I am ready to play"): more of that voice
-        if name is None and self.enrolling and not hearing.session.begun:
+        if name is None and self.enrolling and not self.session.begun:
             name = self.enrolling[0]  # the player the host asked, whatever they said
         if name is None or not self._add(name, audio, fresh=not more):
             return False
         self.last = (name, u.end)
         if more:
             return True
-        hearing._say(hearing.announce.enrolled(name))
+        self.session.say(self.session.announcer.enrolled(name))
         if name in self.enrolling:
             self.enrolling.remove(name)
             self.enrolling.insert(0, name)
@@ -131,13 +148,13 @@ class Voices:
         """A word with the name said first, or whose player said it was theirs, adds to
         that player's voice print (the first clip of a player the host did not know)."""
         audio = getattr(u, "audio", None)
-        if self.hearing.voiceprints is not None and audio is not None and len(audio) >= 8000:
+        if self.voiceprints is not None and audio is not None and len(audio) >= 8000:
             self._add(player, audio, fresh=False)
 
     def _add(self, name: str, audio, fresh: bool) -> bool:
         """Enroll a clip (``fresh``: in place of what the print held); a failure is said on
         stderr, never a reason to stop the game."""
-        prints = self.hearing.voiceprints
+        prints = self.voiceprints
         try:
             if fresh:
                 prints.forget(name)
@@ -151,7 +168,7 @@ class Voices:
     def start(self, t: float) -> None:
         """The live opening with one microphone: ask each player whose voice the host
         does not know yet, in seating order, then open the game."""
-        known = set(getattr(self.hearing.voiceprints, "players", ()))
+        known = set(getattr(self.voiceprints, "players", ()))
         self.enrolling = [p for p in self.players if p not in known]
         self._ask_first(t)
 
@@ -165,20 +182,23 @@ class Voices:
     def _ask_first(self, t: float) -> None:
         if self.enrolling:
             self.asked_at = t
-            self.hearing._say(self.hearing.announce.enroll_prompt(self.enrolling[0]))
+            self.session.say(self.session.announcer.enroll_prompt(self.enrolling[0]))
         else:
-            self.hearing.open(t)
+            self.open(t)
 
     def due(self, t: float) -> bool:
         """Is the opening asking (the clock waits)? A question unanswered in time moves on
         to the next player."""
         if not self.enrolling:
             return False
-        if t >= self.asked_at + self.hearing.settings.enroll_within:
+        if t >= self.asked_at + self.settings.enroll_within:
             self.next(t, heard=False)
         return True
 
-    def close(self) -> list[str]:
-        """The opening is over: the players never heard (to be told to say their name first)."""
+    def open(self, t: float) -> None:
+        """The opening is over: begin the game (the intro, the board, whose turn); the
+        players never heard are told to say their name first."""
         unheard, self.unheard, self.enrolling = self.unheard + self.enrolling, [], []
-        return unheard
+        if unheard:
+            self.session.say(self.session.announcer.not_enrolled(unheard))
+        self.session.begin(t)

@@ -1,0 +1,233 @@
+"""From heard utterances to input records: the word the player meant, and questions.
+
+The speech layer says who spoke, when, and what it heard. Here that becomes the same
+input record a typed line makes (host.records.Said, with ``heard``, the raw transcript,
+for the log), after the questions a human host would ask, one module each, asked in
+this order of every utterance:
+
+- **Put right?** (``correct``) "No, persons" from a player whose word was just taken
+  puts that word right; nothing else is asked of it.
+- **Which word?** (``understand``) Commands and questions pass as heard; anything else
+  is matched to a dictionary word, or is table chatter. The recognizer is told what may
+  be said, with the game's prior.
+- **Who?** (``attribute``) As the speech layer said, or the player whose name was said
+  first ("and jewelers": Ann's); introductions and voice prints.
+- **Sure?** (``confirm``) Who said it, did you say, which spelling: a question waits
+  for its answer (what is said meanwhile waits too), or the host settles it in time.
+
+Then the word is played (``Hearing._take``) and its player may put it right. ``heard``
+holds what the stages share: the utterance, its settings. Everything here is game-clock
+time: the recording's timeline, or the live clock.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from voice_host.host import intents
+from voice_host.host.hearing.attribute import Voices
+from voice_host.host.hearing.confirm import Confirm, Question, Settled
+from voice_host.host.hearing.correct import Correct
+from voice_host.host.hearing.heard import Again, Heard, HearingSettings
+from voice_host.host.hearing.understand import Understand
+from voice_host.host.records import Directive, Said, Wait
+from voice_host.host.session import Session
+
+
+class Hearing:
+    """Feeds utterances into a session, asking what a host would ask."""
+
+    def __init__(self, session: Session, words, settings: HearingSettings | None = None, *,
+                 on_hear: Callable[[Heard], None] | None = None,
+                 expect: Callable[[list[str] | None], None] | None = None,
+                 voiceprints: object | None = None, listen_for: Callable[[object], None] | None = None):
+        self.session = session
+        self.words = words
+        self.settings = settings = settings if settings is not None else HearingSettings()
+        self.on_hear = on_hear
+        """Called with every utterance as it arrives (to show what was heard)."""
+        self.expect = expect
+        """Tells the recognizer what it may hear next (the answers to an open question)."""
+        self.listen_for = listen_for
+        """Tells a recognizer that can be constrained what may be said now (a
+        speech.recognizing.sayable.Sayable, or None for anything): see :meth:`sayable`."""
+        self.now = 0.0
+        """The latest time the hearing has reached (an utterance's end, a tick): when
+        what it says now is said, whatever time the game clock waits at."""
+        self.understand = Understand(session, words, settings)
+        self.voices = Voices(session, words, settings, self.understand, voiceprints)
+        self.confirm = Confirm(session, words, settings, self.understand)
+        self.correct = Correct(session, words, settings, self.understand)
+
+    @property
+    def voiceprints(self):
+        """The table's voice prints (speech.listening.voiceprint.VoicePrints) with one
+        microphone: a player who says "I am Ann ..." is enrolled, a name said first adds
+        to the print."""
+        return self.voices.voiceprints
+
+    @voiceprints.setter
+    def voiceprints(self, prints) -> None:
+        self.voices.voiceprints = prints
+
+    @property
+    def question(self) -> Question | None:
+        """The question the host asked and is waiting on."""
+        return self.confirm.question
+
+    # ------------------------------------------------------------------ time
+    def tick(self, t: float) -> None:
+        """The clock reached ``t``: settle an unanswered question, then let the game run.
+
+        While a question is open the game clock waits at the question's utterance, so
+        that the word, once settled, is played at the moment it was said.
+        """
+        self.now = max(self.now, t)
+        if self.voices.due(t):
+            return
+        q = self.question
+        if q is not None and t >= q.asked_at + self.settings.answer_within:
+            self._settle(self.confirm.unanswered(q))
+            self._catch_up()
+        if self.question is None:
+            self.session.tick(t)
+
+    def finish(self) -> None:
+        """The input ended (a recording's end, the microphone closed): settle an open
+        question as its time would, then let the words waiting on the clock be scored."""
+        while self.question is not None:
+            self.tick(self.question.asked_at + self.settings.answer_within)
+        self.session.settle()
+
+    def start_enrollment(self, t: float) -> None:
+        """The live opening with one microphone: ask each player whose voice the host
+        does not know yet, in seating order, then open the game (hearing.attribute)."""
+        self.voices.start(t)
+
+    def open(self, t: float) -> None:
+        """Begin the game (the intro, the board, whose turn) before anything heard is judged."""
+        self.voices.open(t)
+
+    # ------------------------------------------------------------------ utterances
+    def hear(self, u: Heard) -> None:
+        """One utterance from the speech layer; then the recognizer is told what the
+        game expects now (the board moved on)."""
+        self._receive(u)
+        if self.settings.prior_points or self.settings.prior_known:
+            self.listen()
+
+    def _receive(self, u: Heard) -> None:
+        if self.on_hear is not None:
+            self.on_hear(u)
+        self.now = max(self.now, u.end)
+        if self.voices.enroll(u):  # an introduction: a voice print, not an input
+            return
+        body = intents.normalize(u.body or u.text)
+        if not body:
+            return
+        self.open(u.start)
+        self.tick(u.start)
+        if self.question is not None:  # an answer, a word put right, or it waits
+            settled = self.confirm.answer(u, body)
+            if settled is not None:
+                self._settle(settled)
+                self._catch_up()
+            elif not self._put_right(u):
+                self.confirm.waiting.append(u)
+            return
+        self._hear(u)
+
+    def _hear(self, u: Heard) -> None:
+        """The host's questions in order; the first that settles the utterance ends it."""
+        if self._put_right(u):                                                 # put right?
+            return
+        body = intents.normalize(u.body or u.text)
+        said = self.understand.read(body, u.speaker)                           # which word?
+        speaker, ask, body, (text, match) = self.voices.who(u, body, said)     # who?
+        if text is None:  # table chatter: not an input, so not logged
+            self._say(self.announce.refusal("unclear", {"text": body}))
+            return
+        question, sentence = self.confirm.doubt(u, speaker, ask, body, text, match)  # sure?
+        if question is not None:
+            self._ask(question, sentence)
+            return
+        if sentence is not None:
+            self._say(sentence)
+        self._take(Said(u.start, speaker, text, u.text))
+
+    def _catch_up(self) -> None:
+        """Hear what was said while a question was open, in order, until a new question."""
+        while self.question is None and self.confirm.waiting:
+            self._hear(self.confirm.waiting.pop(0))
+
+    def _take(self, said: Said) -> None:
+        """Play ``said``; a word played may be put right by its player."""
+        self.session.play(said)
+        self.correct.took(said, self.now)
+
+    def _put_right(self, u: Heard) -> bool:
+        """Put a word right if ``u`` says the right one (hearing.correct)."""
+        c = self.correct.correction(u, asking=self.question is not None)
+        if c is None:
+            return False
+        for _ in range(c.undo):  # logged, so a replay does the same
+            self.session.play(Directive(u.start, "undo", ()), quiet=True)
+        del self.correct.last_plays[c.player]
+        self._say(c.sentence)
+        if c.again is not None:
+            self._hear(c.again)
+            return True
+        for r in c.replay:
+            self._take(r)
+            settled = self.session.game.settles_at()  # each scored in turn, before a word being asked about
+            if settled is not None:
+                self.session.feed(Wait(settled))  # logged: a replay scores them the same way
+        return True
+
+    # ------------------------------------------------------------------ questions
+    def _ask(self, q: Question, sentence: str) -> None:
+        self.confirm.question = q
+        if self.expect is not None:
+            self.expect(["yes", "no", *q.options, *self.session.players])
+        self.listen()
+        self._say(sentence)
+
+    def _settle(self, settled: Settled) -> None:
+        """The open question is settled: the recognizer may hear anything again; then
+        whose voice it was, what the host says, plays and hears again."""
+        self.confirm.question = None
+        if self.expect is not None:
+            self.expect(None)
+        self.listen()
+        if settled.learn is not None:
+            self.voices.learn(*settled.learn)
+        if settled.say is not None:
+            self._say(settled.say)
+        if settled.play is not None:
+            self._take(settled.play)
+        if settled.again is not None:
+            self._hear(settled.again)
+
+    # ------------------------------------------------------------------ what may be said
+    def listen(self) -> None:
+        """Tell the recognizer what may be said now (when it can be told)."""
+        if self.listen_for is not None:
+            self.listen_for(self.sayable())
+
+    def sayable(self):
+        """What a player may say now (hearing.understand.Understand.sayable)."""
+        return self.understand.sayable(self.question)
+
+    def prior(self):
+        """The game's prior for what it expects now (hearing.understand.Understand.prior)."""
+        return self.understand.prior()
+
+    @property
+    def announce(self):
+        return self.session.announcer
+
+    def _say(self, sentence: str) -> None:
+        self.session.say(sentence)
+
+
+__all__ = ["Again", "Hearing", "HearingSettings", "Heard", "Question"]

@@ -1,0 +1,209 @@
+"""Sure? The questions a host asks before it plays a word, and their answers.
+
+- **Did you say?** A word the recognizer was unsure of (a constrained search whose best
+  sentence had a small margin over the next) or the matcher matched with low confidence
+  is confirmed first ("Did you say cheers or tours?"); the speaker answers yes, no, the
+  right word, its place ("the second one"), or spells it ("tango oscar uniform romeo
+  sierra"), which is heard again as the play, at the time of the first try.
+- **Which spelling?** A word with a common homophone that scores otherwise on the board
+  ("knight with a K, or night?"); spellings that score the same are one play.
+- **Who?** An utterance nobody could attribute is asked about ("Who said jewelers?"); a
+  weakly attributed one is confirmed ("Was that Bob?"). The answer is a player's name or
+  yes/no.
+
+Unanswered, the host settles the question itself after ``answer_within`` seconds: it
+takes its best guess and says so, keeps its guess of the player, or drops the word and
+says so. What is said while a question is open waits (``waiting``) and is heard once it
+is settled. A question and its answer come back as a :class:`Settled`: what the hearing
+then says, plays or hears again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from voice_host.host import intents
+from voice_host.host.hearing.attribute import nearest_name
+from voice_host.host.hearing.heard import Again, Heard, Stage
+from voice_host.host.hearing.understand import ORDINALS, Understand, is_spelled
+from voice_host.host.records import Said
+from voice_host.words.matcher import spelled_letters
+
+
+@dataclass
+class Question:
+    """A question the host asked and is waiting on."""
+
+    kind: str
+    """"word" (did you say X?), "spelling" (knight with a K, or night?) or "who" (who
+    said it? / was that X?)."""
+    t: float
+    """When the utterance it is about started (the record keeps that time)."""
+    asked_at: float
+    speaker: str | None
+    text: str
+    """The understood text, waiting to be played."""
+    heard: str
+    options: list[str] = field(default_factory=list)
+    """For "word": the alternatives (best first); for "spelling": the two spellings
+    (the one with the extra letter first); for "who": the guessed speaker, if any."""
+    guess: str | None = None
+    """For "spelling": what the host takes if nobody answers."""
+    prefix: str = ""
+    """For "word" and "spelling": what came before the word ("play ", "interrupt ")."""
+    utterance: object = None
+    """For "who": what was heard (its voice is learnt as the player's who claims it)."""
+
+
+@dataclass
+class Settled:
+    """A question settled: in this order, whose voice the utterance was, what the host
+    says, what it plays, what it hears again as a play."""
+
+    learn: tuple[str, object] | None = None
+    """(player, utterance): the utterance's voice is that player's."""
+    say: str | None = None
+    play: Said | None = None
+    again: Again | None = None
+
+
+@dataclass
+class Confirm(Stage):
+    """The host's open question, if any, and the utterances waiting on it."""
+
+    understand: Understand = field(repr=False)
+    question: Question | None = None
+    waiting: list = field(default_factory=list)
+    """Utterances heard while a question was open, to be heard once it is settled."""
+
+    @property
+    def announce(self):
+        return self.session.announcer
+
+    # ------------------------------------------------------------------ asking
+    def doubt(self, u: Heard, speaker: str | None, ask: bool, body: str, text: str, match) -> tuple:
+        """(the question to ask before ``text`` is played, its sentence): who said it, did
+        you say, which spelling; or (None, a remark to make first, or None) when the
+        host is sure."""
+        if speaker is None:
+            return Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text)
+        if ask:
+            return (Question("who", u.start, u.end, speaker, text, u.text, [speaker], utterance=u),
+                    self.announce.was_that(speaker))
+        spelled = is_spelled(body)
+        prefix = text[: len(text) - len(match.best)] if match is not None else ""
+        options = None
+        if match is not None and match.confidence < self.settings.confirm_below and not (
+                not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
+            options = [w for w, _ in match.alternatives[:3]]
+        elif match is not None and not spelled:
+            options = self._doubts(u, match.best)
+        if options:
+            q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, prefix=prefix)
+            return q, self.announce.did_you_say(options[:2])
+        if match is not None and not spelled:
+            spellings = self._spellings(match.best)
+            if len(spellings) > 1:
+                value = self.session.game.word_value
+                values = {value(w) for w in spellings}
+                if len(values) > 1 or None in values:
+                    options = sorted(spellings, key=len, reverse=True)
+                    guess = max(spellings, key=lambda w: value(w) or 0) if None not in values else match.best
+                    q = Question("spelling", u.start, u.end, speaker, text, u.text, options, guess, prefix)
+                    return q, self.announce.which_spelling(options)
+                return None, self.announce.took_spelling(match.best)
+        return None, None
+
+    def _doubts(self, u: Heard, word: str) -> list[str] | None:
+        """The words a constrained recognizer weighed (`word` first) when it was unsure
+        of `word` (confidence under ``confirm_heard_below``); None when it was sure."""
+        if not u.constrained or u.confidence >= self.settings.confirm_heard_below:
+            return None
+        sayable = self.understand.sayable(self.question)  # the language the sentences come from: strip its lead-ins
+        leads = sorted(sayable.names if sayable is not None else (), key=len, reverse=True)
+        options, same = [word], False
+        for sentence, _ in u.alternatives:
+            rest = next((sentence[len(lead) + 1:] for lead in leads if sentence.startswith(lead + " ")), sentence)
+            other = spelled_letters(rest.split()) or (rest if " " not in rest else None)
+            if other and other not in options and other in self.words:
+                if self._same_play(word, other):
+                    same = True
+                else:
+                    options.append(other)
+        if same and len(options) == 1:  # torn only between spellings that score the same: no doubt
+            return None
+        return options[:3]
+
+    def _same_play(self, word: str, other: str) -> bool:
+        """Whether ``other`` is another spelling of ``word``'s sound that scores the same
+        now (jewellers for jewelers): one play, not a choice to ask about."""
+        value = self.session.game.word_value
+        return other in self.words.homophones(word) and value(word) is not None and value(word) == value(other)
+
+    def _spellings(self, word: str) -> list[str]:
+        """``word`` and its most common homophone, if that is a word a table would say
+        (night for knight, jewellers for jewelers)."""
+        others = [w for w in self.words.homophones(word) if self.words.frequency(w) >= self.settings.homophone_zipf]
+        if not others:
+            return [word]
+        return [word, max(others, key=self.words.frequency)]
+
+    # ------------------------------------------------------------------ answers
+    def answer(self, u: Heard, body: str) -> Settled | None:
+        """How this utterance settles the open question, if it answers it."""
+        q = self.question
+        said = intents.parse(body, self.session.players).kind
+        if q.kind == "word" and u.speaker in (q.speaker, None):
+            place = ORDINALS.get(body)
+            if said in ("yes", "no") or body in q.options or place is not None:
+                if said == "no":
+                    return Settled(say=self.announce.say_again())
+                word = body if body in q.options else q.options[min(place or 0, len(q.options) - 1)]
+                return Settled(play=Said(q.t, q.speaker, q.prefix + word, q.heard))
+            correction = body.removeprefix("no ")  # the word again, or spelled, by the player asked
+            if intents.parse(correction, self.session.players).kind in ("word", "unclear") and \
+                    self.understand.read(correction, q.speaker)[1] is not None:
+                return Settled(again=Again.of(u, q.t, q.prefix + correction, q.speaker))
+        if q.kind == "spelling" and u.speaker in (q.speaker, None):
+            word = self._spelling_answer(body, said, q.options)
+            if word is not None:
+                return Settled(play=Said(q.t, q.speaker, q.prefix + word, q.heard))
+        if q.kind == "who":
+            claim = body.removeprefix("it was ").removeprefix("that was ")
+            name = intents.find_player(claim, self.session.players) or (  # "it was bus": Gus, the nearest
+                nearest_name(claim, self.session.players) if claim != body and " " not in claim else None)
+            if name or (q.options and said in ("yes", "no")):
+                if name or said == "yes":
+                    player = name or q.options[0]
+                    return Settled(learn=(player, q.utterance), play=Said(q.t, player, q.text, q.heard))
+                return Settled(say=self.announce.who_then(q.text))
+        return None
+
+    @staticmethod
+    def _spelling_answer(body: str, said: str, options: list[str]) -> str | None:
+        """Which of two spellings an answer means: the extra letter named ("with a k",
+        "two l's", "k"), "yes" for the first, "no" or "the other" for the second, or
+        the word spelled out."""
+        first, second = options[:2]
+        letters = body.replace("'s", "").split()
+        spelled = "".join(letters) if all(len(w) == 1 for w in letters) else None
+        if spelled in options:
+            return spelled
+        extra = {c for c in first if first.count(c) > second.count(c)}
+        if said == "yes" or any(w in ("first", "two", "double") for w in letters) or \
+                (letters and letters[-1] in extra and (len(letters) == 1 or letters[-2] in ("a", "an", "with"))):
+            return first
+        if said == "no" or any(w in ("second", "other", "without", "single", "one") for w in letters):
+            return second
+        return None
+
+    def unanswered(self, q: Question) -> Settled:
+        """Nobody answered in time: the host takes its best guess and says so, keeps its
+        guess of the player, or drops the word and says so."""
+        if q.kind in ("word", "spelling"):
+            taken = q.prefix + q.guess if q.kind == "spelling" and q.guess else q.text
+            return Settled(say=self.announce.taking_guess(q.guess or q.options[0]),
+                           play=Said(q.t, q.speaker, taken, q.heard))
+        if q.options:
+            return Settled(play=Said(q.t, q.options[0], q.text, q.heard))
+        return Settled(say=self.announce.nobody_claimed(q.text))

@@ -1,0 +1,95 @@
+"""What the hearing is given, and how it is set: an utterance as the speech layer gives
+it (:class:`Heard`), the same utterance heard again as the answer to a question or a
+correction (:class:`Again`), the ``[speech]`` settings (:class:`HearingSettings`), and
+what every stage reads (:class:`Stage`).
+
+Everything here is game-clock time: the recording's timeline, or the live clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from voice_host.games.base import Settings
+from voice_host.host.session import Session
+
+
+class Heard(Protocol):
+    """What the speech layer gives (voice_host.speech.listening.turns.Utterance has these)."""
+
+    start: float
+    end: float
+    text: str
+    body: str
+    speaker: str | None
+    speaker_confidence: float
+    ask: bool
+    confidence: float
+    """Recognition confidence 0..1."""
+    constrained: bool
+    """The text is the best sentence of what may be said (a constrained search), and
+    `confidence` its margin over the others."""
+    alternatives: list
+    """The constrained search's best sentences, (text, score), best first."""
+
+
+@dataclass
+class Again:
+    """A word said again (or spelled) to answer "Did you say ...?": heard as the play,
+    at the time of the first try, from the player who was asked."""
+
+    start: float
+    end: float
+    text: str
+    body: str
+    speaker: str | None
+    confidence: float
+    constrained: bool
+    alternatives: list
+    speaker_confidence: float = 1.0
+    ask: bool = False
+    speaker_method: str = "answer"
+
+    @classmethod
+    def of(cls, u: Heard, start: float, body: str, speaker: str | None) -> "Again":
+        """Utterance `u` heard as `body` by `speaker`, as if said at `start`."""
+        return cls(start, u.end, u.text, body, speaker, u.confidence, u.constrained, u.alternatives)
+
+
+class HearingSettings(Settings, sections=("speech",)):
+    """config/default.toml [speech]."""
+
+    confirm_below: float = 0.6
+    """Match confidence under which a word is confirmed before it is played."""
+    confirm_heard_below: float = 0.9
+    """Recognition confidence (a constrained search's margin) under which a word is
+    confirmed before it is played (chosen on the tuning split of benchmarks/recognition.py:
+    docs/SPEECH.md, "Unsure words")."""
+    join_above: float = 0.9
+    """Several heard words count as one word only with at least this confidence."""
+    answer_within: float = 8.0
+    """Seconds a question waits for an answer before the host settles it."""
+    ignore: tuple[str, ...] = ()
+    """Lone words that are table chatter, not plays (``play okay`` still plays)."""
+    homophone_zipf: float = 2.5
+    """A homophone this common (wordfreq Zipf) is a spelling worth asking about."""
+    enroll_within: float = 15.0
+    """Seconds the live opening waits for each player to say who they are."""
+    sentence_gap: float = 3.0
+    """The rest of an introduction heard within this many seconds is the same voice."""
+    prior_points: float = 0.0
+    """The game's prior (host.prior): nats for the best play on the board over a word
+    that scores nothing."""
+    prior_known: float = 0.0
+    """The game's prior: nats for a word everyone knows over one nobody uses."""
+
+
+@dataclass
+class Stage:
+    """What each stage of the hearing reads: the session it feeds, the dictionary, the
+    settings."""
+
+    session: Session = field(repr=False)
+    words: object = field(repr=False)
+    settings: HearingSettings = field(repr=False)

@@ -1,0 +1,125 @@
+"""Which word: what the host takes an utterance for, with what the game expects.
+
+- Commands and questions pass as heard. Anything else is run through the words matcher
+  (near-misses, homophones, "scrap booking", spelled letters, the NATO alphabet), after
+  the recognizer's usual slips in the games' phrases are undone (data/heard.toml).
+  Several words that do not make one word are table chatter.
+- What may be said now (:meth:`Understand.sayable`), for a recognizer that searches a
+  language, with the game's prior over the dictionary (:meth:`Understand.prior`,
+  host.prior): the host hears the words the board makes likely.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from voice_host.config import tomllib
+from voice_host.host import intents
+from voice_host.host.hearing.heard import Stage
+from voice_host.words.matcher import spelled_letters, tokens
+
+SPELLED = re.compile(r"^([a-z] )+[a-z]$")
+
+ORDINALS = {"first": 0, "the first": 0, "the first one": 0, "second": 1, "the second": 1, "the second one": 1,
+            "the other": 1, "the other one": 1, "the last one": 1}
+"""Answers to "Did you say X or Y?" that name the option by its place."""
+CORRECTIONS = ("no i said ", "i said ", "no ")
+"""What a player says before the right word to put a misheard play right."""
+
+
+def is_spelled(text: str) -> bool:
+    """Said letter by letter (or in the NATO alphabet): the spelling is known."""
+    return spelled_letters(tokens(text.split(" ", 1)[-1] if text.startswith(("play ", "interrupt ")) else text)) is not None
+
+
+@cache
+def _rewrites() -> tuple[tuple[re.Pattern, str], ...]:
+    data = tomllib.loads(resources.files("voice_host.host").joinpath("data/heard.toml").read_text("utf-8"))
+    return tuple((re.compile(r["heard"]), r["said"]) for r in data["rewrite"])
+
+
+def rewrite(transcript: str) -> str:
+    """Undo the recognizer's usual slips in the games' phrases (data/heard.toml)."""
+    for pattern, said in _rewrites():
+        transcript = pattern.sub(said, transcript)
+    return transcript
+
+
+@dataclass
+class Understand(Stage):
+    """Which word a table's utterance is, for this session's game and dictionary."""
+
+    _sayable: object = field(default=None, repr=False)
+    _sayable_for: object = field(default=0, repr=False)
+    _prior: object = field(default=None, repr=False)
+    _prior_for: object = field(default=0, repr=False)
+
+    def read(self, body: str, speaker: str | None):
+        """(the text to play, the match behind it): commands pass as heard (match None),
+        words are matched; chatter gives (None, None)."""
+        body = rewrite(body)
+        players = self.session.players
+        intent = intents.parse(body, players)
+        if self.session.interpret(intent, speaker or players[0], self.session.t) is not None:
+            return body, None
+        if intent.kind not in ("word", "unclear"):
+            return body, None
+        prefix, rest = "", body
+        m = intents.PLAY.match(body)
+        if m:
+            prefix, rest = m.group(1) + " ", m.group(2)
+        elif intent.kind == "unclear":
+            phrase = next((p for p in ("play ", "my word is ", "interrupt ") if body.startswith(p)), None)
+            if phrase:
+                prefix, rest = phrase, body[len(phrase):]
+        if not prefix and rest in self.settings.ignore:
+            return None, None
+        match = self.words.match(rest)
+        if match.best is None:
+            return None, None
+        if len(rest.split()) > 1 and not SPELLED.match(rest) and match.confidence < self.settings.join_above:
+            return None, None  # several words that do not make one: chatter
+        return prefix + match.best, match
+
+    # ------------------------------------------------------------------ what may be said
+    def sayable(self, question=None):
+        """What a player may say now, for a recognizer that searches a language: in
+        Prolix, a dictionary word, optionally after a name or a play phrase ("Ann,
+        jewelers", "Ben interrupts jewelers", "play time"), a command or question, a
+        player saying who they are, the answers to the open ``question``. None (anything)
+        in the games whose plays are sentences (Phlounder's reports, Dexikon's banks)."""
+        from voice_host.speech.recognizing.sayable import Sayable
+
+        if not self.session.game.name.startswith("prolix"):
+            return None
+        key = (question.kind, tuple(question.options)) if question else None
+        if self._sayable_for != key:
+            names = [p.lower() for p in self.session.players]
+            lead_ins = names + [f"{n} {v}" for n in names for v in ("says", "interrupts", "interrupts with")]
+            lead_ins += [c.strip() for c in CORRECTIONS]  # "no, persons": a play put right
+            lead_ins += [f"{v} {n}" for n in names for v in ("i am", "my name is", "this is")]  # "I am Ann, and ..."
+            phrases = [p for kind, ps in intents.PHRASES.items() if kind != "play_what" for p in ps]
+            phrases += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "it was", "that was", "i am",
+                                                                "i'm", "my name is", "this is")]
+            phrases += [f"{n}'s sheet" for n in names] + names + ["and i am ready to play", "i am ready to play"]
+            if question is not None:
+                phrases += question.options
+            if question is not None and question.kind == "word":
+                phrases += list(ORDINALS)
+            self._sayable = Sayable.game(phrases, lead_ins + list(intents.PHRASES["play_what"]), spelling=True)
+            self._sayable_for = key
+        return self._sayable.with_prior(self.prior())
+
+    def prior(self):
+        """The game's prior over the dictionary for what it expects now (host.prior), or
+        None when it is off (``prior_points`` and ``prior_known`` both 0)."""
+        from voice_host.host.prior import search_prior
+
+        expected = self.session.game.expectation()
+        if self._prior_for != expected:
+            self._prior = search_prior(expected, self.words, self.settings.prior_points, self.settings.prior_known)
+            self._prior_for = expected
+        return self._prior
