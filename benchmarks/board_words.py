@@ -131,14 +131,15 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from voice_host import config
+    from voice_host.host.hearing import HearingSettings
     from voice_host.words import Words
 
     words = Words.load()
-    speech = config.load().get("speech", {})
+    speech = HearingSettings.from_config(config.load())
     weights = []
     for item in args.weights.split(","):
         if item == "DEFAULT":
-            weights.append((float(speech.get("prior_points", 0.0)), float(speech.get("prior_known", 0.0))))
+            weights.append((float(speech.prior_points), float(speech.prior_known)))
         else:
             p, k = item.split(":")
             weights.append((float(p), float(k)))
