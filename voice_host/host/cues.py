@@ -1,4 +1,4 @@
-"""Which game moments get an earcon (speech.earcons), from the game's events.
+"""Which game moments get an earcon (speech.speaking.earcons), from the game's events.
 
 :class:`Cues` is the session's ``cue`` hook: the session calls it with the events of
 every step it announces and the game-clock time, before it says their sentences. It

@@ -2,8 +2,8 @@
 
 :class:`Speaker` is what the session's ``speak`` is in ``voice-host play``, ``resume``
 and ``demo``: every sentence is printed as ``host: ...``; with a voice it is also said
-aloud (speech.voice.TtsVoice: Piper or pyttsx3 by ``[voice] engine``); with ``--speak-to
-FILE.wav`` it is also laid into that file on the game's timeline (speech.record.SpeakTo).
+aloud (speech.speaking.voice.TtsVoice: Piper or pyttsx3 by ``[voice] engine``); with ``--speak-to
+FILE.wav`` it is also laid into that file on the game's timeline (speech.speaking.record.SpeakTo).
 Earcons (``[voice] earcons``) go to both. ``--no-voice`` silences the loudspeakers only:
 the file is still written (docs/SPEECH.md, "Rulings").
 """
@@ -81,7 +81,7 @@ class Speaker:
             self.file.say(line, self.clock())
 
     def cue(self, name: str, t: float | None = None) -> None:
-        """An earcon (speech.earcons) now, or at game time ``t`` in the file."""
+        """An earcon (speech.speaking.earcons) now, or at game time ``t`` in the file."""
         if not self.settings.earcons:
             return
         if self.voice is not None:

@@ -2,7 +2,7 @@
 
 The stages, one module each: :mod:`.vad` finds where speech starts and ends on each
 input channel (:class:`~.vad.Segmenter`); :mod:`.echo` keeps the host's own voice out
-(:class:`~.echo.EchoGate`); a recognizer (:mod:`.recognizer`) is fed each utterance
+(:class:`~.echo.EchoGate`); a recognizer (:mod:`..recognizing`) is fed each utterance
 while it is spoken and finished at its end; :mod:`.attribution` says who spoke
 (channel > voice print > spoken name > unknown). This module runs them in order and
 gives :class:`Utterance` objects, and :class:`SpeechStarted`, :class:`Partial` and
@@ -162,7 +162,7 @@ class Listener:
                 r.expect(None)
 
     def constrain(self, sayable) -> None:
-        """What may be said next, as a language (speech.sayable.Sayable; None: anything),
+        """What may be said next, as a language (speech.recognizing.sayable.Sayable; None: anything),
         for the recognizers that search one (moonshine). Takes effect at the next utterance."""
         self._sayable = sayable
         for r in self._recognizers or [self.recognizer]:
