@@ -78,11 +78,12 @@ class HearingSettings(Settings, sections=("speech",)):
     """Seconds the live opening waits for each player to say who they are."""
     sentence_gap: float = 3.0
     """The rest of an introduction heard within this many seconds is the same voice."""
-    prior_points: float = 0.0
+    prior_points: float = 3.0
     """The game's prior (host.prior): nats for the best play on the board over a word
-    that scores nothing."""
-    prior_known: float = 0.0
-    """The game's prior: nats for a word everyone knows over one nobody uses."""
+    that scores nothing (chosen on the tuning split of benchmarks/board_words.py)."""
+    prior_known: float = 1.0
+    """The game's prior: nats for a word everyone knows over one nobody uses (0 and 0:
+    the search alone)."""
 
 
 @dataclass
