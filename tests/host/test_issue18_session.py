@@ -74,6 +74,15 @@ def test_undo_of_another_players_input_asks_that_player_first(table):
     assert t.state.used == [] and t.state.active == "Ann"
 
 
+def test_only_the_player_asked_answers_the_undo_question(table):
+    t = table()
+    t("Ann: jewelers")
+    t("Ben: undo")
+    assert t("Cat: yes") == ["That question was for Ann."]
+    assert t.state.used == [("jewelers", "Ann")]
+    assert t("Ann: yes")[0] == "Undone: Ann: jewelers."
+
+
 def test_the_undo_question_lapses_when_its_player_says_something_else(table):
     t = table()
     t("Ann: jewelers")

@@ -217,9 +217,11 @@ class Session:
         if isinstance(action, E.Refused):
             return self._say([action], quiet=quiet, remember=False)
         events = None
-        if isinstance(action, A.Answer) and self._also_a_word(record.text):
+        if isinstance(action, A.Answer) and (self.asking is not None or self._also_a_word(record.text)):
             events = self.game.step(action)  # a refusal leaves the game as it was
             if any(isinstance(e, E.Refused) and e.code == "no_vote" for e in events):
+                if self.asking is not None:  # the host asked someone else
+                    return self._refuse("asked_another", {"player": self.asking.player}, quiet)
                 action, events = A.PlayWord(t, player, intents.normalize(record.text)), None  # nobody asked: a play
         if isinstance(action, A.PlayWord):
             said = self.tick(t, quiet=quiet)  # what time settles first (a word in the tie window) decides the turn

@@ -39,6 +39,7 @@ COMMON: dict[str, Callable[..., str]] = {
         f"That word has {letters} letters; the longest word in the dictionary has {longest}. Say it again."),
     "punctuation": lambda word, **_: f"{word} can't be played: words with apostrophes or hyphens are not allowed.",
     "nothing_to_undo": lambda **_: "There is nothing to undo.",
+    "asked_another": lambda player, **_: f"That question was for {player}.",
     "undo_passed": lambda player, text, **_: f"The game has moved on, so {player}'s '{text}' stays.",
     "not_started": lambda **_: "The game hasn't started yet.",
     "already_started": lambda **_: "The game has already started.",
