@@ -2,9 +2,10 @@
 
 Sources (a script, typed lines, a recording, the microphone), hearing, the session and
 the voice meet here: ``play`` and ``resume`` (the ``voice-host`` commands, whose options
-cli.py parses), ``demo`` (``voice-host demo``), and the loops each input runs in:
-``run_records`` (a script), ``run_typed`` (typed lines), ``run_by_voice`` with
-``play_recording`` and ``play_live`` (speech).
+cli.py parses) and the loops each input runs in: ``run_records`` (a script),
+``run_typed`` (typed lines), ``run_by_voice`` with ``play_recording`` and ``play_live``
+(speech), the listener those two use (``listener_for``; also ``voice-host hear`` and
+``voice-host demo``, in hear.py and demo.py).
 """
 
 from __future__ import annotations
@@ -172,7 +173,7 @@ def play_recording(hearing, source, recognizer, *, channel_players=None) -> None
     The game clock follows the recording: each utterance happens at its start time, and
     the clock runs on to the end of the recording (timers may run out in a silence).
     """
-    listener = _listener(hearing, recognizer, channel_players)
+    listener = listener_for(hearing, recognizer, channel_players)
     end = 0.0
     for u in listener.utterances(source):
         hearing.hear(u)
@@ -212,7 +213,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None) 
         finally:
             inbox.put(None)
 
-    listener = _listener(hearing, recognizer, channel_players, voice, on_event)
+    listener = listener_for(hearing, recognizer, channel_players, voice, on_event)
     if hearing.voiceprints is not None and not channel_players:
         hearing.start_enrollment(offset)  # one microphone: learn each voice first
     else:
@@ -237,7 +238,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None) 
     hearing.finish()
 
 
-def _listener(hearing, recognizer, channel_players=None, voice=None, on_event=None):
+def listener_for(hearing, recognizer, channel_players=None, voice=None, on_event=None):
     """The speech layer's listener for this table (attributing by channel, else by the
     hearing's voice prints); the recognizer is told what it may hear."""
     from voice_host.speech.listening.turns import Listener
@@ -353,68 +354,6 @@ def play(args, players: list[str], cfg: dict) -> int:
     return _run(session, speaker, log, body, args.result_json)
 
 
-def hear(args, players: list[str], cfg: dict) -> int:
-    """``voice-host hear``: what the host hears, with the language and the prior the game
-    would use on that board. With WAV files, one line each: the path, a tab, what was
-    heard (lower case); without, a microphone check that says and prints each utterance
-    until Ctrl-C."""
-    from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.speech.recognizing.engines import make_recognizer
-    from voice_host.speech.listening.sources import NoInputDevice, open_source
-
-    words = load_words(cfg)
-    header = new_header(args.game, players, 1, cfg)
-    setup = setup_records(None, args.board)
-    problem = checks.setup_problem(lambda speak: Session(header, words, speak), setup, {"board": "--board"})
-    if problem:
-        raise UserError(problem)
-    session = Session(header, words, lambda _: None)
-    for record in setup:
-        session.feed(record, quiet=True)
-    session.begin(0.0, quiet=True)
-    hearing = Hearing(session, words, HearingSettings.from_config(cfg))
-    try:
-        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
-    except Exception as exc:  # no model installed: the message says what to run
-        raise UserError(str(exc)) from exc
-
-    def heard(transcript) -> str:
-        text = (transcript.text or "").strip().lower()
-        if args.verbose:
-            others = ", ".join(f"{t} ({s:.1f})" for t, s in transcript.alternatives[1:4])
-            text += f"\tconfidence {transcript.confidence:.2f}" + (f"\talternatives: {others}" if others else "")
-        return text
-
-    listener = _listener(hearing, recognizer)
-    if args.wav:  # each file as the game would hear it: cut into utterances where the speech is
-        for path in args.wav:
-            try:
-                source = open_source(audio=path)
-            except (OSError, ValueError, RuntimeError, EOFError) as exc:
-                raise UserError(f"I can't read {path}: {exc}") from exc
-            try:
-                said = [heard(u) for u in listener.utterances(source)]
-            finally:
-                source.close()
-            print(f"{path}\t{' / '.join(said)}", flush=True)
-        return 0
-    speaker = output.Speaker(args.no_voice, cfg)
-    try:
-        source = open_source(device=args.device)
-    except (NoInputDevice, OSError) as exc:
-        raise UserError(f"There is no microphone to listen to: {exc}") from exc
-    print("host: Listening: say a word, Ctrl-C stops.", flush=True)
-    try:
-        for u in listener.utterances(source):
-            speaker(heard(u) or "nothing")
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        source.close()
-        speaker.close()
-    return 0
-
-
 def resume(args) -> int:
     """``voice-host resume LOG``: replay the log, then go on (the rest of a script, or typing)."""
     try:
@@ -490,27 +429,3 @@ def _peek(stream, t_prev: float) -> tuple[_Peeked, float | None]:
         if record is not None:
             return _Peeked(read, stream), record.t
     return _Peeked(read, stream), None
-
-
-def demo(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
-    """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
-    from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.speech.listening.sources import ArraySource
-    from voice_host.speech.listening.voiceprint import VoicePrints
-
-    try:
-        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
-    except ValueError as exc:
-        raise UserError(str(exc)) from exc
-    session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker)
-    speaker.attach(session)
-    session.feed(Directive(0.0, "start", (start,)))
-    hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show,
-                      voiceprints=VoicePrints())
-    try:
-        source = output.Timeline(ArraySource(audio[:, None]))
-        speaker.clock = lambda: max(session.t, source.now)  # --speak-to: where the recording has got to
-        play_recording(hearing, source, recognizer)
-    finally:
-        speaker.close()
-    return 0

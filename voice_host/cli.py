@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from voice_host import app, demo
+from voice_host import app, demo, hear
 from voice_host.app import UserError
 from voice_host.games import REGISTRY
 from voice_host.host import checks
@@ -56,16 +56,6 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     return app.resume(args)
-
-
-def cmd_hear(args: argparse.Namespace) -> int:
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
-    problem = checks.option_problem(args.game, {"board": args.board})
-    if problem is None and args.game in REGISTRY:
-        problem = checks.players_problem(args.game, players, REGISTRY[args.game])
-    if problem:
-        raise UserError(problem)
-    return app.hear(args, players, app.load_config(args.config, {}))
 
 
 # ---------------------------------------------------------------------- parser
@@ -150,20 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     output_options(resume)
     resume.set_defaults(func=cmd_resume)
 
-    hear = sub.add_parser("hear", help="what the host hears: each WAV file's words, or the microphone until Ctrl-C")
-    hear.add_argument("wav", nargs="*", metavar="WAV", help="recordings of one utterance each (none: the microphone)")
-    hear.add_argument("--board", metavar="LETTERS", help="the board the words are said on, e.g. 'W B J S L C D G'")
-    hear.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY))
-    hear.add_argument("--players", default="Ann,Ben,Cat", help="the names at the table (default: Ann,Ben,Cat)")
-    hear.add_argument("--verbose", action="store_true", help="also the confidence and the alternatives weighed")
-    hear.add_argument("--config", metavar="FILE", help="a table's own settings (TOML) over config/default.toml")
-    hear.add_argument("--no-voice", action="store_true", help="print what was heard without saying it")
-    for name in ("--engine", "--model", "--device"):
-        speech = next(a for a in play._actions if name in a.option_strings)
-        hear.add_argument(name, choices=speech.choices, metavar=speech.metavar, help=speech.help)
-    hear.set_defaults(func=cmd_hear)
-
-    for module in (words_cli, speech_cli, demo):
+    for module in (hear, words_cli, speech_cli, demo):
         module.register(sub)
     return parser
 

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -85,7 +86,36 @@ def run(args) -> int:
         who = f"{u.speaker}{'?' if u.ask else ''} (by {u.speaker_method})" if u.speaker else "someone"
         print(f"heard: at {u.start:4.1f} s {who}: '{u.text}'", flush=True)
 
-    return app.demo(args, audio, show, PLAYERS, "Ann", recognizer, cfg)
+    return play(args, audio, show, PLAYERS, "Ann", recognizer, cfg)
+
+
+def play(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
+    """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
+    from voice_host.app import UserError, load_words, play_recording
+    from voice_host.host import output
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.host.output import Speaker
+    from voice_host.host.records import Directive
+    from voice_host.host.session import Session, new_header
+    from voice_host.speech.listening.sources import ArraySource
+    from voice_host.speech.listening.voiceprint import VoicePrints
+
+    try:
+        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+    session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker)
+    speaker.attach(session)
+    session.feed(Directive(0.0, "start", (start,)))
+    hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show,
+                      voiceprints=VoicePrints())
+    try:
+        source = output.Timeline(ArraySource(audio[:, None]))
+        speaker.clock = lambda: max(session.t, source.now)  # --speak-to: where the recording has got to
+        play_recording(hearing, source, recognizer)
+    finally:
+        speaker.close()
+    return 0
 
 
 def register(subparsers) -> None:

@@ -1,0 +1,107 @@
+"""``voice-host hear``: what the host hears, for a table setting up its microphone and
+to settle "what did the host hear?" from a recording.
+
+    voice-host hear                                   # the microphone, until Ctrl-C
+    voice-host hear --board "W B J S L C D G" a.wav   # a.<TAB>what was heard
+
+Each recording is cut into utterances where the speech is (the live listener), and
+heard with the language and the game's prior the game would use on that board.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from voice_host import app
+from voice_host.app import UserError
+from voice_host.games import REGISTRY
+from voice_host.host import checks, output
+from voice_host.host.session import Session, new_header
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("hear", help="what the host hears: each WAV file's words, or the microphone until Ctrl-C")
+    p.add_argument("wav", nargs="*", metavar="WAV", help="recordings of one utterance each (none: the microphone)")
+    p.add_argument("--board", metavar="LETTERS", help="the board the words are said on, e.g. 'W B J S L C D G'")
+    p.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY))
+    p.add_argument("--players", default="Ann,Ben,Cat", help="the names at the table (default: Ann,Ben,Cat)")
+    p.add_argument("--verbose", action="store_true", help="also the confidence and the alternatives weighed")
+    p.add_argument("--config", metavar="FILE", help="a table's own settings (TOML) over config/default.toml")
+    p.add_argument("--no-voice", action="store_true", help="print what was heard without saying it")
+    p.add_argument("--engine", choices=("auto", "moonshine", "vosk", "whisper"),
+                   help="speech recognizer (default: config, auto: the best installed)")
+    p.add_argument("--model", metavar="PATH", help="speech model directory (default: the engine's own)")
+    p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    problem = checks.option_problem(args.game, {"board": args.board})
+    if problem is None and args.game in REGISTRY:
+        problem = checks.players_problem(args.game, players, REGISTRY[args.game])
+    if problem:
+        raise UserError(problem)
+    return hear(args, players, app.load_config(args.config, {}))
+
+
+def hear(args, players: list[str], cfg: dict) -> int:
+    """``voice-host hear``: what the host hears, with the language and the prior the game
+    would use on that board. With WAV files, one line each: the path, a tab, what was
+    heard (lower case); without, a microphone check that says and prints each utterance
+    until Ctrl-C."""
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.listening.sources import NoInputDevice, open_source
+
+    words = app.load_words(cfg)
+    header = new_header(args.game, players, 1, cfg)
+    setup = app.setup_records(None, args.board)
+    problem = checks.setup_problem(lambda speak: Session(header, words, speak), setup, {"board": "--board"})
+    if problem:
+        raise UserError(problem)
+    session = Session(header, words, lambda _: None)
+    for record in setup:
+        session.feed(record, quiet=True)
+    session.begin(0.0, quiet=True)
+    hearing = Hearing(session, words, HearingSettings.from_config(cfg))
+    try:
+        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
+    except Exception as exc:  # no model installed: the message says what to run
+        raise UserError(str(exc)) from exc
+
+    def heard(transcript) -> str:
+        text = (transcript.text or "").strip().lower()
+        if args.verbose:
+            others = ", ".join(f"{t} ({s:.1f})" for t, s in transcript.alternatives[1:4])
+            text += f"\tconfidence {transcript.confidence:.2f}" + (f"\talternatives: {others}" if others else "")
+        return text
+
+    listener = app.listener_for(hearing, recognizer)
+    if args.wav:  # each file as the game would hear it: cut into utterances where the speech is
+        for path in args.wav:
+            try:
+                source = open_source(audio=path)
+            except (OSError, ValueError, RuntimeError, EOFError) as exc:
+                raise UserError(f"I can't read {path}: {exc}") from exc
+            try:
+                said = [heard(u) for u in listener.utterances(source)]
+            finally:
+                source.close()
+            print(f"{path}\t{' / '.join(said)}", flush=True)
+        return 0
+    speaker = output.Speaker(args.no_voice, cfg)
+    try:
+        source = open_source(device=args.device)
+    except (NoInputDevice, OSError) as exc:
+        raise UserError(f"There is no microphone to listen to: {exc}") from exc
+    print("host: Listening: say a word, Ctrl-C stops.", flush=True)
+    try:
+        for u in listener.utterances(source):
+            speaker(heard(u) or "nothing")
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        source.close()
+        speaker.close()
+    return 0
