@@ -143,7 +143,7 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         if s.phase == Phase.DRAW:
             raise Refusal("wait_for_draw", drawer=s.drawer)
         if s.phase == Phase.ENDING:
-            raise Refusal("last_word_open", words=tuple(self._challengeable()))
+            raise Refusal("last_word_open", words=s.last.open())  # ENDING: the last play is scored
         if s.sheets[player].out:
             raise Refusal("out_of_game", player=player)
 
@@ -261,18 +261,11 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         """The last play is scored: its words stay open to a challenge for the window
         (ruling 65), or the game is over now when nothing can be challenged."""
         s, window = self.state, self.settings.last_challenge_window
-        words = self._challengeable()
+        words = s.last.open() if s.last else ()
         if not words or window <= 0:
             return self._game_over()
         s.phase, s.ends_at = Phase.ENDING, s.clock + window
         return [E.LastChallenge(tuple(words), math.ceil(window))]
-
-    def _challengeable(self) -> list[tuple[str, str]]:
-        """(player, word) of the last play's words that counted and stood no challenge yet."""
-        last = self.state.last
-        if last is None:
-            return []
-        return [(x.player, x.word) for x in last.said if x.player in last.scored and x.player not in last.challenged]
 
     def _game_over(self) -> list[E.Event]:
         s = self.state
@@ -355,7 +348,7 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             s.last.challenged.append(player)
             events = [E.ChallengeResolved(challenger, player, word, True, by_vote=by_vote,
                                           penalty=self.settings.failed_challenge_penalty)]
-            if s.phase == Phase.ENDING and not self._challengeable():  # nothing left to challenge: the end
+            if s.phase == Phase.ENDING and not s.last.open():  # nothing left to challenge: the end
                 events += self._game_over()
             return events
         last = s.last
@@ -405,7 +398,7 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         if q.kind == "scores":
             return [E.ScoresReport(self.standings(), s.round, self.rounds)]
         if q.kind == "turn" and s.phase == Phase.ENDING:
-            return [E.LastChallenge(tuple(self._challengeable()), math.ceil(s.ends_at - s.clock - 1e-9))]
+            return [E.LastChallenge(s.last.open(), math.ceil(s.ends_at - s.clock - 1e-9))]
         if q.kind == "turn":
             holder = s.timer.holder if s.timer.running(s.clock) else None
             left = (s.timer.until - s.clock) if holder else None

@@ -61,6 +61,10 @@ class LastPlay:
     challenged: list[str] = field(default_factory=list)
     """Players whose words already stood a challenge."""
 
+    def open(self) -> tuple[tuple[str, str], ...]:
+        """(player, word) of the words that counted and stood no challenge yet."""
+        return tuple((x.player, x.word) for x in self.said if x.player in self.scored and x.player not in self.challenged)
+
 
 @dataclass
 class Ballot:
