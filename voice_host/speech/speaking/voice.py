@@ -92,11 +92,16 @@ class TtsVoice:
         engine: str | None = None,
         settings=None,
         notify: Callable[[str], None] | None = None,
+        output: Callable[..., object] | None = None,
     ):
         """`synthesizer`: a ready one (speech.tts, or a bare system_voice.Synthesizer); else
         `settings` (tts.VoiceSettings) or `engine` ("auto", "piper", "pyttsx3"; default
-        "pyttsx3" when only rate/volume/voice are given, as before) build one."""
-        if play:
+        "pyttsx3" when only rate/volume/voice are given, as before) build one.
+        `output`: opens the sound output in place of ``sounddevice.OutputStream`` (called
+        with the same keywords; its ``default_samplerate`` is the device's rate): a fake
+        sound card, e.g. benchmarks/latency.py's; no audio device is needed then."""
+        self._open_output = output
+        if play and output is None:
             from ..audio import list_devices
 
             if not any(d.max_output_channels > 0 for d in list_devices()):
@@ -264,11 +269,14 @@ class TtsVoice:
 
     def _output(self):
         if self._stream is None:
-            import sounddevice as sd
+            if self._open_output is not None:
+                open_stream, rate = self._open_output, int(self._open_output.default_samplerate)
+            else:
+                import sounddevice as sd
 
-            # play at the device's own rate (hardware devices may not offer 16 or 22 kHz)
-            rate = int(sd.query_devices(self.device, "output")["default_samplerate"])
-            self._stream = sd.OutputStream(samplerate=rate, channels=1, dtype="float32", device=self.device)
+                # play at the device's own rate (hardware devices may not offer 16 or 22 kHz)
+                open_stream, rate = sd.OutputStream, int(sd.query_devices(self.device, "output")["default_samplerate"])
+            self._stream = open_stream(samplerate=rate, channels=1, dtype="float32", device=self.device)
             self._stream.start()
             self._stream_rate = rate
         return self._stream, self._stream_rate
