@@ -1,0 +1,159 @@
+"""Moonshine base's weights, read from the moonshine-cpp .ort files, under the names
+of transformers' ``MoonshineForConditionalGeneration`` (no torch needed here).
+
+The .ort weights are int8 with a per-tensor float scale and an offset added after
+scaling (w = q * scale + offset: a Cast -> Mul -> Add chain); convert.py's flatbuffer
+reader and constant folder give them as float arrays. The decoder's weights live in
+the merged graph's main graph and are used by the If node's branches (the first step
+is the else-branch). Most MatMul weights are anonymous ("onnx::MatMul_1947"): each is
+named here by the node that consumes it ("/layers.0/self_attn/q_proj/MatMul" ->
+``model.encoder.layers.0.self_attn.q_proj.weight``), and MatMul weights are stored
+(in, out), the transpose of torch's Linear (out, in).
+
+:func:`graph_map` gives, for one graph, torch name -> (ONNX constant name, layout);
+:func:`base_weights` the whole state dict as numpy arrays. convert.py uses
+:func:`graph_map` to add an adaptation delta to the constants before it writes the
+converted graphs (see .delta).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+ENCODER, DECODER = "encoder_model.ort", "decoder_model_merged.ort"
+HIDDEN, INTERMEDIATE, LAYERS, VOCAB_PADDED = 416, 1664, 8, 32768
+
+
+def expected_shapes() -> dict[str, tuple[int, ...]]:
+    """Every tensor of the torch model's state dict (proj_out is tied to the embedding)."""
+    h, i = HIDDEN, INTERMEDIATE
+    out: dict[str, tuple[int, ...]] = {
+        "model.encoder.conv1.weight": (h, 1, 127), "model.encoder.conv2.weight": (2 * h, h, 7),
+        "model.encoder.conv2.bias": (2 * h,), "model.encoder.conv3.weight": (h, 2 * h, 3),
+        "model.encoder.conv3.bias": (h,), "model.encoder.groupnorm.weight": (h,),
+        "model.encoder.groupnorm.bias": (h,), "model.encoder.layer_norm.weight": (h,),
+        "model.decoder.embed_tokens.weight": (VOCAB_PADDED, h), "model.decoder.norm.weight": (h,),
+    }
+    for n in range(LAYERS):
+        e, d = f"model.encoder.layers.{n}.", f"model.decoder.layers.{n}."
+        for p in ("q", "k", "v", "o"):
+            out[f"{e}self_attn.{p}_proj.weight"] = (h, h)
+            out[f"{d}self_attn.{p}_proj.weight"] = (h, h)
+            out[f"{d}encoder_attn.{p}_proj.weight"] = (h, h)
+        out.update({f"{e}mlp.fc1.weight": (i, h), f"{e}mlp.fc1.bias": (i,), f"{e}mlp.fc2.weight": (h, i),
+                    f"{e}mlp.fc2.bias": (h,), f"{e}input_layernorm.weight": (h,),
+                    f"{e}post_attention_layernorm.weight": (h,)})
+        # the gated MLP: fc1's output holds the value half first, then the gate half
+        out.update({f"{d}mlp.fc1.weight": (2 * i, h), f"{d}mlp.fc1.bias": (2 * i,), f"{d}mlp.fc2.weight": (h, i),
+                    f"{d}mlp.fc2.bias": (h,), f"{d}input_layernorm.weight": (h,),
+                    f"{d}post_attention_layernorm.weight": (h,), f"{d}final_layernorm.weight": (h,)})
+    return out
+
+
+_RENAME = ((".dense", ".o_proj"), (".up_proj", ".fc1"), (".down_proj", ".fc2"))
+_OPS = {"MatMul", "Gather", "Mul", "Add", "Conv"}
+
+
+def _torch_name(node_name: str, op: str, pos: int) -> str | None:
+    parts = node_name.strip("/").split("/")[:-1]  # drop the op ("MatMul", "Add_1", ...)
+    if not parts:
+        return None
+    base = ".".join(parts)
+    if not base.startswith("model."):
+        base = "model.encoder." + base
+    for a, b in _RENAME:
+        base = base.replace(a, b)
+    if op == "Add" or (op == "Conv" and pos == 2):
+        return base + ".bias"
+    return base + ".weight"
+
+
+def _subgraphs(graph):
+    yield graph
+    for n in graph.node:
+        for a in n.attribute:
+            if a.type == 5:  # GRAPH
+                yield from _subgraphs(a.g)
+
+
+def graph_map(graph, consts: dict[str, np.ndarray]) -> dict[str, tuple[str, str]]:
+    """torch name -> (name of the folded constant in `graph`, layout) for the weights
+    the graph (or its branches) consumes; layout "T" (MatMul, stored transposed), "col"
+    ((n, 1) -> (n,)) or "id"."""
+    shapes = expected_shapes()
+    found: dict[str, tuple[str, str]] = {}
+    for g in _subgraphs(graph):
+        for n in g.node:
+            if n.op_type not in _OPS:
+                continue
+            for pos, inp in enumerate(n.input):
+                arr = consts.get(inp)
+                if arr is None or arr.dtype != np.float32 or arr.size < 8:
+                    continue
+                name = _torch_name(n.name, n.op_type, pos)
+                if name not in shapes:
+                    continue
+                layout = "T" if n.op_type == "MatMul" else ("col" if arr.ndim == 2 and arr.shape[1] == 1 else "id")
+                old = found.get(name)
+                if old is not None and old[0] != inp:
+                    raise ValueError(f"{name} is consumed from two constants: {old[0]} and {inp}")
+                found[name] = (inp, layout)
+    return found
+
+
+def to_torch(arr: np.ndarray, layout: str) -> np.ndarray:
+    if layout == "T":
+        return np.ascontiguousarray(arr.T)
+    if layout == "col":
+        return arr.reshape(-1)
+    return arr
+
+
+def to_onnx(arr: np.ndarray, layout: str, shape: tuple[int, ...]) -> np.ndarray:
+    if layout == "T":
+        return np.ascontiguousarray(arr.T)
+    return arr.reshape(shape)
+
+
+def read_graph(model_dir: Path, file: str):
+    """(onnx graph, folded constants) of one .ort file (convert.py's reader)."""
+    from ..convert import _fold_constants, read_ort
+
+    model = read_ort(Path(model_dir) / file)
+    return model.graph, _fold_constants(model.graph)
+
+
+def base_weights(model_dir: Path | None = None) -> dict[str, np.ndarray]:
+    """The whole state dict (float32 numpy arrays, torch layout, proj_out left to the
+    tie); raises ValueError when a tensor is missing or has the wrong shape."""
+    from ..files import find_model_dir
+
+    model_dir = Path(model_dir) if model_dir else find_model_dir()
+    shapes = expected_shapes()
+    out: dict[str, np.ndarray] = {}
+    for file in (ENCODER, DECODER):
+        graph, consts = read_graph(model_dir, file)
+        for name, (onnx_name, layout) in graph_map(graph, consts).items():
+            out[name] = to_torch(consts[onnx_name], layout).astype(np.float32)
+        del graph, consts
+    missing = sorted(set(shapes) - set(out))
+    bad = [f"{k} {out[k].shape} != {shapes[k]}" for k in out if out[k].shape != shapes[k]]
+    if missing or bad:
+        raise ValueError(f"Moonshine weights not found: {missing[:5]} (of {len(missing)}); wrong shapes: {bad[:5]}")
+    return out
+
+
+def apply_to_consts(graph, consts: dict[str, np.ndarray], diffs: dict[str, np.ndarray]) -> list[str]:
+    """Add `diffs` (torch names and layout) to the folded constants of `graph` in place;
+    the torch names applied."""
+    done = []
+    for name, (onnx_name, layout) in graph_map(graph, consts).items():
+        d = diffs.get(name)
+        if d is None:
+            continue
+        base = consts[onnx_name]
+        consts[onnx_name] = (base + to_onnx(d.astype(np.float32), layout, base.shape)).astype(base.dtype)
+        done.append(name)
+    return done
