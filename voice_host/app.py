@@ -43,8 +43,7 @@ def load_words(cfg: dict):
     from voice_host.words import Words
     from voice_host.words.lexicon import LexiconSettings
 
-    d = cfg.get("dictionary", {})
-    return Words.load(LexiconSettings(wordlist=d.get("wordlist"), allow=d.get("allow"), deny=d.get("deny")))
+    return Words.load(LexiconSettings.from_config(cfg))
 
 
 def load_config(path: str | None, extra: dict) -> dict:
@@ -113,9 +112,11 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
     """Play from a recording (--audio) or the microphone; without one, fall back to typing."""
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.listening.sources import NoInputDevice, channel_names, open_source
 
-    hearing = Hearing(session, words, HearingSettings.from_config(cfg))
+    settings = HearingSettings.from_config(cfg)
+    hearing = Hearing(session, words, settings)
     try:
         source = open_source(audio=args.audio, device=args.device)
     except (NoInputDevice, OSError) as exc:
@@ -125,9 +126,10 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         run_typed(session)
         return
     try:
-        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
+        recognizer = make_recognizer(args.engine or settings.engine, args.model)
     except Exception as exc:  # no model installed: the message says what to run
         raise UserError(str(exc)) from exc
+    listening = TurnConfig.from_config(cfg)
     channels = channel_names(args.channels, source.channels) if args.channels else None
     if args.audio and voice_output is not None and voice_output.file is not None:
         # --speak-to: the host answers when the recording has reached that point
@@ -137,11 +139,11 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         hearing.voiceprints = table_voices(getattr(args, "voices", None))
     try:
         if args.audio:
-            play_recording(hearing, source, recognizer, channel_players=channels)
+            play_recording(hearing, source, recognizer, channel_players=channels, config=listening)
         else:
             if voice is not None and hasattr(source, "clock"):
                 voice.clock = source.clock  # the echo gate compares on the microphone's timeline
-            play_live(hearing, source, recognizer, channel_players=channels, voice=voice)
+            play_live(hearing, source, recognizer, channel_players=channels, voice=voice, config=listening)
     finally:
         source.close()
         path = getattr(args, "voices", None)
@@ -167,13 +169,13 @@ def table_voices(path: str | None):
     return prints
 
 
-def play_recording(hearing, source, recognizer, *, channel_players=None) -> None:
+def play_recording(hearing, source, recognizer, *, channel_players=None, config=None) -> None:
     """Run a game on a recorded session, as fast as the machine allows.
 
     The game clock follows the recording: each utterance happens at its start time, and
     the clock runs on to the end of the recording (timers may run out in a silence).
     """
-    listener = listener_for(hearing, recognizer, channel_players)
+    listener = listener_for(hearing, recognizer, channel_players, config=config)
     end = 0.0
     for u in listener.utterances(source):
         hearing.hear(u)
@@ -184,7 +186,7 @@ def play_recording(hearing, source, recognizer, *, channel_players=None) -> None
     hearing.finish()
 
 
-def play_live(hearing, source, recognizer, *, channel_players=None, voice=None) -> None:
+def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, config=None) -> None:
     """Play by voice at the table: listen in a thread, keep the game clock on real time.
 
     The clock is held back while anyone is speaking, so that a word said at the same
@@ -213,7 +215,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None) 
         finally:
             inbox.put(None)
 
-    listener = listener_for(hearing, recognizer, channel_players, voice, on_event)
+    listener = listener_for(hearing, recognizer, channel_players, voice, on_event, config)
     if hearing.voiceprints is not None and not channel_players:
         hearing.start_enrollment(offset)  # one microphone: learn each voice first
     else:
@@ -238,13 +240,15 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None) 
     hearing.finish()
 
 
-def listener_for(hearing, recognizer, channel_players=None, voice=None, on_event=None):
+def listener_for(hearing, recognizer, channel_players=None, voice=None, on_event=None, config=None):
     """The speech layer's listener for this table (attributing by channel, else by the
-    hearing's voice prints); the recognizer is told what it may hear."""
+    hearing's voice prints), with the ``[listening]`` settings `config` (a TurnConfig);
+    the recognizer is told what it may hear."""
     from voice_host.speech.listening.turns import Listener
 
     voiceprints = None if channel_players else hearing.voiceprints
-    listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice, on_event=on_event)
+    listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
+                        config=config, on_event=on_event)
     if recognizer.name == "moonshine":  # it searches a whole language; a prompt or grammar would not
         hearing.listen_for = listener.constrain
         hearing.listen()

@@ -15,6 +15,7 @@ from voice_host.app import UserError
 from voice_host.games import REGISTRY
 from voice_host.host import checks
 from voice_host.speech import cli as speech_cli
+from voice_host.speech.recognizing import engines
 from voice_host.words import cli as words_cli
 
 
@@ -117,10 +118,8 @@ def speech_options(p: argparse.ArgumentParser) -> None:
     """Playing by voice: the recording or microphone, the recognizer, the voice prints."""
     p.add_argument("--audio", metavar="WAV", help="play a recorded session (the clock follows the recording)")
     p.add_argument("--channels", metavar="NAMES", help="the player on each input channel, e.g. Ann,Ben,Cat")
-    p.add_argument("--engine", choices=("auto", "moonshine", "vosk", "whisper"),
-                   help="speech recognizer (default: config, auto: the best installed)")
+    engines.add_options(p)
     p.add_argument("--voices", metavar="FILE", help="the table's voice prints: loaded if present, saved at the end")
-    p.add_argument("--model", metavar="PATH", help="speech model directory (default: the engine's own)")
     p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
     p.add_argument("--typed", action="store_true", help="type the inputs even when a microphone is present")
 

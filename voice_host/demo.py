@@ -18,6 +18,8 @@ from typing import Callable
 
 import numpy as np
 
+from voice_host.speech.recognizing import engines
+
 PLAYERS = ("Ann", "Ben", "Cat")
 LINES = (  # (player, what they say, pause before it in seconds)
     ("Ann", "I am Ann, and I am ready to play.", 1.0),
@@ -70,12 +72,13 @@ def synthesize(lines=LINES) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
 
 def run(args) -> int:
     from voice_host import app, config
+    from voice_host.host.hearing import HearingSettings
     from voice_host.speech.recognizing.engines import make_recognizer
 
     cfg = config.load()
     try:
         audio, said = synthesize()
-        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
+        recognizer = make_recognizer(args.engine or HearingSettings.from_config(cfg).engine, args.model)
     except Exception as exc:
         raise app.UserError(f"The demo can't run here: {exc}") from exc
     print(f"demo: {len(said)} lines said by synthetic players, heard by {recognizer.name}:", flush=True)
@@ -97,6 +100,7 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
     from voice_host.host.output import Speaker
     from voice_host.host.records import Directive
     from voice_host.host.session import Session, new_header
+    from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.listening.sources import ArraySource
     from voice_host.speech.listening.voiceprint import VoicePrints
 
@@ -112,7 +116,7 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
     try:
         source = output.Timeline(ArraySource(audio[:, None]))
         speaker.clock = lambda: max(session.t, source.now)  # --speak-to: where the recording has got to
-        play_recording(hearing, source, recognizer)
+        play_recording(hearing, source, recognizer, config=TurnConfig.from_config(cfg))
     finally:
         speaker.close()
     return 0
@@ -120,9 +124,7 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
 
 def register(subparsers) -> None:
     demo = subparsers.add_parser("demo", help="hear a short game played by synthetic voices (no microphone needed)")
-    demo.add_argument("--engine", choices=("auto", "moonshine", "vosk", "whisper"),
-                      help="recognizer (default: config, auto: the best installed)")
-    demo.add_argument("--model", metavar="PATH", help="speech model directory")
+    engines.add_options(demo)
     demo.add_argument("--no-voice", action="store_true", help="print the host's answers instead of speaking them")
     demo.add_argument("--speak-to", metavar="FILE.wav", help="also record the host's answers into this WAV")
     demo.set_defaults(func=run)

@@ -17,6 +17,7 @@ from voice_host.app import UserError
 from voice_host.games import REGISTRY
 from voice_host.host import checks, output
 from voice_host.host.session import Session, new_header
+from voice_host.speech.recognizing import engines
 
 
 def register(subparsers) -> None:
@@ -28,9 +29,7 @@ def register(subparsers) -> None:
     p.add_argument("--verbose", action="store_true", help="also the confidence and the alternatives weighed")
     p.add_argument("--config", metavar="FILE", help="a table's own settings (TOML) over config/default.toml")
     p.add_argument("--no-voice", action="store_true", help="print what was heard without saying it")
-    p.add_argument("--engine", choices=("auto", "moonshine", "vosk", "whisper"),
-                   help="speech recognizer (default: config, auto: the best installed)")
-    p.add_argument("--model", metavar="PATH", help="speech model directory (default: the engine's own)")
+    engines.add_options(p)
     p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
     p.set_defaults(func=run)
 
@@ -52,6 +51,7 @@ def hear(args, players: list[str], cfg: dict) -> int:
     until Ctrl-C."""
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.listening.sources import NoInputDevice, open_source
 
     words = app.load_words(cfg)
@@ -64,9 +64,10 @@ def hear(args, players: list[str], cfg: dict) -> int:
     for record in setup:
         session.feed(record, quiet=True)
     session.begin(0.0, quiet=True)
-    hearing = Hearing(session, words, HearingSettings.from_config(cfg))
+    settings = HearingSettings.from_config(cfg)
+    hearing = Hearing(session, words, settings)
     try:
-        recognizer = make_recognizer(args.engine or cfg.get("speech", {}).get("engine", "auto"), args.model)
+        recognizer = make_recognizer(args.engine or settings.engine, args.model)
     except Exception as exc:  # no model installed: the message says what to run
         raise UserError(str(exc)) from exc
 
@@ -77,7 +78,7 @@ def hear(args, players: list[str], cfg: dict) -> int:
             text += f"\tconfidence {transcript.confidence:.2f}" + (f"\talternatives: {others}" if others else "")
         return text
 
-    listener = app.listener_for(hearing, recognizer)
+    listener = app.listener_for(hearing, recognizer, config=TurnConfig.from_config(cfg))
     if args.wav:  # each file as the game would hear it: cut into utterances where the speech is
         for path in args.wav:
             try:

@@ -169,3 +169,26 @@ def test_ctrl_c_in_typed_play_says_the_resume_command(tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert out.splitlines()[-1] == f"host: Stopped. The game is saved; to carry on, run: voice-host resume {log}"
+
+
+def test_every_section_of_the_settings_is_read_one_way(tmp_path):
+    """Issue 22: [listening], [speech], [voice] and [dictionary] are Settings classes read
+    from the merged configuration, a table's file over the defaults."""
+    from voice_host import config
+    from voice_host.host.hearing import HearingSettings
+    from voice_host.settings import Settings
+    from voice_host.speech.listening.config import TurnConfig
+    from voice_host.speech.speaking.tts import VoiceSettings
+    from voice_host.words.lexicon import LexiconSettings
+
+    table = tmp_path / "table.toml"
+    table.write_text('[listening]\ntrailing_silence = 0.35\n[speech]\nengine = "vosk"\n'
+                     '[voice]\nengine = "PYTTSX3"\nrate = 150\n[dictionary]\nallow = "mine.txt"\n')
+    cfg = config.load(table)
+    assert all(issubclass(c, Settings) for c in (TurnConfig, HearingSettings, VoiceSettings, LexiconSettings))
+    assert (TurnConfig.from_config(cfg).trailing_silence, TurnConfig.from_config(cfg).ask_below) == (0.35, 0.6)
+    assert HearingSettings.from_config(cfg).engine == "vosk"
+    voice = VoiceSettings.from_config(cfg)
+    assert (voice.engine, voice.pyttsx3["rate"], voice.piper["voice"]) == ("pyttsx3", 150, "en_US-joe-medium")
+    assert LexiconSettings.from_config(cfg) == LexiconSettings(allow="mine.txt")
+    assert TurnConfig.from_config(config.load()) == TurnConfig()

@@ -7,11 +7,12 @@ import os
 import sys
 import traceback
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, dataclass_transform
+from typing import Any, ClassVar
 
 from voice_host.games.actions import Action, Begin, Query, SetStart, Tick
 from voice_host.games.errors import Refusal, Unplayable
 from voice_host.games.events import Event, GameOver, Refused, StartSet
+from voice_host.settings import Settings
 from voice_host.words.lexicon import fold
 
 
@@ -23,28 +24,6 @@ class Setup:
     """Clockwise seating order."""
     seed: int | None = None
     """Where the game's randomness starts (the bag, the dice, the draw for the start player)."""
-
-
-@dataclass_transform(frozen_default=True)
-class Settings:
-    """A game's settings, read one way: a subclass is a frozen dataclass whose fields are
-    read from the merged configuration's ``sections`` (later ones win; lists become
-    tuples): ``class RoadSettings(Settings, sections=("road",))``."""
-
-    sections: ClassVar[tuple[str, ...]] = ()
-
-    def __init_subclass__(cls, *, sections: tuple[str, ...] = (), **kw) -> None:
-        super().__init_subclass__(**kw)
-        cls.sections = sections
-        dataclass(frozen=True)(cls)
-
-    @classmethod
-    def from_config(cls, cfg: dict, **given):
-        merged: dict = {}
-        for name in cls.sections:
-            merged.update(cfg.get(name, {}))
-        fields = set(cls.__dataclass_fields__) - set(given)
-        return cls(**given, **{k: tuple(v) if isinstance(v, list) else v for k, v in merged.items() if k in fields})
 
 
 REGISTRY: dict[str, type["Game"]] = {}

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
+from voice_host.settings import Settings
+
 from voice_host.words import matcher, morphology, solver
 
 SCOWL_FILES = ("/usr/share/dict/american-english-large", "/usr/share/dict/british-english-large")
@@ -45,8 +47,7 @@ class LexiconError(RuntimeError):
     """A source of the lexicon is missing or unreadable."""
 
 
-@dataclass(frozen=True)
-class LexiconSettings:
+class LexiconSettings(Settings, sections=("dictionary",)):
     """Which reference a table plays with ([dictionary] in config/default.toml).
 
     wordlist: path of the table's own list (one word per line), None for the default.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from voice_host.games.base import Settings
+from voice_host.settings import Settings
 from voice_host.games.errors import Unplayable
 from voice_host.games.turns import TurnOrder
 

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from voice_host.games.base import Settings
+from voice_host.settings import Settings
 from voice_host.games.phlounder import events as E
 
 

@@ -14,7 +14,8 @@ from typing import ClassVar, Sequence
 
 from voice_host.games.prolix import actions as A
 from voice_host.games.prolix import events as E
-from voice_host.games.base import Game, Settings, Setup
+from voice_host.games.base import Game, Setup
+from voice_host.settings import Settings
 from voice_host.games.errors import Refusal
 from voice_host.games.expect import BoardPoints
 from voice_host.games.prolix.tiles import (

@@ -17,7 +17,8 @@ from enum import StrEnum
 
 from voice_host.games.road import actions as A
 from voice_host.games.road import events as E
-from voice_host.games.base import Game, Settings, Setup
+from voice_host.games.base import Game, Setup
+from voice_host.settings import Settings
 from voice_host.games.errors import Refusal, Unplayable
 from voice_host.games.scoring import ranking
 from voice_host.games.turns import TurnOrder, draw_for_start

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from voice_host.games.base import Settings
+from voice_host.settings import Settings
 from voice_host.host.session import Session
 
 
@@ -60,6 +60,8 @@ class Again:
 class HearingSettings(Settings, sections=("speech",)):
     """config/default.toml [speech]."""
 
+    engine: str = "auto"
+    """The recognizer: "auto" (the best installed), "moonshine", "whisper" or "vosk"."""
     confirm_below: float = 0.6
     """Match confidence under which a word is confirmed before it is played."""
     confirm_heard_below: float = 0.9

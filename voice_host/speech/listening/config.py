@@ -1,13 +1,12 @@
-"""TurnConfig: the settings of hearing, read by each stage (vad, attribution, turns)."""
+"""TurnConfig: the ``[listening]`` settings, read by each stage (vad, attribution, turns)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from voice_host.settings import Settings
 
 
-@dataclass
-class TurnConfig:
-    """Settings of segmentation and attribution."""
+class TurnConfig(Settings, sections=("listening",)):
+    """Settings of segmentation and attribution (config/default.toml ``[listening]``)."""
 
     frame_ms: int = 30
     """VAD frame length (10, 20 or 30 ms)."""

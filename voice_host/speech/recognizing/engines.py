@@ -25,6 +25,13 @@ ENGINES = ("auto", *AUTO_ORDER)
 """The engine names `--engine` accepts ("auto": the best one installed)."""
 
 
+def add_options(parser) -> None:
+    """``--engine`` and ``--model``, as every command that hears takes them."""
+    parser.add_argument("--engine", choices=("auto", *sorted(AUTO_ORDER)), help="speech recognizer (default: [speech] engine in the "
+                        "settings; auto: the best installed)")
+    parser.add_argument("--model", metavar="PATH", help="speech model directory (default: the engine's own)")
+
+
 def load(name: str) -> Engine:
     """The engine called ``name``: its package, imported now if it was not yet."""
     if name not in AUTO_ORDER:

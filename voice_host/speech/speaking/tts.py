@@ -29,6 +29,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from voice_host.settings import Settings
+
 from ..audio import SAMPLE_RATE, resample
 
 ENGINES = ("auto", "piper", "pyttsx3")
@@ -52,8 +54,7 @@ class RenderFailed(RuntimeError):
     """A sentence could not be rendered, even after retrying."""
 
 
-@dataclass
-class VoiceSettings:
+class VoiceSettings(Settings, sections=("voice",)):
     """The ``[voice]`` section: which engine, its voice, pace and volume, earcons."""
 
     engine: str = "auto"
@@ -64,22 +65,21 @@ class VoiceSettings:
     """voice (id or part of a name), rate (words per minute), volume (0..1)."""
 
     @classmethod
-    def from_config(cls, cfg: dict) -> "VoiceSettings":
-        v = dict(cfg.get("voice", {}) or {})
-        legacy = {k: v[k] for k in ("voice", "rate", "volume") if k in v}  # the older flat keys: pyttsx3's
-        engine = str(v.get("engine", "auto")).lower()
-        if engine not in ENGINES:
-            raise ValueError(f"[voice] engine must be one of {', '.join(ENGINES)}, not {engine!r}.")
-        out = cls(engine=engine, earcons=bool(v.get("earcons", True)),
-                  piper=dict(v.get("piper", {}) or {}), pyttsx3={**legacy, **dict(v.get("pyttsx3", {}) or {})})
-        for name, section in (("piper", out.piper), ("pyttsx3", out.pyttsx3)):
+    def prepare(cls, merged: dict) -> dict:
+        legacy = {k: merged[k] for k in ("voice", "rate", "volume") if k in merged}  # older flat keys: pyttsx3's
+        return {**merged, "engine": str(merged.get("engine", "auto")).lower(), "earcons": bool(merged.get("earcons", True)),
+                "piper": dict(merged.get("piper") or {}), "pyttsx3": {**legacy, **dict(merged.get("pyttsx3") or {})}}
+
+    def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ValueError(f"[voice] engine must be one of {', '.join(ENGINES)}, not {self.engine!r}.")
+        for name, section in (("piper", self.piper), ("pyttsx3", self.pyttsx3)):
             for key, example in (("rate", "1.0" if name == "piper" else "175"), ("volume", "0.8")):
                 value = section.get(key)
                 if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                           or value <= 0):
                     raise ValueError(f"[voice.{name}] {key} must be a positive number, like {example}, "
                                      f"not {value!r}.")
-        return out
 
 
 def clamp(x: float, limits: tuple[float, float]) -> float:
