@@ -14,6 +14,12 @@ The result goes to the user's cache (see :func:`cache_root`), written atomically
 into a folder keyed by the sizes and hashes of the source files, so it is done once
 per machine and model version. :func:`converted_models` returns the folder, or None
 when conversion is impossible (the caller then runs the .ort files as shipped).
+
+With an adaptation delta (``delta``: a file of the format in .adapt.delta), the
+delta's differences are added to the folded float weights before re-quantization, and
+the graphs go to a folder of their own, keyed also by the delta's checksum
+("base-en-KEY-adapted-SHA"). A damaged delta, or a failed conversion with one, raises
+(the base .ort files are never run in its place).
 """
 
 from __future__ import annotations
@@ -61,19 +67,30 @@ def source_key(model_dir: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def converted_dir(model_dir: Path) -> Path:
-    return cache_root() / "moonshine" / f"{model_dir.name}-{source_key(model_dir)}"
+def converted_dir(model_dir: Path, delta: Path | None = None) -> Path:
+    name = f"{model_dir.name}-{source_key(model_dir)}"
+    if delta is not None:
+        from .adapt.delta import checksum
+
+        name += f"-adapted-{checksum(delta)[:16]}"
+    return cache_root() / "moonshine" / name
 
 
 def is_complete(folder: Path) -> bool:
     return all((folder / f).is_file() for f in FILES) and (folder / "done.json").is_file()
 
 
-def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False) -> Path | None:
-    """The folder of converted models for `model_dir`, converting now if needed
-    (unless `convert` is False); None when it cannot be done."""
+def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False,
+                     delta: Path | None = None) -> Path | None:
+    """The folder of converted models for `model_dir` (with `delta` added when given),
+    converting now if needed (unless `convert` is False); None when it cannot be done
+    without a delta (with one: DamagedDelta or RuntimeError)."""
+    if delta is not None:
+        from .adapt.delta import load
+
+        load(delta)  # checks the checksum: a damaged delta is refused, never skipped
     try:
-        folder = converted_dir(model_dir)
+        folder = converted_dir(model_dir, delta)
         if is_complete(folder):
             return folder
         if not convert:
@@ -87,13 +104,14 @@ def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False)
         try:
             # in a child process: the conversion peaks at ~1.5 GB, given back at once
             proc = subprocess.run([sys.executable, "-m", "voice_host.speech.recognizing.moonshine.convert",
-                                   str(model_dir), str(tmp)], capture_output=True, text=True)
+                                   str(model_dir), str(tmp), *([str(delta)] if delta else [])],
+                                  capture_output=True, text=True)
             if proc.returncode != 0 or not all((tmp / f).is_file() for f in FILES):
                 tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
                 raise RuntimeError(f"the converter failed: {tail[0]}")
             (tmp / "done.json").write_text(json.dumps(
                 {"source": str(model_dir), "seconds": round(time.monotonic() - t0, 1),
-                 "format": FORMAT_VERSION}))
+                 "format": FORMAT_VERSION, "delta": str(delta) if delta else None}))
             try:
                 os.rename(tmp, folder)
             except OSError:
@@ -105,6 +123,9 @@ def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False)
             print(f"voice-host: converted in {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
         return folder
     except Exception as e:  # noqa: BLE001 - any failure: fall back to the .ort files
+        if delta is not None:
+            raise RuntimeError(f"The adapted recognizer could not be prepared ({e}); set [speech] model = "
+                               '"base" to use the base recognizer.') from e
         print(f"voice-host: could not convert the Moonshine model ({type(e).__name__}: {e}); "
               "using the .ort files as shipped (slower)", file=sys.stderr, flush=True)
         return None
@@ -388,30 +409,63 @@ def _optimize_and_quantize(m, out: Path, work: Path) -> None:
     opt.unlink()
 
 
-def convert_model(model_dir: Path, out: Path) -> None:
-    """Write encoder.onnx, decoder_first.onnx and decoder_next.onnx into `out`."""
-    work = out / "work"
-    work.mkdir(parents=True, exist_ok=True)
+def _add_delta(graph, consts, diffs, applied: set) -> None:
+    """Add an adaptation delta's differences to the weights (see .adapt.weights), and
+    drop the nodes that computed the replaced weights."""
+    if not diffs:
+        return
+    from .adapt.weights import apply_to_consts
+
+    applied.update(apply_to_consts(graph, consts, diffs))
+    while True:
+        used = {i for n in graph.node for i in n.input} | {o.name for o in graph.output}
+        dead = [n for n in graph.node if n.op_type in _FOLD and not any(o in used for o in n.output)]
+        if not dead:
+            return
+        for n in dead:
+            graph.node.remove(n)
+
+
+def float_encoder(model_dir: Path, diffs: dict | None = None, applied: set | None = None):
+    """The encoder as a plain float ONNX model (weights folded, `diffs` added)."""
     enc = read_ort(model_dir / "encoder_model.ort")
     consts = _fold_constants(enc.graph)
+    _add_delta(enc.graph, consts, diffs, applied if applied is not None else set())
     enc_m = _keep_used(_standalone(enc, enc.graph, [o.name for o in enc.graph.output], consts, "encoder"), "input")
     # the main graph's nodes stay; drop the folded ones (their outputs are initializers now)
     folded = {t.name for t in enc_m.graph.initializer}
     keep = [n for n in enc_m.graph.node if not all(o in folded for o in n.output)]
     del enc_m.graph.node[:]
     enc_m.graph.node.extend(keep)
-    _keep_used(enc_m, "initializer")
-    _optimize_and_quantize(enc_m, out / "encoder.onnx", work)
-    del enc, enc_m, consts
+    return _keep_used(enc_m, "initializer")
 
+
+def float_decoders(model_dir: Path, diffs: dict | None = None, applied: set | None = None):
+    """(first-step, next-step) decoder models, plain float ONNX (`diffs` added)."""
     dec = read_ort(model_dir / "decoder_model_merged.ort")
     consts = _fold_constants(dec.graph)
+    _add_delta(dec.graph, consts, diffs, applied if applied is not None else set())
     first, nxt = _split_decoder(dec, consts)
-    del dec, consts
+    return tuple(_keep_used(_keep_used(m, "input"), "initializer") for m in (first, nxt))
+
+
+def convert_model(model_dir: Path, out: Path, delta: Path | None = None) -> None:
+    """Write encoder.onnx, decoder_first.onnx and decoder_next.onnx into `out` (with
+    the adaptation `delta` added to the weights when given)."""
+    diffs, applied = None, set()
+    if delta is not None:
+        from .adapt.delta import load
+
+        diffs = load(delta).tensors
+    work = out / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    _optimize_and_quantize(float_encoder(model_dir, diffs, applied), out / "encoder.onnx", work)
+    first, nxt = float_decoders(model_dir, diffs, applied)
     for m, name in ((first, "decoder_first.onnx"), (nxt, "decoder_next.onnx")):
-        _keep_used(_keep_used(m, "input"), "initializer")
         _optimize_and_quantize(m, out / name, work)
     shutil.rmtree(work, ignore_errors=True)
+    if diffs is not None and set(diffs) - applied:
+        raise ValueError(f"the delta changes tensors the model does not have: {sorted(set(diffs) - applied)[:3]}")
 
 
 if __name__ == "__main__":
@@ -420,9 +474,9 @@ if __name__ == "__main__":
     import logging
 
     logging.disable(logging.WARNING)  # the quantizer's advice on pre-processing
-    if len(sys.argv) == 3:
+    if len(sys.argv) in (3, 4):  # SRC OUT [DELTA]
         t = time.monotonic()
-        convert_model(Path(sys.argv[1]), Path(sys.argv[2]))
+        convert_model(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]) if len(sys.argv) == 4 else None)
         print(f"converted into {sys.argv[2]} in {time.monotonic() - t:.1f} s")
     else:
         from voice_host.speech.recognizing.moonshine.files import find_model_dir

@@ -146,14 +146,24 @@ def base_weights(model_dir: Path | None = None) -> dict[str, np.ndarray]:
 
 
 def apply_to_consts(graph, consts: dict[str, np.ndarray], diffs: dict[str, np.ndarray]) -> list[str]:
-    """Add `diffs` (torch names and layout) to the folded constants of `graph` in place;
-    the torch names applied."""
+    """Add `diffs` (torch names and layout) to the folded constants of `graph` (and to
+    its initializers of those names) in place; the torch names applied."""
+    from onnx import numpy_helper
+
+    inits = {t.name: t for t in graph.initializer}
+    producers = {o: n for n in graph.node for o in n.output}
     done = []
     for name, (onnx_name, layout) in graph_map(graph, consts).items():
         d = diffs.get(name)
         if d is None:
             continue
         base = consts[onnx_name]
-        consts[onnx_name] = (base + to_onnx(d.astype(np.float32), layout, base.shape)).astype(base.dtype)
+        new = (base + to_onnx(d.astype(np.float32), layout, base.shape)).astype(base.dtype)
+        consts[onnx_name] = new
+        if onnx_name in inits:  # a float initializer (a bias, a norm) the graph keeps as it is
+            inits[onnx_name].CopyFrom(numpy_helper.from_array(new, onnx_name))
+        elif onnx_name in producers:  # a weight the graph computes (Cast -> Mul -> Add): now a constant
+            graph.node.remove(producers.pop(onnx_name))
+            graph.initializer.append(numpy_helper.from_array(new, onnx_name))
         done.append(name)
     return done
