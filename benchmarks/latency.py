@@ -1,0 +1,641 @@
+"""How long the host takes to answer: end of speech -> the first sound of its reply.
+
+    .venv/bin/python benchmarks/latency.py             # 24 words a condition, idle then loaded (~15 minutes)
+    .venv/bin/python benchmarks/latency.py --quick     # 4 words a condition (about 6 minutes)
+    .venv/bin/python benchmarks/latency.py --conditions idle --verbose   # what the host says, as it says it
+
+Issue 21, item 1. Held-out speech (the voices no tuning set uses: piper's neural joe,
+festival's HTS slt and flite's slt; no word of the tuning game of benchmarks/table.py)
+is played into the LIVE loop (`voice_host.app.play_live`: the Listener with its VAD and
+echo gate, the default recognizer (Moonshine, told what may be said), voice prints, the
+Hearing, the Session) in real time: a fake microphone hands out 20 ms blocks, each when
+its last sample has been "spoken" (it sleeps to the block's due time), so the endpoint
+wait is real. The host speaks through a real TtsVoice with the default synthesizer
+(Piper) and the host's Speaker (earcons as configured) into a fake sound card
+(:class:`FakeSoundCard`, given to ``TtsVoice(output=...)``), which plays at real speed and
+notes when the first non-silent sample of each write would be heard: the write's time,
+plus what is queued ahead of it (the reply's own leading silence included), plus the
+stream's latency (PortAudio's ALSA defaults: 8.7 ms for ``latency="low"``, 34.8 ms for
+"high", its default; a number as given).
+
+A game of Prolix Classic for Dee (joe), Fay (festival slt) and Kim (flite slt), as the
+live host runs one with one microphone: the host asks each player to say who they are
+and each answers "I am NAME, and I am ready to play." (intro); then the player whose
+turn it is says a word, alone (one-word) or after their name ("Kim, vocabulary":
+name-word), chosen on the board the game shows then (a known word among the best);
+every second word is followed by a question from another player ("Whose turn is it?",
+"What's the score?": question); once a game, after the fourth word, another player says
+"Take that back." (command), the word's player answers the host's "Say yes or no." with
+"Yes." (answer) and says the word again. Each player speaks when the host has finished
+its reply and been quiet for 0.6 s (or has said nothing for 8 s). The first utterance
+of a run is reported on its own (cold: the models' first run), not in the figures.
+
+For every utterance (wall times, time.perf_counter): end of speech (the last voiced
+sample of the clip, known from the script) -> the listener decides the utterance ended
+(the recognizer's finish() is called: ENDPOINT wait) -> the transcript is back
+(RECOGNIZE) -> voice prints (WHO: VoicePrints.identify, on the listener's thread) ->
+the session says the reply's first sentence or earcon (GAME: the hand-off to the main
+loop, the hearing, the game; a word waits for the tie window and the loop's next tick)
+-> the voice hands its first audio to the sound card (RENDER: Piper's first piece) ->
+the first non-silent sample is heard (OUTPUT: leading silence, the card's buffer and
+latency). The parts add up to the total. Per kind and condition: p50, p95 and max of
+the total and the mean of each part; and the synthesizer's own time to its first sample
+for every sentence it renders (cached ones included, as the host runs).
+
+Conditions: idle, and loaded: a busy process on one core beside it (``--hogs N``).
+The last line: ``latency p95: one-word N ms, other N ms, loaded N ms`` (idle one-word
+plays; idle everything else; loaded, every kind). Targets (issue 21, idle 2-core
+machine): p95 <= 400 ms one-word, <= 600 ms other, <= 800 ms loaded; Piper's first
+sample p95 <= 120 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "speech"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from synth import speech_bounds, synth  # noqa: E402
+
+from voice_host.host.output import Speaker  # noqa: E402
+from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
+from voice_host.speech.listening.sources import AudioChunk  # noqa: E402
+
+perf = time.perf_counter
+
+PLAYERS = {"Dee": "joe", "Fay": "fest_slt", "Kim": "slt"}
+"""The held-out voices (no tuning voice of benchmarks/table.py), in seating order."""
+GAME = "prolix-classic"
+SEED = 1
+ROUNDS = {"prolix": {"rounds_3_players": 20, "rounds_4_5_players": 20}}  # every word said is a play
+KINDS = ("one-word", "name-word", "question", "answer", "intro", "command")
+QUESTIONS = ("Whose turn is it?", "What's the score?")
+INTRO = "I am {name}, and I am ready to play."
+UNDO = "Take that back."
+KNOWN_ZIPF = 4.0
+"""Words chosen are this common (wordfreq Zipf), 4 letters or more."""
+BEST = 10
+"""A word is chosen among the best-scoring this many known words on the board."""
+BLOCK = 0.02
+"""The fake microphone's block (s)."""
+GAP = 0.6
+"""A player speaks once the host has been quiet this long after its reply (s)."""
+REPLY_WITHIN = 8.0
+"""A player who hears nothing for this long after speaking goes on (s)."""
+LATENCY = {"low": 0.0087, "high": 0.0348}
+"""The fake sound card's output latency (s) per PortAudio latency setting (its ALSA
+defaults); PortAudio's default is "high"."""
+SILENT = 1e-3
+"""A sample at or below this (-60 dBFS) is silence."""
+
+
+# ---------------------------------------------------------------------- the script
+@dataclass
+class Line:
+    """One utterance of the script."""
+
+    kind: str
+    """One of KINDS."""
+    player: str
+    text: str
+    expect: str
+    """The first sentence the host should answer with (from the same game played as typed)."""
+    audio: np.ndarray | None = field(default=None, repr=False)
+    voiced_end: float = 0.0
+    """Seconds from the clip's start to its last voiced sample."""
+
+
+def tuning_words() -> set[str]:
+    """The words of benchmarks/table.py's tuning game (never said here)."""
+    import table
+
+    return {t.word for t in table.plans(20, every=0)["tuning"]}
+
+
+def game_config(extra: dict | None = None) -> dict:
+    from voice_host import config
+
+    return config.load(overrides={**ROUNDS, **(extra or {})})
+
+
+def plan(words: int, *, questions_every: int = 2, undo_after: int | None = 3, seed: int = 21,
+         intros: bool = True, avoid: set[str] = frozenset(), cfg: dict | None = None) -> list[Line]:
+    """The script: introductions (when `intros`), then `words` words (one-word and
+    name-word in turn) with a question after every `questions_every`-th (0: none) and an
+    undo, yes and the word again after word `undo_after` (None: none). Each line's
+    expected reply comes from the same game played as typed lines."""
+    from voice_host.host.records import Said
+    from voice_host.host.session import Session, new_header
+    from voice_host.words import Words
+
+    w = Words.load()
+    cfg = cfg or game_config()
+    s = Session(new_header(GAME, list(PLAYERS), SEED, cfg), w, lambda _: None)
+    lines = [Line("intro", p, INTRO.format(name=p), s.announcer.enrolled(p)) for p in PLAYERS] if intros else []
+    s.begin(0.0, quiet=True)
+    zipf = np.asarray(w.data.zipf)
+    known = np.array([z >= KNOWN_ZIPF and len(x) >= 4 and x.isalpha() and x not in avoid
+                      for x, z in zip(w.data.words, zipf)])
+    rng = np.random.default_rng(seed)
+    t = 1.0
+
+    def typed(player: str, text: str) -> str:
+        nonlocal t
+        said = s.play(Said(t, player, text), quiet=True) + s.tick(t + 1.5, quiet=True)
+        if not said:
+            raise RuntimeError(f"the typed game says nothing to {player}: {text!r}")
+        t += 3.0
+        return said[0]
+
+    asked = 0
+    for i in range(words):
+        e = s.game.expectation()
+        values = w.values(e.tiles, e.used)
+        ok = np.flatnonzero(known & (values > 0))
+        word = w.data.words[int(rng.choice(ok[np.argsort(-values[ok], kind="stable")][:BEST]))]
+        player = s.game.state.active
+        kind = "one-word" if i % 2 == 0 else "name-word"
+        text = word if kind == "one-word" else f"{player}, {word}"
+        lines.append(Line(kind, player, text, typed(player, word)))
+        others = [p for p in PLAYERS if p != player]
+        if questions_every and i % questions_every == questions_every - 1:
+            who, question = others[asked % 2], QUESTIONS[asked % 2]
+            asked += 1
+            lines.append(Line("question", who, question, typed(who, question)))
+        if undo_after is not None and i == undo_after:
+            lines.append(Line("command", others[0], UNDO, typed(others[0], UNDO)))
+            lines.append(Line("answer", player, "Yes.", typed(player, "yes")))
+            lines.append(Line("one-word", player, word, typed(player, word)))
+    return lines
+
+
+def voice_lines(lines: list[Line]) -> list[Line]:
+    """Each line's audio, in its player's voice (tests/speech/synth: cached on disk)."""
+    for line in lines:
+        line.audio = synth(line.text, PLAYERS[line.player])
+        line.voiced_end = speech_bounds(line.audio)[1]
+    return lines
+
+
+# ---------------------------------------------------------------------- what happened when
+class Said(NamedTuple):
+    t: float
+    text: str | None
+    earcon: str | None
+
+
+class Write(NamedTuple):
+    t: float
+    """When the samples were handed to the sound card."""
+    heard: float | None
+    """When their first non-silent sample is heard (None: all silence)."""
+
+
+class Span(NamedTuple):
+    start: float
+    end: float
+    what: str = ""
+
+
+class Placed(NamedTuple):
+    line: int
+    start: float
+    """Wall time of the clip's first sample."""
+    end: float
+    """Wall time of its last voiced sample: the end of speech."""
+
+
+@dataclass
+class Log:
+    """Wall times (perf_counter) of what happened, appended from every thread."""
+
+    finishes: list[Span] = field(default_factory=list)
+    """recognizer.finish(): the listener has decided the utterance ended .. its transcript."""
+    identifies: list[Span] = field(default_factory=list)
+    said: list[Said] = field(default_factory=list)
+    writes: list[Write] = field(default_factory=list)
+    sentences: list[Span] = field(default_factory=list)
+    """The synthesizer: a sentence's rendering started .. its first piece."""
+    placed: list[Placed] = field(default_factory=list)
+
+
+class TimedRecognizer:
+    """The recognizer, its finish() timed (everything else passes through)."""
+
+    def __init__(self, inner, log: Log):
+        self._inner, self._log = inner, log
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def finish(self):
+        t0 = perf()
+        transcript = self._inner.finish()
+        self._log.finishes.append(Span(t0, perf(), transcript.text))
+        return transcript
+
+    def clone(self):
+        return TimedRecognizer(self._inner.clone(), self._log)
+
+
+class TimedSynth:
+    """The synthesizer, the time to each sentence's first piece noted."""
+
+    def __init__(self, inner, log: Log):
+        self._inner, self._log = inner, log
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def pieces(self, text: str):
+        t0 = perf()
+        first = True
+        for piece in self._inner.pieces(text):
+            if first:
+                self._log.sentences.append(Span(t0, perf(), text))
+                first = False
+            yield piece
+
+
+def timed_prints(log: Log):
+    """Voice prints whose identify() is timed."""
+    from voice_host.speech.listening.voiceprint import VoicePrints
+
+    class TimedPrints(VoicePrints):
+        def identify(self, audio, candidates=None):
+            t0 = perf()
+            try:
+                return super().identify(audio, candidates)
+            finally:
+                log.identifies.append(Span(t0, perf()))
+
+    return TimedPrints()
+
+
+class BenchSpeaker(Speaker):
+    """The host's Speaker (voice, earcons) with the moment of each sentence and earcon
+    noted; it prints only with `echo`."""
+
+    def __init__(self, cfg: dict, voice, log: Log, echo: bool = False):
+        super().__init__(True, cfg)
+        self.voice, self.log, self.echo = voice, log, echo
+
+    def __call__(self, line: str) -> None:
+        self.log.said.append(Said(perf(), line, None))
+        if self.echo:
+            print(f"      host: {line}", flush=True)
+        self.voice.say(line)
+
+    def cue(self, name: str, t: float | None = None) -> None:
+        if self.settings.earcons:
+            self.log.said.append(Said(perf(), None, name))
+        super().cue(name, t)
+
+
+class FakeSoundCard:
+    """A sound output for ``TtsVoice(output=...)``: opened like sounddevice.OutputStream,
+    it plays what it is given at real speed (`speed` times faster, for tests): a write
+    waits while the buffer holds more than the stream's latency, as a blocking PortAudio
+    write does. Every write is noted (Log.writes) with when its first non-silent sample
+    is heard."""
+
+    default_samplerate = 48000
+
+    def __init__(self, log: Log, speed: float = 1.0):
+        self.log, self.speed = log, speed
+        self.until = 0.0
+        """When everything written so far has been heard (perf_counter)."""
+        self.opened: list[dict] = []
+        """The keywords each stream was opened with."""
+
+    def __call__(self, **options) -> "FakeStream":
+        self.opened.append(options)
+        return FakeStream(self, options)
+
+    def busy(self) -> bool:
+        return perf() < self.until
+
+
+class FakeStream:
+    def __init__(self, card: FakeSoundCard, options: dict):
+        self.card = card
+        self.rate = float(options["samplerate"]) * card.speed
+        latency = options.get("latency", "high")
+        self.latency = LATENCY[latency] if isinstance(latency, str) else float(latency)
+
+    def start(self) -> None:
+        pass
+
+    def abort(self) -> None:
+        self.card.until = min(self.card.until, perf())  # what was buffered is dropped
+
+    def stop(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def write(self, frames: np.ndarray) -> None:
+        x = np.asarray(frames, dtype=np.float32).reshape(-1)
+        now = perf()
+        card = self.card
+        begin = max(now + self.latency, card.until)
+        loud = np.flatnonzero(np.abs(x) > SILENT)
+        card.log.writes.append(Write(now, begin + loud[0] / self.rate if loud.size else None))
+        card.until = begin + x.size / self.rate
+        if begin - now > self.latency:  # the buffer is full: wait for room
+            time.sleep(begin - now - self.latency)
+
+
+class FakeMic:
+    """A microphone (an AudioSource with a clock) that says the script's lines in real
+    time, 20 ms blocks, each handed out when its last sample is due; a line starts when
+    the host has answered the one before and been quiet `gap` seconds (or after
+    `reply_within` seconds of silence), the first once the host has spoken."""
+
+    realtime = True
+    channels = 1
+
+    def __init__(self, lines: list[Line], log: Log, host_busy: Callable[[], bool],
+                 gap: float = GAP, reply_within: float = REPLY_WITHIN):
+        self.lines, self.log, self.host_busy = lines, log, host_busy
+        self.gap, self.reply_within = gap, reply_within
+        self.t0: float | None = None
+        self._closed = threading.Event()
+
+    def clock(self) -> float:
+        return 0.0 if self.t0 is None else perf() - self.t0
+
+    def close(self) -> None:
+        self._closed.set()
+
+    def _may_speak(self, now: float, quiet_since: float, after: float) -> bool:
+        if self.host_busy() or now - quiet_since < self.gap:
+            return False
+        answered = any(s.t > after for s in self.log.said[-50:])
+        return answered or now - after > self.reply_within
+
+    def __iter__(self):
+        n = int(round(BLOCK * SAMPLE_RATE))
+        self.t0 = t0 = perf()
+        quiet_since, after = t0, 0.0  # a line waits for the host to have spoken after `after`
+        clip, pos, index, k = None, 0, 0, 0
+        while not self._closed.is_set():
+            now = perf()
+            if self.host_busy():
+                quiet_since = now
+            if clip is None:
+                if index == len(self.lines) and self._may_speak(now, quiet_since, after):
+                    return  # the last line answered: the microphone closes
+                if index < len(self.lines) and self._may_speak(now, quiet_since, after):
+                    line = self.lines[index]
+                    clip, pos = line.audio, 0
+                    start = t0 + k * BLOCK
+                    after = start + line.voiced_end
+                    self.log.placed.append(Placed(index, start, after))
+                    index += 1
+            block = np.zeros(n, np.float32)
+            if clip is not None:
+                part = clip[pos:pos + n]
+                block[:part.size] = part
+                pos += n
+                if pos >= clip.size:
+                    clip = None
+            due = t0 + (k + 1) * BLOCK
+            time.sleep(max(0.0, due - perf()))
+            yield AudioChunk(k * BLOCK, block[:, None])
+            k += 1
+
+
+# ---------------------------------------------------------------------- one run
+@dataclass
+class Run:
+    """One condition's game: the script, the log, the result."""
+
+    condition: str
+    lines: list[Line]
+    log: Log
+    opened: list[dict]
+    engine: str
+    wall: float
+
+
+def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict | None = None,
+        engine: str | None = None, speed: float = 1.0, gap: float = GAP, enrolled: bool = False,
+        echo: bool = False) -> Run:
+    """Play `lines` (voiced) into the live loop, with `hogs` busy processes beside it.
+    `enrolled`: the players' voice prints are taken from their introductions before the
+    game (as from a --voices file), so the live opening asks nobody."""
+    from voice_host.app import play_live
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.host.session import Session, new_header
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.speaking import tts
+    from voice_host.speech.speaking.voice import TtsVoice
+    from voice_host.words import Words
+
+    cfg = cfg or game_config()
+    log = Log()
+    words = Words.load()
+    settings = HearingSettings.from_config(cfg)
+    engine = engine or getattr(settings, "engine", None) or cfg.get("speech", {}).get("engine", "auto")
+    recognizer = TimedRecognizer(make_recognizer(engine), log)
+    synthesizer = TimedSynth(tts.make_synthesizer(tts.VoiceSettings.from_config(cfg)), log)
+    card = FakeSoundCard(log, speed)
+    voice = TtsVoice(synthesizer=synthesizer, play=True, output=card)
+    speaker = BenchSpeaker(cfg, voice, log, echo)
+    session = Session(new_header(GAME, list(PLAYERS), SEED, cfg), words, speaker)
+    speaker.attach(session)
+    hearing = Hearing(session, words, settings)
+    hearing.voiceprints = timed_prints(log)
+    if enrolled:
+        for p, v in PLAYERS.items():
+            hearing.voiceprints.enroll(p, synth(INTRO.format(name=p), v))
+    mic = FakeMic(lines, log, lambda: voice.speaking or card.busy(), gap)
+    voice.clock = mic.clock
+    options = {}
+    if "config" in inspect.signature(play_live).parameters:  # the listener's settings, as run_by_voice gives them
+        from voice_host.speech.listening.config import TurnConfig
+
+        if hasattr(TurnConfig, "from_config"):
+            options["config"] = TurnConfig.from_config(cfg)
+    hogging = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
+    t0 = perf()
+    try:
+        play_live(hearing, mic, recognizer, voice=voice, **options)
+    finally:
+        for p in hogging:
+            p.kill()
+            p.wait()
+        speaker.close(wait=5.0 / speed)
+    return Run(condition, lines, log, card.opened, recognizer.name, perf() - t0)
+
+
+# ---------------------------------------------------------------------- measuring
+PARTS = ("endpoint", "recognize", "who", "game", "render", "output")
+
+
+@dataclass
+class Measure:
+    """One utterance, end of speech to the first sound of the reply (seconds)."""
+
+    line: Line
+    segments: int
+    """How many utterances the listener made of it (1: as said)."""
+    heard: str | None
+    """What the recognizer heard."""
+    reply: list[str]
+    """What the host said (sentences; earcons as '<name>') before the next line."""
+    parts: dict[str, float] | None
+    """PARTS (None: no reply with a sound)."""
+    span: float | None = None
+    """End of speech -> the first sound, measured whole (s): the parts add up to it."""
+    cold: bool = False
+    """The run's first utterance (the models' first run): left out of the figures."""
+
+    @property
+    def total(self) -> float | None:
+        return None if self.parts is None else sum(self.parts.values())
+
+    @property
+    def expected(self) -> bool:
+        first = next((r for r in self.reply if not r.startswith("<")), None)
+        return first == self.line.expect
+
+
+def measure(r: Run) -> list[Measure]:
+    log = r.log
+    out = []
+    for j, p in enumerate(log.placed):
+        stop = log.placed[j + 1].start if j + 1 < len(log.placed) else float("inf")
+        finishes = [f for f in log.finishes if p.start < f.start < stop]
+        said = [s for s in log.said if p.end < s.t < stop]
+        reply = [s.text if s.text is not None else f"<{s.earcon}>" for s in said]
+        line = r.lines[p.line]
+        decided = next((f for f in finishes if f.start >= p.end), None)
+        parts = span = None
+        if decided is not None:
+            said = [s for s in said if s.t >= decided.end]
+            sounds = [w for w in log.writes if said and w.t >= said[0].t and w.heard is not None]
+            if said and sounds:
+                t_said = said[0].t
+                rendered = next(w.t for w in log.writes if w.t >= t_said)
+                who = sum(i.end - i.start for i in log.identifies if i.start >= decided.end and i.end <= t_said)
+                parts = {"endpoint": decided.start - p.end, "recognize": decided.end - decided.start, "who": who,
+                         "game": t_said - decided.end - who, "render": rendered - t_said,
+                         "output": sounds[0].heard - rendered}
+                span = sounds[0].heard - p.end
+        heard = " | ".join(f.what for f in finishes)
+        out.append(Measure(line, len(finishes), heard, reply, parts, span, cold=j == 0))
+    return out
+
+
+def first_samples(r: Run) -> list[float]:
+    """The synthesizer's time to each sentence's first piece (s)."""
+    return [s.end - s.start for s in r.log.sentences]
+
+
+# ---------------------------------------------------------------------- the report
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+def ms(x: float | None) -> str:
+    return "-" if x is None or x != x else f"{1000 * x:.0f}"
+
+
+def report(r: Run, ms_: list[Measure]) -> None:
+    print(f"\n{r.condition}: {len(ms_)} utterances in {r.wall:.0f} s, {r.engine} -> piper, output opened with "
+          f"{', '.join(sorted({str(o.get('latency', 'default (high)')) for o in r.opened})) or 'nothing'}")
+    head = f"  {'kind':<10} {'n':>3} {'p50':>6} {'p95':>6} {'max':>6} |" + "".join(f" {p:>9}" for p in PARTS) + \
+        "  replied as expected   (ms; the parts: means)"
+    print(head)
+    warm = [m for m in ms_ if not m.cold]
+    groups = [(k, [m for m in warm if m.line.kind == k]) for k in KINDS] + [("all", warm)]
+    for kind, group in groups:
+        if not group:
+            continue
+        timed = [m for m in group if m.total is not None]
+        totals = [m.total for m in timed]
+        parts = "".join(f" {ms(statistics.fmean(m.parts[p] for m in timed) if timed else None):>9}" for p in PARTS)
+        missing = f", {len(group) - len(timed)} unanswered" if len(timed) < len(group) else ""
+        print(f"  {kind:<10} {len(timed):>3} {ms(pct(totals, 50)):>6} {ms(pct(totals, 95)):>6} "
+              f"{ms(max(totals, default=None)):>6} |{parts}  {sum(m.expected for m in group):>9}/{len(group)}"
+              f"{missing}")
+    for m in ms_[:1]:
+        print(f"  cold start ({m.line.kind}, left out): {ms(m.total)} ms, of which recognize "
+              f"{ms((m.parts or {}).get('recognize'))} ms, game {ms((m.parts or {}).get('game'))} ms")
+    first = first_samples(r)
+    render = [m.parts["render"] for m in ms_ if m.parts]
+    print(f"  piper first sample: p50 {ms(pct(first, 50))} ms, p95 {ms(pct(first, 95))} ms over {len(first)} "
+          f"sentences; reply text -> first audio (render) p95 {ms(pct(render, 95))} ms")
+    odd = [m for m in ms_ if not m.expected or m.segments != 1 or m.parts is None]
+    for m in odd:
+        print(f"    ! {m.line.player}: {m.line.text!r} heard {m.heard!r} ({m.segments} utterance(s)); "
+              f"host: {' / '.join(m.reply[:2]) or 'nothing'} (expected {m.line.expect!r})")
+
+
+def verbose_lines(ms_: list[Measure]) -> None:
+    for m in ms_:
+        parts = " ".join(f"{p} {ms(v)}" for p, v in (m.parts or {}).items())
+        print(f"    {m.line.kind:<9} {m.line.player}: {m.line.text:<32} {ms(m.total):>5} ms  [{parts}]"
+              f"  heard {m.heard!r} -> {(m.reply or ['nothing'])[0]}")
+
+
+def summary(results: dict[str, list[Measure]]) -> str:
+    def p95(group) -> str:
+        totals = [m.total for m in group if m.total is not None]
+        return ms(pct(totals, 95)) if totals else "-"
+
+    idle = [m for m in results.get("idle", []) if not m.cold]
+    loaded = [m for m in results.get("loaded", []) if not m.cold]
+    return (f"latency p95: one-word {p95([m for m in idle if m.line.kind == 'one-word'])} ms, "
+            f"other {p95([m for m in idle if m.line.kind != 'one-word'])} ms, loaded {p95(loaded)} ms")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="4 words a condition instead of 24 (a few minutes)")
+    ap.add_argument("--words", type=int, help="words said a condition (default 24; 4 with --quick)")
+    ap.add_argument("--conditions", default="idle,loaded", help="idle, loaded or both (default idle,loaded)")
+    ap.add_argument("--hogs", type=int, default=1, help="busy processes beside the loaded condition (default 1)")
+    ap.add_argument("--engine", help="the recognizer (default: the config's, auto: Moonshine)")
+    ap.add_argument("--enrolled", action="store_true", help="voices known before the game: no introductions")
+    ap.add_argument("--verbose", action="store_true", help="every utterance, and what the host says as it says it")
+    args = ap.parse_args(argv)
+    n = args.words or (4 if args.quick else 24)
+    conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
+    if any(c not in ("idle", "loaded") for c in conditions):
+        ap.error("--conditions takes idle and/or loaded")
+    cfg = game_config()
+    lines = voice_lines(plan(n, intros=not args.enrolled, avoid=tuning_words(), cfg=cfg,
+                             undo_after=min(3, n - 1)))
+    print(f"{len(lines)} utterances a condition ({n} words), said by {', '.join(f'{p} ({v})' for p, v in PLAYERS.items())}")
+    results = {}
+    for c in conditions:
+        r = run(lines, condition=c, hogs=args.hogs if c == "loaded" else 0, cfg=cfg, engine=args.engine,
+                enrolled=args.enrolled, echo=args.verbose)
+        results[c] = measure(r)
+        report(r, results[c])
+        if args.verbose:
+            verbose_lines(results[c])
+    print(summary(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
