@@ -35,7 +35,12 @@ def owns(model: Path) -> bool:
     return (model / "encoder_model.ort").is_file()
 
 
-def create(model: str | Path | None = None, **options) -> MoonshineRecognizer:
+def create(model: str | Path | None = None, delta: str | Path | None = None, **options) -> MoonshineRecognizer:
+    """The recognizer; with `delta` (an adaptation delta, see .adapt), the adapted model."""
+    if delta is not None:
+        from .model import load_moonshine_model
+
+        options["_model"] = load_moonshine_model(model, options.get("cpu_threads"), options.get("convert", True), delta)
     return MoonshineRecognizer(model, **options)
 
 

@@ -48,7 +48,8 @@ def _log_softmax(logits: np.ndarray) -> np.ndarray:
 class MoonshineModel:
     """The loaded sessions and tokenizer (shared by every recognizer of a process)."""
 
-    def __init__(self, model_dir: Path | None = None, cpu_threads: int | None = None, convert: bool = True):
+    def __init__(self, model_dir: Path | None = None, cpu_threads: int | None = None, convert: bool = True,
+                 delta: Path | None = None):
         import onnxruntime as ort
 
         self.model_dir = Path(model_dir) if model_dir else find_model_dir()
@@ -61,10 +62,13 @@ class MoonshineModel:
         self.session_options = so
         providers = ["CPUExecutionProvider"]
         converted = None
-        if convert and os.environ.get("VOICE_HOST_MOONSHINE_ORT", "") != "1":
+        self.delta = Path(delta) if delta else None
+        """The adaptation delta added to the weights (.adapt.delta), or None: base."""
+        if self.delta is not None or (convert and os.environ.get("VOICE_HOST_MOONSHINE_ORT", "") != "1"):
             from .convert import converted_models
 
-            converted = converted_models(self.model_dir)
+            # with a delta: converted (into a folder of its own) or an error, never the base files
+            converted = converted_models(self.model_dir, delta=self.delta)
         self.converted = converted
         if converted is not None:
             self.encoder = ort.InferenceSession(str(converted / "encoder.onnx"), so, providers=providers)
@@ -255,11 +259,11 @@ _models_lock = threading.Lock()
 
 
 def load_moonshine_model(model_dir: str | Path | None = None, cpu_threads: int | None = None,
-                         convert: bool = True) -> MoonshineModel:
-    """Load (once per process) the Moonshine model."""
+                         convert: bool = True, delta: str | Path | None = None) -> MoonshineModel:
+    """Load (once per process) the Moonshine model (with an adaptation `delta`)."""
     d = Path(model_dir) if model_dir else find_model_dir()
-    key = (str(d.resolve()), cpu_threads, convert)
+    key = (str(d.resolve()), cpu_threads, convert, str(Path(delta).resolve()) if delta else None)
     with _models_lock:
         if key not in _models:
-            _models[key] = MoonshineModel(d, cpu_threads, convert)
+            _models[key] = MoonshineModel(d, cpu_threads, convert, Path(delta) if delta else None)
         return _models[key]
