@@ -1,0 +1,118 @@
+"""python -m voice_host.speech.recognizing.moonshine.adapt synth|train|export|evaluate|info|heldout"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def _synth(a) -> int:
+    from .synth import read_manifest, synthesize
+    from .texts import training_words
+
+    words = training_words(seed=a.seed, games=not a.no_games)
+    voices = a.voices.split(",") if a.voices else None
+    t = time.monotonic()
+    m = synthesize(Path(a.out), a.clips, voices, a.seed, a.jobs, words)
+    rows = read_manifest(m)
+    hours = sum(r["seconds"] for r in rows) / 3600
+    print(f"{len(rows)} clips ({hours:.2f} h) in {m} in {time.monotonic() - t:.0f} s")
+    return 0
+
+
+def _train(a) -> int:
+    from .train import train
+
+    s = train(Path(a.manifest), Path(a.out), a.steps, a.batch, a.lr, a.warmup, a.weight_decay, a.part, a.distill,
+              a.rank, a.seed, a.device, a.save_torch)
+    print(json.dumps({k: v for k, v in s.items() if k != "loss_curve"}, indent=1))
+    return 0
+
+
+def _export(a) -> int:
+    from ..convert import convert_model
+    from ..files import find_model_dir
+
+    t = time.monotonic()
+    convert_model(find_model_dir(), Path(a.out), Path(a.delta))
+    print(f"encoder.onnx, decoder_first.onnx, decoder_next.onnx (base + {a.delta}) in {a.out} "
+          f"in {time.monotonic() - t:.0f} s")
+    return 0
+
+
+def _info(a) -> int:
+    from .delta import load, read_header
+
+    header, payload = read_header(Path(a.delta))
+    d = load(Path(a.delta))
+    print(json.dumps({"sha256": d.sha256, "tensors": len(d), "bytes": Path(a.delta).stat().st_size,
+                      "payload_bytes": len(payload), "meta": header.get("meta", {})}, indent=1))
+    return 0
+
+
+def _heldout(a) -> int:
+    from .heldout import benchmark_words
+
+    words = sorted(benchmark_words(games=not a.no_games))
+    print("\n".join(words) if a.list else f"{len(words)} words held out")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m voice_host.speech.recognizing.moonshine.adapt",
+                                description="Adapt Moonshine base to the table: synthesize, train, export, evaluate.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("synth", help="synthesize the training set (training voices only)")
+    s.add_argument("out")
+    s.add_argument("--clips", type=int, default=66000)
+    s.add_argument("--voices", help="comma-separated training voices (default: all of voices.training_voices)")
+    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--no-games", action="store_true", help="skip the board games' words when holding words out")
+    s.set_defaults(run=_synth)
+    t = sub.add_parser("train", help="fine-tune on a manifest and write OUT/adapted.delta")
+    t.add_argument("manifest")
+    t.add_argument("out")
+    t.add_argument("--steps", type=int, default=1200)
+    t.add_argument("--batch", type=int, default=128)
+    t.add_argument("--lr", type=float, default=3e-5)
+    t.add_argument("--warmup", type=int, default=200)
+    t.add_argument("--weight-decay", type=float, default=0.01)
+    t.add_argument("--part", choices=("all", "decoder", "upper"), default="all")
+    t.add_argument("--distill", type=float, default=0.0, help="weight of KL(base || adapted)")
+    t.add_argument("--rank", type=int, default=0, help="store 2-D differences at this rank (0: int8 in full)")
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--device", help="cuda or cpu (default: cuda when there is one)")
+    t.add_argument("--save-torch", action="store_true")
+    t.set_defaults(run=_train)
+    x = sub.add_parser("export", help="write the host's ONNX graphs (int8) for base + delta into OUT")
+    x.add_argument("delta")
+    x.add_argument("out")
+    x.set_defaults(run=_export)
+    e = sub.add_parser("evaluate", help="held-out words and voices: choose among N, free decoding")
+    e.add_argument("--delta", help="an adapted.delta (default: the base model)")
+    e.add_argument("--compare", action="store_true", help="with --delta: the base model too, side by side")
+    e.add_argument("--words", help="a file of held-out words (default: benchmarks/recognition.py's held-out half)")
+    e.add_argument("--choices", type=int, default=500)
+    e.add_argument("--voices", default="joe,fest_slt,slt")
+    e.add_argument("--conditions", default="clean,20,10")
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--threads", type=int)
+    e.add_argument("--json")
+    e.set_defaults(run=lambda a: __import__(f"{__package__}.evaluate", fromlist=["main"]).main(a))
+    i = sub.add_parser("info", help="check a delta's checksum and print its header")
+    i.add_argument("delta")
+    i.set_defaults(run=_info)
+    h = sub.add_parser("heldout", help="the words no training set may hold")
+    h.add_argument("--list", action="store_true")
+    h.add_argument("--no-games", action="store_true")
+    h.set_defaults(run=_heldout)
+    a = p.parse_args(argv)
+    return a.run(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""``[speech] model = "base" | "adapted"``: which Moonshine weights the host runs.
+
+"base" (the default) is Moonshine base as moonshine-cpp ships it. "adapted" adds the
+adaptation delta shipped with voice-host (SHIPPED, or $VOICE_HOST_MOONSHINE_DELTA),
+converted once into its own folder of the user cache. None is shipped yet: asking for
+it says so in a sentence a player can act on.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+SHIPPED = Path(__file__).resolve().parent / "shipped" / "base-en.delta"
+MODELS = ("base", "adapted")
+
+
+class NoAdaptedModel(RuntimeError):
+    """"adapted" was asked for and cannot be had."""
+
+
+def delta_for(model: str | None) -> Path | None:
+    """The delta file for the setting (None for "base")."""
+    m = str(model or "base").strip().lower()
+    if m == "base":
+        return None
+    if m != "adapted":
+        raise NoAdaptedModel(f'[speech] model is "{model}"; it can be "base" or "adapted".')
+    path = Path(os.environ.get("VOICE_HOST_MOONSHINE_DELTA") or SHIPPED)
+    if not path.is_file():
+        raise NoAdaptedModel('No adapted recognizer is installed; set [speech] model = "base".')
+    return path
+
+
+def recognizer_options(cfg: dict, engine: str = "auto") -> dict:
+    """Extra options for engines.make_recognizer from the settings' [speech] model:
+    {} for "base", {"delta": PATH} for "adapted" (Moonshine only)."""
+    delta = delta_for(cfg.get("speech", {}).get("model", "base"))
+    if delta is None:
+        return {}
+    if engine == "auto":
+        from ...engines import resolve_engine
+
+        engine = resolve_engine("auto")
+    if engine != "moonshine":
+        raise NoAdaptedModel(f'The adapted recognizer is a Moonshine one, and the speech engine is {engine}; '
+                             'set [speech] model = "base".')
+    return {"delta": delta}
