@@ -34,7 +34,12 @@ def load_base(model_dir: Path | None = None, weights: dict[str, np.ndarray] | No
     from transformers import MoonshineForConditionalGeneration
 
     weights = weights if weights is not None else base_weights(model_dir)
-    model = MoonshineForConditionalGeneration(config())
+    try:  # every weight is loaded below: skip the random initialization (1-2 s)
+        from transformers.initialization import no_init_weights
+    except ImportError:  # pragma: no cover - transformers 4
+        from transformers.modeling_utils import no_init_weights
+    with no_init_weights():
+        model = MoonshineForConditionalGeneration(config())
     state = {k: torch.from_numpy(np.array(v, np.float32)) for k, v in weights.items()}
     missing, unexpected = model.load_state_dict(state, strict=False)
     missing = [k for k in missing if k != "proj_out.weight"]

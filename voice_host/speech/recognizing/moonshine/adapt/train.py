@@ -126,8 +126,9 @@ def loss_of(model, batch: dict, device, base=None, distill: float = 0.0, dtype=N
 def train(manifest: Path, out: Path, steps: int = 1200, batch: int = 128, lr: float = 3e-5, warmup: int = 200,
           weight_decay: float = 0.01, part: str = "all", distill: float = 0.0, rank: int = 0, seed: int = 0,
           device: str | None = None, save_torch: bool = False, log_every: int = 10, model_dir: Path | None = None,
-          quiet: bool = False) -> dict:
-    """Fine-tune and write OUT/adapted.delta and OUT/train.json; the summary."""
+          quiet: bool = False, weights: dict | None = None, level: int = 6) -> dict:
+    """Fine-tune and write OUT/adapted.delta and OUT/train.json; the summary
+    (`weights`: base_weights() already read)."""
     import torch
 
     from . import delta as deltas
@@ -139,7 +140,7 @@ def train(manifest: Path, out: Path, steps: int = 1200, batch: int = 128, lr: fl
     dtype = torch.bfloat16 if dev.type == "cuda" else None
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    base_w = base_weights(model_dir)
+    base_w = weights if weights is not None else base_weights(model_dir)
     model = load_base(weights=base_w).to(dev)
     base = load_base(weights=base_w).to(dev).eval() if distill > 0 else None
     params = trainable(model, part)
@@ -173,7 +174,7 @@ def train(manifest: Path, out: Path, steps: int = 1200, batch: int = 128, lr: fl
                "loss_first_batch_after": round(after_first, 5), "loss_curve": curve,
                "changed_tensors": len(diffs)}
     meta = {k: v for k, v in summary.items() if k != "loss_curve"}
-    summary["sha256"] = deltas.save(out / "adapted.delta", diffs, meta)
+    summary["sha256"] = deltas.save(out / "adapted.delta", diffs, meta, level)
     summary["delta_bytes"] = (out / "adapted.delta").stat().st_size
     (out / "train.json").write_text(json.dumps(summary, indent=1))
     if save_torch:
