@@ -27,19 +27,20 @@ word among the best); every second word is followed by a question from another p
 ("Whose turn is it?", "What's the score?": question); once a game, after the fourth
 word, another player says "Take that back." (command), the word's player answers the
 host's "Say yes or no." with "Yes." (answer) and says the word again. Each player speaks
-when the host has finished its reply and been quiet for 0.6 s (or has said nothing for 8
-s). The first utterance of a run is reported on its own (cold: the models' first run),
-not in the figures.
+when the host has finished its reply and been quiet for 0.6 s (or, when its words were
+never heard and answered, after 20 s). The first utterance of a run is reported on its
+own (cold: the models' first run), not in the figures.
 
 For every utterance (wall times, time.perf_counter): end of speech (the last voiced
-sample of the clip, known from the script) -> the listener decides the utterance ended
-(the recognizer's finish() is called for the transcript the hearing gets: ENDPOINT
-wait; a speculative recognition thrown away does not count) -> the transcript is back
-(RECOGNIZE) -> voice prints (WHO: VoicePrints.identify, on the listener's thread) ->
-the session says the reply's first sentence or earcon (GAME: the hand-off to the main
-loop, the hearing, the game; a word waits for the tie window and the loop's next tick)
--> the voice hands its first audio to the sound card (RENDER: Piper's first piece) ->
-the first non-silent sample is heard (OUTPUT: leading silence, the card's buffer and
+sample of the clip, known from the script) -> the hearing gets the utterance
+(Hearing.on_hear); of that, RECOGNIZE is the recognition whose transcript it is (the
+last finish() or peek() before it: a guess made at a short pause and kept counts, one
+thrown away does not) and WHO the voice prints run on the listener's thread, the rest
+is the ENDPOINT wait (silence waited for, before or after the recognition) -> the
+session says the reply's first sentence or earcon (GAME: the hearing, the game, voice
+prints run there; a word waits for the tie window and the loop's next tick) -> the
+voice hands its first audio to the sound card (RENDER: Piper's first piece) -> the
+first non-silent sample is heard (OUTPUT: leading silence, the card's buffer and
 latency). The parts add up to the total. Per kind and condition: p50, p95 and max of
 the total and the mean of each part; and the synthesizer's own time to its first sample
 for every sentence it renders (cached ones included, as the host runs).
@@ -98,8 +99,9 @@ BLOCK = 0.02
 """The fake microphone's block (s)."""
 GAP = 0.6
 """A player speaks once the host has been quiet this long after its reply (s)."""
-REPLY_WITHIN = 8.0
-"""A player who hears nothing for this long after speaking goes on (s)."""
+REPLY_WITHIN = 20.0
+"""A player whose words the host has not heard and answered this long after they were
+said goes on (s)."""
 LATENCY = {"low": 0.0087, "high": 0.0348}
 """The fake sound card's output latency (s) per PortAudio latency setting (its ALSA
 defaults); PortAudio's default is "high"."""
@@ -229,7 +231,7 @@ class Log:
     """Wall times (perf_counter) of what happened, appended from every thread."""
 
     finishes: list[Span] = field(default_factory=list)
-    """recognizer.finish(): the listener has decided the utterance ended .. its transcript."""
+    """Each recognition (RECOGNITIONS: finish(), a peek() at a pause): asked for .. its transcript."""
     heard: list[Span] = field(default_factory=list)
     """Each utterance the hearing got (Hearing.on_hear), on the main loop."""
     identifies: list[Span] = field(default_factory=list)
@@ -240,20 +242,30 @@ class Log:
     placed: list[Placed] = field(default_factory=list)
 
 
+RECOGNITIONS = ("finish", "peek")
+"""The recognizer's calls that give a transcript (finish at the end; peek, a guess at a
+short pause, where the listener makes one): each is timed."""
+
+
 class TimedRecognizer:
-    """The recognizer, its finish() timed (everything else passes through)."""
+    """The recognizer, its RECOGNITIONS timed (everything else passes through; a method
+    it lacks stays missing, so ``hasattr`` tells the listener the truth)."""
 
     def __init__(self, inner, log: Log):
         self._inner, self._log = inner, log
 
     def __getattr__(self, name):
-        return getattr(self._inner, name)
+        attr = getattr(self._inner, name)
+        if name not in RECOGNITIONS or not callable(attr):
+            return attr
 
-    def finish(self):
-        t0 = perf()
-        transcript = self._inner.finish()
-        self._log.finishes.append(Span(t0, perf(), transcript.text))
-        return transcript
+        def timed(*args, **kwargs):
+            t0 = perf()
+            transcript = attr(*args, **kwargs)
+            self._log.finishes.append(Span(t0, perf(), f"{name}: {getattr(transcript, 'text', '')}"))
+            return transcript
+
+        return timed
 
     def clone(self):
         return TimedRecognizer(self._inner.clone(), self._log)
@@ -393,7 +405,8 @@ class FakeMic:
     def _may_speak(self, now: float, quiet_since: float, after: float) -> bool:
         if self.host_busy() or now - quiet_since < self.gap:
             return False
-        answered = any(s.t > after for s in self.log.said[-50:])
+        answered = any(s.t > after for s in self.log.said[-50:]) and (
+            after == 0.0 or any(h.start > after for h in self.log.heard[-5:]))
         return answered or now - after > self.reply_within
 
     def __iter__(self):
@@ -543,11 +556,14 @@ def measure(r: Run) -> list[Measure]:
             said = [s for s in said if s.t >= decided.end]
             sounds = [w for w in log.writes if said and w.t >= said[0].t and w.heard is not None]
             if said and sounds:
-                t_said = said[0].t
+                t_heard, t_said = heard[0].start, said[0].t
                 rendered = next(w.t for w in log.writes if w.t >= t_said)
-                who = sum(i.end - i.start for i in log.identifies if i.start >= decided.end and i.end <= t_said)
-                parts = {"endpoint": decided.start - p.end, "recognize": decided.end - decided.start, "who": who,
-                         "game": t_said - decided.end - who, "render": rendered - t_said,
+                prints = [i for i in log.identifies if i.start >= decided.end and i.end <= t_said]
+                who = sum(i.end - i.start for i in prints)
+                listening = sum(i.end - i.start for i in prints if i.end <= t_heard)  # on the listener's thread
+                recognize = decided.end - decided.start
+                parts = {"endpoint": t_heard - p.end - recognize - listening, "recognize": recognize, "who": who,
+                         "game": t_said - t_heard - (who - listening), "render": rendered - t_said,
                          "output": float(sounds[0].heard - rendered)}
                 span = float(sounds[0].heard - p.end)
         out.append(Measure(line, len(heard), " | ".join(h.what for h in heard), reply, parts, span, cold=j == 0))

@@ -1,0 +1,63 @@
+"""benchmarks/latency.py's machinery on three utterances: the live loop (play_live, the
+default recognizer, voice prints, the hearing, the session, a TtsVoice with Piper into
+the fake sound card, played 8 times faster here), each utterance measured once, the
+reply the one the typed game gives, the parts of the wait adding up to the whole.
+Nothing about how long it takes is asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import need
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def latency():
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.speaking.tts import piper_available
+
+    try:
+        engine = make_recognizer("auto").name
+    except Exception as exc:  # noqa: BLE001 - said in the skip
+        engine = f"none ({exc})"
+    need(engine == "moonshine", f"the default recognizer is {engine}, not moonshine")
+    need(piper_available() is None, f"Piper is not available: {piper_available()}")
+    spec = importlib.util.spec_from_file_location("latency_benchmark", ROOT / "benchmarks" / "latency.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    import synth
+
+    for voice in module.PLAYERS.values():
+        why = synth.tool_missing(voice)
+        need(why is None, why or "")
+    return module
+
+
+def test_three_utterances_through_the_live_loop_are_each_measured_once(latency):
+    # who said a bare word rests on voice prints of one clip each: the host may ask; a
+    # name said first is sure
+    lines = latency.plan(2, questions_every=1, undo_after=None, intros=False, bare=False)[:3]
+    assert [x.kind for x in lines] == ["name-word", "question", "name-word"]
+    latency.voice_lines(lines)
+    run = latency.run(lines, enrolled=True, speed=8.0, gap=0.3)
+    measured = latency.measure(run)
+    assert [p.line for p in run.log.placed] == [0, 1, 2]
+    assert run.opened, "the voice never opened the fake sound card"
+    assert [m.line for m in measured] == lines
+    for m in measured:
+        what = f"{m.line.player}: {m.line.text!r} heard {m.heard!r}, host: {m.reply}"
+        assert m.segments == 1, what
+        assert m.expected, what
+        assert m.parts is not None and set(m.parts) == set(latency.PARTS), what
+        # (the endpoint alone may start a hair before the clip's -45 dB end: the VAD decides)
+        assert all(v >= 0 for k, v in m.parts.items() if k != "endpoint"), (what, m.parts)
+        assert abs(m.total - m.span) < 0.001, (what, m.parts, m.span)
+    assert re.fullmatch(r"latency p95: one-word - ms, other \d+ ms, loaded - ms",
+                        latency.summary({"idle": measured})), latency.summary({"idle": measured})
