@@ -221,7 +221,7 @@ def test_delta_changes_the_onnx_graphs_as_it_changes_torch(toy_set, torch_ok, ba
     with torch.no_grad():
         pt = logits(model, clip, [1])[0]
     assert np.abs(new_lg - base_lg).max() > 0.05  # the delta changes what the graphs compute ...
-    assert np.abs(new_lg - pt).max() < 1e-3  # ... exactly as it changes the torch model
+    assert np.abs(new_lg - pt).max() < 1e-4  # ... exactly as it changes the torch model (3e-5 measured)
     assert convert.converted_dir(model_dir, path).name.endswith("-adapted-" + deltas.checksum(path)[:16])
     assert convert.converted_dir(model_dir, path) != convert.converted_dir(model_dir)
 
