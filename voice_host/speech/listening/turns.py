@@ -27,7 +27,7 @@ from ..audio import SAMPLE_RATE
 from ..recognizing.recognizer import Recognizer, Transcript, Word
 from ..speaking.voice import HostVoice
 from .sources import AudioSource
-from .vad import Segment, SegmentAudio, SegmentEnd, Segmenter, SegmenterEvent, SegmentStart
+from .vad import Segment, SegmentAudio, SegmentEnd, SegmentPause, Segmenter, SegmenterEvent, SegmentStart
 from .voiceprint import VoicePrints
 
 
@@ -68,6 +68,9 @@ class Utterance:
     """A constrained recognizer's best sentences, best first (Transcript.alternatives)."""
     audio: np.ndarray | None = field(default=None, repr=False, compare=False)
     """The utterance's mono 16 kHz audio (pre-roll included), e.g. for enrollment."""
+    early: bool = False
+    """Ended at a short pause (TurnConfig.guess_after) because what was said so far is a
+    whole sentence that cannot go on, not after the full trailing silence."""
 
 
 # ----------------------------------------------------------------- events (on_event)
@@ -138,6 +141,8 @@ class Listener:
         self.on_event = on_event
         self.keep_audio = keep_audio
         self._recognizers: list[Recognizer] = []
+        self._guesses: dict[int, tuple[float, Transcript]] = {}
+        """Per channel: the pause a guess was made at, and the guess (see SegmentPause)."""
         self._expected: Sequence[str] | None = None
         self._sayable = None
         self.expect(None)
@@ -185,7 +190,7 @@ class Listener:
             self.constrain(self._sayable)
         for r in self._recognizers:
             r.reset()
-        seg = Segmenter(n_ch, self.config)
+        seg = self._segmenter = Segmenter(n_ch, self.config)
         frame = seg.frame
         buf = np.zeros((0, n_ch), np.float32)
         buf_t = None
@@ -220,10 +225,11 @@ class Listener:
             self._emit(Partial(ch, partial.text, t))
 
 
-    def _handle(self, ev: SegmenterEvent, pending: list[list[np.ndarray]]) -> Iterator[Utterance]:
+    def _handle(self, ev: SegmenterEvent, pending: list[list[np.ndarray]], early: bool = False) -> Iterator[Utterance]:
         ch = ev.channel
         match ev:
             case SegmentStart():
+                self._guesses.pop(ch, None)
                 barge = False
                 if self.voice is not None and self.voice.speaking:
                     self.voice.stop()
@@ -233,15 +239,33 @@ class Listener:
                 self._emit(SpeechStarted(ch, ev.time, barge))
             case SegmentAudio():
                 pending[ch].append(ev.frame)
+            case SegmentPause():
+                recognizer = self._recognizers[ch]
+                if not hasattr(recognizer, "peek"):  # a streaming engine keeps its own endpoints
+                    return
+                at, guess = self._guesses.get(ch, (None, None))
+                if at != ev.time:  # a new pause: guess what was said so far
+                    if pending[ch]:
+                        self._feed(ch, pending[ch], ev.time)
+                    at, guess = self._guesses[ch] = (ev.time, recognizer.peek())
+                if ev.silence >= self.config.end_early_after and guess.complete >= self.config.end_early_above:
+                    yield from self._handle(self._segmenter.end(ch), pending, early=True)
             case SegmentEnd():
-                if pending[ch]:
-                    self._feed(ch, pending[ch], ev.segment.end)
-                transcript = self._recognizers[ch].finish()
-                u = self._utterance(ev.segment, transcript, ev.audio)
+                recognizer = self._recognizers[ch]
+                at, guess = self._guesses.pop(ch, (None, None))
+                if guess is not None and at == ev.segment.end:  # no more speech since the guess
+                    recognizer.reset()
+                    transcript = guess
+                else:
+                    if pending[ch]:
+                        self._feed(ch, pending[ch], ev.segment.end)
+                    transcript = recognizer.finish()
+                pending[ch] = []
+                u = self._utterance(ev.segment, transcript, ev.audio, early)
                 if u is not None:
                     yield u
 
-    def _utterance(self, segment: Segment, tr: Transcript, audio: np.ndarray) -> Utterance | None:
+    def _utterance(self, segment: Segment, tr: Transcript, audio: np.ndarray, early: bool) -> Utterance | None:
         c = self.config
         if segment.voiced < c.min_speech:
             self._emit(Discarded(segment.channel, segment.start, segment.end, "too short", tr.text))
@@ -262,7 +286,7 @@ class Listener:
             speaker_method=attr.method, channel=segment.channel,
             ask=attr.confidence < c.ask_below, engine=tr.engine,
             constrained=tr.constrained, alternatives=list(tr.alternatives),
-            audio=audio if self.keep_audio else None,
+            audio=audio if self.keep_audio else None, early=early,
         )
         self._next_id += 1
         return u

@@ -7,7 +7,9 @@ microphone per player, from the loudest channel's leak). An utterance starts at
 `trailing_silence` seconds without speech; a lone voiced frame does not extend it.
 What it finds comes out as events: :class:`SegmentStart` (with the pre-roll audio),
 :class:`SegmentAudio` (each frame while the utterance lasts) and :class:`SegmentEnd`
-(the :class:`Segment` and its audio).
+(the :class:`Segment` and its audio); after `guess_after` and again after
+`end_early_after` seconds of silence inside an utterance, :class:`SegmentPause`, when
+the listener may guess whether it is over and end it then (:meth:`Segmenter.end`).
 """
 
 from __future__ import annotations
@@ -71,7 +73,20 @@ class SegmentEnd:
     """All of its audio, pre-roll included."""
 
 
-SegmenterEvent = SegmentStart | SegmentAudio | SegmentEnd
+@dataclass
+class SegmentPause:
+    """An utterance under way has been silent for `guess_after` seconds, and again for
+    `end_early_after` (once each a pause): moments to guess whether it is over, and to
+    end it (:meth:`Segmenter.end`) if the guess says so."""
+
+    channel: int
+    time: float
+    """The end of the last voiced frame (s): the pause started there."""
+    silence: float
+    """The threshold reached: `guess_after` or `end_early_after` (s)."""
+
+
+SegmenterEvent = SegmentStart | SegmentAudio | SegmentPause | SegmentEnd
 
 
 class _ChannelState:
@@ -87,6 +102,8 @@ class _ChannelState:
         self.voiced = 0.0
         self.audio_start = 0.0
         self.run = 0
+        self.paused: tuple[float, float] = (-1.0, 0.0)
+        """The last pause announced: (where it started, the threshold it reached)."""
         self.levels: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
         self.audio: list[np.ndarray] = []
 
@@ -158,11 +175,19 @@ class Segmenter:
             else:
                 st.run = 0
             too_long = t + fdur - st.start >= c.max_utterance
-            if t + fdur - st.last_voiced_end >= c.trailing_silence or too_long:
-                events.append(self._end(ch))
+            silent = t + fdur - st.last_voiced_end
+            if silent >= c.trailing_silence or too_long:
+                events.append(self.end(ch))
+            elif c.guess_after:
+                reached = max((x for x in (c.guess_after, c.end_early_after) if silent >= x), default=0.0)
+                if reached and st.paused != (st.last_voiced_end, reached):
+                    st.paused = (st.last_voiced_end, reached)
+                    events.append(SegmentPause(ch, st.last_voiced_end, reached))
         return events
 
-    def _end(self, ch: int) -> SegmentEnd:
+    def end(self, ch: int) -> SegmentEnd:
+        """End channel `ch`'s utterance now (at its trailing silence, or when the
+        listener knows it is over)."""
         st = self.states[ch]
         st.in_speech = False
         seg = Segment(ch, st.start, st.last_voiced_end, st.voiced, st.audio_start)
@@ -172,7 +197,7 @@ class Segmenter:
 
     def flush(self) -> list[SegmentEnd]:
         """End every utterance still open (end of the recording)."""
-        return [self._end(st.channel) for st in self.states if st.in_speech]
+        return [self.end(st.channel) for st in self.states if st.in_speech]
 
 
 def segments(audio: np.ndarray, config: TurnConfig | None = None) -> list[Segment]:
@@ -188,4 +213,4 @@ def segments(audio: np.ndarray, config: TurnConfig | None = None) -> list[Segmen
     return [s for s in out if s.voiced >= seg.config.min_speech]
 
 
-__all__ = ["Segment", "SegmentAudio", "SegmentEnd", "SegmentStart", "Segmenter", "SegmenterEvent", "segments"]
+__all__ = ["Segment", "SegmentAudio", "SegmentEnd", "SegmentPause", "SegmentStart", "Segmenter", "SegmenterEvent", "segments"]

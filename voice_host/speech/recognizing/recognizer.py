@@ -72,6 +72,10 @@ class Transcript:
     """The unconstrained decode of the same audio, normalized (moonshine)."""
     free_score: float | None = None
     """The free decode's log-likelihood, comparable with `alternatives`' scores."""
+    complete: float = 0.0
+    """How sure the recognizer is that this is a whole sentence of its language that
+    cannot go on (0..1; 0 when it cannot tell): the listener ends an utterance at a
+    short pause only when this is high (docs/SPEECH.md, "Answering at once")."""
 
 
 class Recognizer(Protocol):
@@ -139,8 +143,14 @@ class WholeUtterance:
         return None
 
     def finish(self) -> "Transcript":
-        audio = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
+        transcript = self.peek()
         self.reset()
+        return transcript
+
+    def peek(self) -> "Transcript":
+        """The transcript of the audio fed so far, which stays (the listener's guess at
+        a pause, before it knows the utterance is over)."""
+        audio = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
         return self.transcribe(audio)
 
 

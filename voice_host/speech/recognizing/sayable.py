@@ -309,6 +309,11 @@ class Language:
     def accepts(self, sentence: str) -> bool:
         return self.final(self.feed(self.start, sentence))
 
+    def goes_on(self, sentence: str) -> bool:
+        """Whether a longer sentence begins with `sentence` and a space: a name before
+        its word, "i am ann" before "and i am ready to play", a letter of a spelling."""
+        return bool(self.step(self.feed(self.start, sentence), " "))
+
     def ahead(self, prior) -> "Ahead":
         """The game's prior (words.prior.SearchPrior over this language's words) as a
         search over this language sees it."""

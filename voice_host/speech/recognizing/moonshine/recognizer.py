@@ -39,6 +39,11 @@ utterance to be taken as free speech (chatter, an enrollment sentence) instead.
 Decided on the tuning split of benchmarks/recognition.py (the full run chose 6.5
 with 1 s of padding, 8.0 with 0.5 s)."""
 
+COMPLETE_MARGIN = 3.0
+"""How many nats the best sentence must score above the free decode before a pause can
+end the utterance early (Transcript.complete): single game words score 3-8 nats above
+it, phrases cut short at a pause 0-3 (benchmarks/latency.py, false endings)."""
+
 SPELL_SLACK = 2.0
 """How many more nats the free decode needs per spelled letter when the sentence it
 beats is a spelling: a spelling is long and each letter half-heard in noise costs a
@@ -65,6 +70,20 @@ def _letters(lang: Language, sentence: str) -> int:
     lead = max((len(n.split()) for n in lang.names if words[:len(n.split())] == n.split()), default=0)
     words = words[lead:]
     return len(words) if len(words) >= 2 and all(w in lang.spell for w in words) else 0
+
+
+def _complete(lang: Language, alternatives: list[tuple[str, float]], free_over: float) -> float:
+    """How sure the search is that the utterance is over: the n-best's probability on
+    sentences that cannot go on (not a name before its word, not the start of a longer
+    phrase), when the best sentence explains the audio at least COMPLETE_MARGIN nats
+    better than the free decode (`free_over`: the free decode's score over the best
+    sentence's, before the game's prior; a phrase cut short, "whose turn ...", is
+    explained about as well by free text as by the nearest word); else 0."""
+    if not math.isfinite(free_over) or free_over > -COMPLETE_MARGIN:
+        return 0.0
+    top = alternatives[0][1]
+    weights = [(math.exp(score - top), lang.goes_on(text)) for text, score in alternatives]
+    return sum(w for w, goes_on in weights if not goes_on) / sum(w for w, _ in weights)
 
 
 class MoonshineRecognizer(WholeUtterance):
@@ -189,6 +208,7 @@ class MoonshineRecognizer(WholeUtterance):
                 if key not in alts:
                     alts[key] = score - self.lm_weight * prior
                     raw_of[key] = text
+        acoustic = max(alts.values(), default=-math.inf)  # before the game's prior
         if game_prior is not None:  # the game's prior: what a player would say on this board
             ahead = lang.ahead(game_prior)
             alts = {text: score + ahead.sentence(text) for text, score in alts.items()}
@@ -202,7 +222,8 @@ class MoonshineRecognizer(WholeUtterance):
         conf = _posterior([s for _, s in alternatives])
         raw = raw_of[best_text]
         return self._transcript(best_text, raw, conf, dur, free=free_norm, free_score=d.free_score,
-                                alternatives=alternatives, constrained=True)
+                                alternatives=alternatives, constrained=True,
+                                complete=_complete(lang, alternatives, d.free_score - acoustic))
 
     def _second_pass(self, d: Decoded, audio: np.ndarray, lang: Language, free_norm: str,
                      found: dict[str, float]) -> None:
