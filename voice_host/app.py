@@ -222,13 +222,17 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
         hearing.open(offset)
     threading.Thread(target=run, daemon=True, name="listener").start()
     start = time.monotonic()
+
+    def catch_up() -> None:  # the clock to now, or to where a player still speaking began
+        now = offset + time.monotonic() - start
+        hold = min(speaking.values(), default=None)
+        hearing.tick(now if hold is None else min(now, offset + hold))
+
     while True:
         try:
             u = inbox.get(timeout=0.2)
         except queue.Empty:
-            now = offset + time.monotonic() - start
-            hold = min(speaking.values(), default=None)
-            hearing.tick(now if hold is None else min(now, offset + hold))
+            catch_up()
             continue
         except KeyboardInterrupt:
             break
@@ -237,6 +241,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
         u.start += offset
         u.end += offset
         hearing.hear(u)
+        catch_up()  # a word whose tie window has passed is scored now, not at the next tick
     hearing.finish()
 
 

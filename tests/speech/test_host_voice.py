@@ -64,6 +64,25 @@ def test_piper_streams_the_first_clause_first(piper):
     assert rms(pieces[0]) > 0.03 and 0.8 < pieces[0].size / piper.sample_rate < 3.5
 
 
+def test_a_reply_opening_with_a_prepared_phrase_sounds_it_first(piper):
+    """Issue 21: the openings the host says most are rendered before they are needed;
+    a reply starting with one plays that audio first, unchanged, then the rest."""
+    from voice_host.host.announce import Announcer, sentence
+    from voice_host.games.events import TurnStarted
+    from voice_host.games.prolix.events import WordScored
+
+    openings = Announcer().openings(["Ann", "Ben"], rounds=2)
+    assert openings[:2] == ["Ann scores", "Ben scores"] and "Round 2: Ben's turn." in openings
+    assert sentence(WordScored("Ann", "jewelers", 15, ())).startswith("Ann scores 15 points")
+    assert sentence(TurnStarted("Ben", 2)) in openings
+    voice = engines.PiperSynthesizer(warm_up=False)
+    voice.prepare(["Ann scores"])
+    head = voice._cache[("Ann scores", 1.0)]
+    pieces = list(voice.pieces("Ann scores 15 points for jewelers."))
+    assert pieces[0] is head[0] and len(pieces) > len(head)
+    assert list(voice.pieces("Ben scores 15 points for jewelers."))[0] is not head[0]
+
+
 def test_engine_auto_picks_piper(piper):
     s = engines.make_synthesizer(engines.VoiceSettings.from_config(config.load()), warm_up=False)
     assert s.engine == "piper" and s.sample_rate == 22050

@@ -72,6 +72,8 @@ class Speaker:
             self.file.offset = session.t
         if self.settings.earcons and (self.voice is not None or self.file is not None):
             session.cue = Cues(self.cue, lambda: session.game)
+        if self.voice is not None:
+            self.voice.prepare(session.announcer.openings(session.players))
 
     def __call__(self, line: str) -> None:
         print(f"host: {line}", flush=True)

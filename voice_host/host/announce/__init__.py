@@ -26,5 +26,16 @@ class Announcer(HostSentences):
     def say(self, event: Event) -> str | None:
         return sentence(event)
 
+    def openings(self, players, rounds: int = 4) -> list[str]:
+        """What the host says most, for the voice to render before it is needed: each
+        player's "Ann scores" (a scored word's sentence up to its points) and the first
+        rounds' "Round 2: Ben's turn."."""
+        from voice_host.games import events as E
+        from voice_host.games.prolix import events as P
+
+        scored = [" ".join(sentence(P.WordScored(p, "it", 2, ())).split()[:-4]) for p in players]
+        turns = [sentence(E.TurnStarted(p, n)) for n in range(1, rounds + 1) for p in players]
+        return scored + turns
+
     def refusal(self, code: str, params: dict, player: str | None = None) -> str:
         return reason(code, params)

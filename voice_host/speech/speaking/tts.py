@@ -34,6 +34,9 @@ from voice_host.settings import Settings
 from ..audio import SAMPLE_RATE, resample
 
 ENGINES = ("auto", "piper", "pyttsx3")
+
+HEAD_WORDS = 5
+"""The longest prepared opening looked for at the start of a sentence (PiperSynthesizer.prepare)."""
 SPEED_LIMITS = (0.6, 1.7)
 """Slowest and fastest pace, relative to the voice's natural pace."""
 VOLUME_LIMITS = (0.1, 1.0)
@@ -209,8 +212,29 @@ class PiperSynthesizer(_Controls):
 
         return SynthesisConfig(length_scale=(self.voice.config.length_scale or 1.0) / self.speed, volume=1.0)
 
+    def prepare(self, phrases) -> None:
+        """Render `phrases` into the cache now (the openings the host says most: "Ann
+        scores", "Round 2: Ben's turn."), so that a sentence starting with one of them
+        sounds at once (see :meth:`pieces`)."""
+        for phrase in phrases:
+            self._render_piece(phrase)
+
+    def _prepared_head(self, text: str) -> tuple[str, str] | None:
+        """The longest prepared opening of `text` (whole words, up to HEAD_WORDS) and the
+        rest; None when no opening was prepared."""
+        words = text.split()
+        speed = round(self.speed, 3)
+        with self._lock:
+            for k in range(min(HEAD_WORDS, len(words)), 0, -1):
+                head = " ".join(words[:k])
+                if (head, speed) in self._cache:
+                    return head, " ".join(words[k:])
+        return None
+
     def pieces(self, text: str) -> Iterator[np.ndarray]:
-        for piece, pause in split_text(text):
+        head = self._prepared_head(text)
+        parts = split_text(text) if head is None else [(head[0], 0.0)] + (split_text(head[1]) if head[1] else [])
+        for piece, pause in parts:
             chunks = self._render_piece(piece)
             for j, audio in enumerate(chunks):
                 yield audio

@@ -141,6 +141,21 @@ class TtsVoice:
     def say(self, text: str) -> None:
         self._enqueue(("say", text))
 
+    def prepare(self, phrases) -> None:
+        """Render the openings the host says most (`phrases`) while it is quiet, one at a
+        time in the background, so that a reply starting with one sounds at once (an
+        engine without a cache of pieces ignores this)."""
+        prepare = getattr(self.synth, "prepare", None)
+        if prepare is None:
+            return
+
+        def run() -> None:
+            for phrase in phrases:
+                self._idle.wait()
+                prepare([phrase])
+
+        threading.Thread(target=run, name="host-voice-prepare", daemon=True).start()
+
     def cue(self, name: str) -> None:
         """Play the earcon `name` (speech.earcons) in turn with the sentences."""
         self._enqueue(("cue", name))
@@ -276,7 +291,8 @@ class TtsVoice:
 
                 # play at the device's own rate (hardware devices may not offer 16 or 22 kHz)
                 open_stream, rate = sd.OutputStream, int(sd.query_devices(self.device, "output")["default_samplerate"])
-            self._stream = open_stream(samplerate=rate, channels=1, dtype="float32", device=self.device)
+            self._stream = open_stream(samplerate=rate, channels=1, dtype="float32", device=self.device,
+                                       latency="low")  # the first sound as soon as it is written
             self._stream.start()
             self._stream_rate = rate
         return self._stream, self._stream_rate
