@@ -76,7 +76,11 @@ def synthesize(out: Path, clips: int, voice_list: list[str] | None = None, seed:
         raise RuntimeError(f"cannot synthesize: {next(iter(missing.values()))}")
     words = words or texts.training_words(seed=seed, games=games)
     rng = random.Random(seed)
-    todo = [(i, str(out), kind, text, word, rng.choice(voice_list), augment.draw(rng))
+    engines: dict[str, list[str]] = {}
+    for v in voice_list:  # each engine gets an equal share, whatever its number of voices
+        engines.setdefault(v.split(":", 1)[0], []).append(v)
+    groups = list(engines.values())
+    todo = [(i, str(out), kind, text, word, rng.choice(rng.choice(groups)), augment.draw(rng))
             for i, (kind, text, word) in enumerate(texts.plan(clips, words, seed, shares))]
     rows, errors = [], []
     if jobs > 1:

@@ -86,8 +86,8 @@ def sentence(kind: str, word: str, rng: random.Random) -> str:
     if kind == "intro":
         return rng.choice((f"I am {name}.", f"I am {name}, and I am ready to play.", f"My name is {name}.",
                            f"This is {name}.", f"I'm {name}."))
-    if kind == "spell":
-        return _spell(word[:8], rng)
+    if kind == "spell":  # a whole word: the host's spellings must spell a dictionary word
+        return _spell(word, rng)
     if kind == "numbers":
         n = rng.choice(NUMBERS)
         return rng.choice((f"Bank {word} for {n}.", f"Spend {word} for {n}.", f"{word.capitalize()}, unused {n}.",
