@@ -241,8 +241,8 @@ class Listener:
                 pending[ch].append(ev.frame)
             case SegmentPause():
                 recognizer = self._recognizers[ch]
-                if not hasattr(recognizer, "peek"):  # a streaming engine keeps its own endpoints
-                    return
+                if not hasattr(recognizer, "peek") or ev.voiced < self.config.min_speech:
+                    return  # a streaming engine keeps its own endpoints; a burst of noise is no sentence
                 at, guess = self._guesses.get(ch, (None, None))
                 if at != ev.time:  # a new pause: guess what was said so far
                     if pending[ch]:

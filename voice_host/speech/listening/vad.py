@@ -84,6 +84,8 @@ class SegmentPause:
     """The end of the last voiced frame (s): the pause started there."""
     silence: float
     """The threshold reached: `guess_after` or `end_early_after` (s)."""
+    voiced: float
+    """Seconds of voiced frames so far."""
 
 
 SegmenterEvent = SegmentStart | SegmentAudio | SegmentPause | SegmentEnd
@@ -182,7 +184,7 @@ class Segmenter:
                 reached = max((x for x in (c.guess_after, c.end_early_after) if silent >= x), default=0.0)
                 if reached and st.paused != (st.last_voiced_end, reached):
                     st.paused = (st.last_voiced_end, reached)
-                    events.append(SegmentPause(ch, st.last_voiced_end, reached))
+                    events.append(SegmentPause(ch, st.last_voiced_end, reached, st.voiced))
         return events
 
     def end(self, ch: int) -> SegmentEnd:

@@ -32,6 +32,8 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 NAME_PUNCT = ",.:;!?"
 """Marks the recognizer may write right after a name (then a space)."""
 END_PUNCT = ".,?!"
@@ -184,6 +186,7 @@ class Language:
         self._step: dict[tuple, frozenset] = {}
         self._sayable = sayable
         self._spellings: Language | None = None
+        self._ahead: Ahead | None = None
         body = set()
         if self.words and sayable.whole_words:
             body.add(("W", 0, len(self.words), 0))
@@ -316,8 +319,11 @@ class Language:
 
     def ahead(self, prior) -> "Ahead":
         """The game's prior (words.prior.SearchPrior over this language's words) as a
-        search over this language sees it."""
-        return Ahead(self, prior)
+        search over this language sees it (the same one, with what it has worked out,
+        while the prior stays the same: every utterance on one board)."""
+        if self._ahead is None or self._ahead.prior is not prior:
+            self._ahead = Ahead(self, prior)
+        return self._ahead
 
 
 class Ahead:
@@ -329,6 +335,7 @@ class Ahead:
     def __init__(self, lang: Language, prior) -> None:
         self.lang, self.prior = lang, prior
         self._memo: dict[frozenset, float | None] = {}
+        self._many: tuple[list, np.ndarray] | None = None
 
     def states(self, states: frozenset) -> float | None:
         """The best bonus below ``states``; None after the sentence's end (the end
@@ -352,6 +359,16 @@ class Ahead:
             self._memo.clear()
         self._memo[states] = best
         return best
+
+    def many(self, states: list[frozenset]) -> np.ndarray:
+        """:meth:`states` of each (0 after a sentence's end), as an array: the first step
+        of every search ranks all the tokens a sentence may start with, and with the
+        same list each time, this is worked out once."""
+        memo = self._many
+        if memo is None or memo[0] is not states:
+            values = np.fromiter((self.states(s) or 0.0 for s in states), np.float32, len(states))
+            memo = self._many = (states, values)
+        return memo[1]
 
     def sentence(self, text: str) -> float:
         """The bonus of a whole sentence (normalized: lower case, no marks)."""

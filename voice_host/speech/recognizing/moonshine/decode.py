@@ -151,8 +151,8 @@ def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = Non
         ids, nxt = model.allowed(lang, lang.start)
         t_con += time.perf_counter() - tc
         if ids.size:
-            ranked = [float(lp0[i]) + bonus(st, 0.0) for i, st in zip(ids, nxt)]
-            order = np.argsort(-np.asarray(ranked))[:beam]
+            ranked = lp0[ids] + (ahead.many(nxt) if ahead is not None else 0.0)
+            order = np.argsort(-ranked)[:beam]
             rows.extend(Hypothesis([int(ids[j])], float(lp0[ids[j]]), nxt[j], bonus=bonus(nxt[j], 0.0))
                         for j in order)
     if not rows:
