@@ -111,7 +111,6 @@ def run_typed(session: Session, stream=None, *, after: float | None = None) -> N
 def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_output=None) -> None:
     """Play from a recording (--audio) or the microphone; without one, fall back to typing."""
     from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.speech.recognizing.engines import make_recognizer
     from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.listening.sources import NoInputDevice, channel_names, open_source
 
@@ -125,10 +124,7 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         session.say(session.announcer.no_microphone(str(exc)))
         run_typed(session)
         return
-    try:
-        recognizer = make_recognizer(args.engine or settings.engine, args.model)
-    except Exception as exc:  # no model installed: the message says what to run
-        raise UserError(str(exc)) from exc
+    recognizer = recognizer_for(args, settings)
     listening = TurnConfig.from_config(cfg)
     channels = channel_names(args.channels, source.channels) if args.channels else None
     if args.audio and voice_output is not None and voice_output.file is not None:
@@ -143,7 +139,11 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         else:
             if voice is not None and hasattr(source, "clock"):
                 voice.clock = source.clock  # the echo gate compares on the microphone's timeline
-            play_live(hearing, source, recognizer, channel_players=channels, voice=voice, config=listening)
+            acknowledge = None
+            if voice_output is not None and voice_output.settings.earcons and voice_output.settings.acknowledge_after:
+                acknowledge = (voice_output.settings.acknowledge_after, lambda: voice_output.cue("heard"))
+            play_live(hearing, source, recognizer, channel_players=channels, voice=voice, config=listening,
+                      acknowledge=acknowledge)
     finally:
         source.close()
         path = getattr(args, "voices", None)
@@ -169,6 +169,19 @@ def table_voices(path: str | None):
     return prints
 
 
+def recognizer_for(args, settings):
+    """The recognizer `--engine` and `--model` ask for, else the ``[speech]`` settings'
+    engine and weights (HearingSettings); a sentence when it can't be had."""
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.recognizing.moonshine.adapt.setting import recognizer_options
+
+    engine = args.engine or settings.engine
+    try:
+        return make_recognizer(engine, args.model, **recognizer_options(settings.model, engine))
+    except Exception as exc:  # no model installed: the message says what to run
+        raise UserError(str(exc)) from exc
+
+
 def play_recording(hearing, source, recognizer, *, channel_players=None, config=None) -> None:
     """Run a game on a recorded session, as fast as the machine allows.
 
@@ -186,26 +199,35 @@ def play_recording(hearing, source, recognizer, *, channel_players=None, config=
     hearing.finish()
 
 
-def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, config=None) -> None:
+def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, config=None,
+              acknowledge=None) -> None:
     """Play by voice at the table: listen in a thread, keep the game clock on real time.
 
     The clock is held back while anyone is speaking, so that a word said at the same
     moment as another is compared with it however long it takes to say.
+    `acknowledge`: (seconds, tick): when a player stops speaking and the host's `voice`
+    has not started its answer that many seconds later, ``tick()`` (the heard earcon).
     """
     import queue
     import threading
 
-    from voice_host.speech.listening.turns import Discarded, SpeechStarted
+    from voice_host.speech.listening.turns import Discarded, SpeechEnded, SpeechStarted
 
     inbox: queue.Queue = queue.Queue()
     speaking: dict[int, float] = {}
     offset = hearing.session.t
+
+    def tick_unless_answering() -> None:
+        if not voice.speaking:
+            acknowledge[1]()
 
     def on_event(event) -> None:
         if isinstance(event, SpeechStarted):
             speaking[event.channel] = event.time
         elif isinstance(event, Discarded):
             speaking.pop(event.channel, None)
+        elif isinstance(event, SpeechEnded) and acknowledge is not None and voice is not None:
+            threading.Timer(acknowledge[0], tick_unless_answering).start()
 
     def run() -> None:
         try:

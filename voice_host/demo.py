@@ -73,12 +73,11 @@ def synthesize(lines=LINES) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
 def run(args) -> int:
     from voice_host import app, config
     from voice_host.host.hearing import HearingSettings
-    from voice_host.speech.recognizing.engines import make_recognizer
 
     cfg = config.load()
     try:
         audio, said = synthesize()
-        recognizer = make_recognizer(args.engine or HearingSettings.from_config(cfg).engine, args.model)
+        recognizer = app.recognizer_for(args, HearingSettings.from_config(cfg))
     except Exception as exc:
         raise app.UserError(f"The demo can't run here: {exc}") from exc
     print(f"demo: {len(said)} lines said by synthetic players, heard by {recognizer.name}:", flush=True)

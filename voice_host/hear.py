@@ -50,7 +50,6 @@ def hear(args, players: list[str], cfg: dict) -> int:
     heard (lower case); without, a microphone check that says and prints each utterance
     until Ctrl-C."""
     from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.speech.recognizing.engines import make_recognizer
     from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.listening.sources import NoInputDevice, open_source
 
@@ -66,10 +65,7 @@ def hear(args, players: list[str], cfg: dict) -> int:
     session.begin(0.0, quiet=True)
     settings = HearingSettings.from_config(cfg)
     hearing = Hearing(session, words, settings)
-    try:
-        recognizer = make_recognizer(args.engine or settings.engine, args.model)
-    except Exception as exc:  # no model installed: the message says what to run
-        raise UserError(str(exc)) from exc
+    recognizer = app.recognizer_for(args, settings)
 
     def heard(transcript) -> str:
         text = (transcript.text or "").strip().lower()

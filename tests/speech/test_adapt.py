@@ -229,21 +229,22 @@ def test_delta_changes_the_onnx_graphs_as_it_changes_torch(toy_set, torch_ok, ba
 def test_speech_model_setting(tmp_path, monkeypatch):
     monkeypatch.delenv("VOICE_HOST_MOONSHINE_DELTA", raising=False)
     from voice_host import config
+    from voice_host.host.hearing import HearingSettings
 
     assert config.load()["speech"]["model"] == "base"
-    assert setting.recognizer_options(config.load()) == {}
+    assert setting.recognizer_options(HearingSettings.from_config(config.load()).model) == {}
     if not setting.SHIPPED.is_file():
         with pytest.raises(setting.NoAdaptedModel) as e:
-            setting.recognizer_options({"speech": {"model": "adapted"}}, "moonshine")
+            setting.recognizer_options("adapted", "moonshine")
         assert str(e.value) == 'No adapted recognizer is installed; set [speech] model = "base".'
     with pytest.raises(setting.NoAdaptedModel, match='"base" or "adapted"'):
         setting.delta_for("tuned")
     f = tmp_path / "my.delta"
     deltas.save(f, {"model.decoder.norm.weight": np.full(416, 1e-3, np.float32)})
     monkeypatch.setenv("VOICE_HOST_MOONSHINE_DELTA", str(f))
-    assert setting.recognizer_options({"speech": {"model": "adapted"}}, "moonshine") == {"delta": f}
+    assert setting.recognizer_options("adapted", "moonshine") == {"delta": f}
     with pytest.raises(setting.NoAdaptedModel, match="engine is whisper"):
-        setting.recognizer_options({"speech": {"model": "adapted"}}, "whisper")
+        setting.recognizer_options("adapted", "whisper")
 
 
 def test_evaluation_prints_a_table(model_dir):

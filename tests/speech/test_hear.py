@@ -3,6 +3,7 @@ game's prior it would use on that board (issue 19, items 2 and 8)."""
 
 from __future__ import annotations
 
+import numpy as np
 import synth as _synth
 from support import voice_host
 
@@ -43,3 +44,15 @@ def test_a_file_that_cannot_be_read_or_a_board_of_another_game_is_one_sentence(t
     road = voice_host("hear", "--game", "road", "--board", BOARD, str(tmp_path / "nope.wav"))
     assert road.returncode == 2
     assert road.stderr == "voice-host: --board is for prolix-classic, prolix-duel, prolix-redux and prolix-solo, not road.\n"
+
+
+def test_the_adapted_recognizer_asked_for_and_not_installed_is_one_sentence(tmp_path, monkeypatch):
+    """[speech] model = "adapted" reaches the recognizer the commands build (issue 20);
+    with no adapted model shipped, the command says what to do instead."""
+    monkeypatch.setenv("VOICE_HOST_MOONSHINE_DELTA", str(tmp_path / "none.delta"))  # as if none were shipped
+    settings = tmp_path / "adapted.toml"
+    settings.write_text('[speech]\nmodel = "adapted"\n', encoding="utf-8")
+    wav = tmp_path / "a.wav"
+    write_wav(wav, np.zeros(8000, np.float32))
+    proc = voice_host("hear", "--config", str(settings), str(wav))
+    assert (proc.returncode, proc.stderr) == (2, 'voice-host: No adapted recognizer is installed; set [speech] model = "base".\n')

@@ -140,3 +140,32 @@ def test_a_misheard_word_is_spelled_or_put_right_in_a_recording(tmp_path, say, m
     assert any(x.startswith("Did you say captures") for x in lines), out
     assert "Ben scores 2 points for muted." in lines and "Sorry, Ben: mutant, not muted." in lines, out
     assert heard["players"] == expected["players"], out
+
+
+class QuietVoice:
+    """The host's voice as play_live sees it, here never speaking: every answer is late."""
+
+    speaking = False
+    history: list = []
+
+
+def test_the_live_host_ticks_when_its_answer_is_late(say, moonshine_ready):
+    """Issue 21: a player who stops speaking hears a tick (the heard earcon) when the
+    host's answer has not begun `acknowledge_after` seconds later; one tick a word."""
+    from voice_host import config
+    from voice_host.app import play_live
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.host.session import Session, new_header
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.words import Words
+
+    audio = render("[+1] Ann: window\n[+2] Ben: market\n", say, VOICES, channels=True)
+    said: list[str] = []
+    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), said.append)
+    session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
+    hearing = Hearing(session, session.words, HearingSettings())
+    ticks: list[float] = []
+    play_live(hearing, LiveMic(audio), make_recognizer("auto"), channel_players=list(PLAYERS), voice=QuietVoice(),
+              acknowledge=(0.05, lambda: ticks.append(session.t)))
+    assert len(ticks) == 2 and [w["word"] for p in session.result()["players"] for w in p["words"]] == [
+        "window", "market"], said

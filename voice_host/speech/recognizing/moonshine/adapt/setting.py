@@ -32,10 +32,10 @@ def delta_for(model: str | None) -> Path | None:
     return path
 
 
-def recognizer_options(cfg: dict, engine: str = "auto") -> dict:
-    """Extra options for engines.make_recognizer from the settings' [speech] model:
-    {} for "base", {"delta": PATH} for "adapted" (Moonshine only)."""
-    delta = delta_for(cfg.get("speech", {}).get("model", "base"))
+def recognizer_options(model: str, engine: str = "auto") -> dict:
+    """Extra options for engines.make_recognizer from the setting [speech] model
+    (HearingSettings.model): {} for "base", {"delta": PATH} for "adapted" (Moonshine only)."""
+    delta = delta_for(model)
     if delta is None:
         return {}
     if engine == "auto":
