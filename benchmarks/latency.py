@@ -55,7 +55,6 @@ sample p95 <= 120 ms.
 from __future__ import annotations
 
 import argparse
-import inspect
 import statistics
 import subprocess
 import sys
@@ -460,7 +459,7 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     """Play `lines` (voiced) into the live loop, with `hogs` busy processes beside it.
     `enrolled`: the players' voice prints are taken from their introductions before the
     game (as from a --voices file), so the live opening asks nobody."""
-    from voice_host.app import play_live
+    from voice_host.app import live_options, play_live
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizing.engines import make_recognizer
@@ -472,7 +471,7 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     log = Log()
     words = Words.load()
     settings = HearingSettings.from_config(cfg)
-    engine = engine or getattr(settings, "engine", None) or cfg.get("speech", {}).get("engine", "auto")
+    engine = engine or settings.engine
     recognizer = TimedRecognizer(make_recognizer(engine), log)
     synthesizer = TimedSynth(tts.make_synthesizer(tts.VoiceSettings.from_config(cfg)), log)
     card = FakeSoundCard(log, speed)
@@ -488,12 +487,7 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
             hearing.voiceprints.enroll(p, synth(INTRO.format(name=p), v))
     mic = FakeMic(lines, log, lambda: voice.speaking or card.busy(), gap)
     voice.clock = mic.clock
-    options = {}
-    if "config" in inspect.signature(play_live).parameters:  # the listener's settings, as run_by_voice gives them
-        from voice_host.speech.listening.config import TurnConfig
-
-        if hasattr(TurnConfig, "from_config"):
-            options["config"] = TurnConfig.from_config(cfg)
+    options = live_options(cfg, speaker)  # the listener's settings and the tick, as run_by_voice gives them
     hogging = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
     t0 = perf()
     try:
@@ -525,6 +519,9 @@ class Measure:
     """PARTS (None: no reply with a sound)."""
     span: float | None = None
     """End of speech -> the first sound, measured whole (s): the parts add up to it."""
+    spoken: float | None = None
+    """End of speech -> the first sound of the first sentence (s): the same as `span`
+    unless an earcon (the heard tick) came first."""
     cold: bool = False
     """The run's first utterance (the models' first run): left out of the figures."""
 
@@ -551,7 +548,7 @@ def measure(r: Run) -> list[Measure]:
         decided = None
         if heard:
             decided = next((f for f in reversed(log.finishes) if p.start < f.start and f.end <= heard[0].start), None)
-        parts = span = None
+        parts = span = spoken = None
         if decided is not None:
             said = [s for s in said if s.t >= decided.end]
             sounds = [w for w in log.writes if said and w.t >= said[0].t and w.heard is not None]
@@ -566,7 +563,11 @@ def measure(r: Run) -> list[Measure]:
                          "game": t_said - t_heard - (who - listening), "render": rendered - t_said,
                          "output": float(sounds[0].heard - rendered)}
                 span = float(sounds[0].heard - p.end)
-        out.append(Measure(line, len(heard), " | ".join(h.what for h in heard), reply, parts, span, cold=j == 0))
+                sentence = next((x for x in said if x.text is not None), None)
+                words_heard = [w for w in sounds if sentence is not None and w.t >= sentence.t]
+                spoken = float(words_heard[0].heard - p.end) if words_heard else None
+        out.append(Measure(line, len(heard), " | ".join(h.what for h in heard), reply, parts, span,
+                           spoken if parts is not None else None, cold=j == 0))
     return out
 
 
@@ -588,7 +589,7 @@ def report(r: Run, ms_: list[Measure]) -> None:
     print(f"\n{r.condition}: {len(ms_)} utterances in {r.wall:.0f} s, {r.engine} -> piper, output opened with "
           f"{', '.join(sorted({str(o.get('latency', 'default (high)')) for o in r.opened})) or 'nothing'}")
     head = f"  {'kind':<10} {'n':>3} {'p50':>6} {'p95':>6} {'max':>6} |" + "".join(f" {p:>9}" for p in PARTS) + \
-        "  replied as expected   (ms; the parts: means)"
+        f" | {'words p50':>9} {'p95':>6}  replied as expected   (ms; the parts: means; words: to the first sentence)"
     print(head)
     warm = [m for m in ms_ if not m.cold]
     groups = [(k, [m for m in warm if m.line.kind == k]) for k in KINDS] + [("all", warm)]
@@ -599,9 +600,10 @@ def report(r: Run, ms_: list[Measure]) -> None:
         totals = [m.total for m in timed]
         parts = "".join(f" {ms(statistics.fmean(m.parts[p] for m in timed) if timed else None):>9}" for p in PARTS)
         missing = f", {len(group) - len(timed)} unanswered" if len(timed) < len(group) else ""
+        spoken = [m.spoken for m in timed if m.spoken is not None]
         print(f"  {kind:<10} {len(timed):>3} {ms(pct(totals, 50)):>6} {ms(pct(totals, 95)):>6} "
-              f"{ms(max(totals, default=None)):>6} |{parts}  {sum(m.expected for m in group):>9}/{len(group)}"
-              f"{missing}")
+              f"{ms(max(totals, default=None)):>6} |{parts} | {ms(pct(spoken, 50)):>9} {ms(pct(spoken, 95)):>6}"
+              f"  {sum(m.expected for m in group):>9}/{len(group)}{missing}")
     for m in ms_[:1]:
         print(f"  cold start ({m.line.kind}, left out): {ms(m.total)} ms, of which recognize "
               f"{ms((m.parts or {}).get('recognize'))} ms, game {ms((m.parts or {}).get('game'))} ms")
@@ -622,14 +624,17 @@ def verbose_lines(ms_: list[Measure]) -> None:
               f"  heard {m.heard!r} -> {(m.reply or ['nothing'])[0]}")
 
 
-def summary(results: dict[str, list[Measure]]) -> str:
+def summary(results: dict[str, list[Measure]], spoken: bool = False) -> str:
+    """The last line: p95 of the first sound (with `spoken`: of the first sentence)."""
     def p95(group) -> str:
-        totals = [m.total for m in group if m.total is not None]
+        totals = [m.spoken if spoken else m.total for m in group]
+        totals = [t for t in totals if t is not None]
         return ms(pct(totals, 95)) if totals else "-"
 
     idle = [m for m in results.get("idle", []) if not m.cold]
     loaded = [m for m in results.get("loaded", []) if not m.cold]
-    return (f"latency p95: one-word {p95([m for m in idle if m.line.kind == 'one-word'])} ms, "
+    return (f"{'first sentence' if spoken else 'latency'} p95: one-word "
+            f"{p95([m for m in idle if m.line.kind == 'one-word'])} ms, "
             f"other {p95([m for m in idle if m.line.kind != 'one-word'])} ms, loaded {p95(loaded)} ms")
 
 
@@ -660,6 +665,7 @@ def main(argv: list[str] | None = None) -> int:
         report(r, results[c])
         if args.verbose:
             verbose_lines(results[c])
+    print(summary(results, spoken=True))
     print(summary(results))
     return 0
 

@@ -125,7 +125,6 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         run_typed(session)
         return
     recognizer = recognizer_for(args, settings)
-    listening = TurnConfig.from_config(cfg)
     channels = channel_names(args.channels, source.channels) if args.channels else None
     if args.audio and voice_output is not None and voice_output.file is not None:
         # --speak-to: the host answers when the recording has reached that point
@@ -135,15 +134,12 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         hearing.voiceprints = table_voices(getattr(args, "voices", None))
     try:
         if args.audio:
-            play_recording(hearing, source, recognizer, channel_players=channels, config=listening)
+            play_recording(hearing, source, recognizer, channel_players=channels, config=TurnConfig.from_config(cfg))
         else:
             if voice is not None and hasattr(source, "clock"):
                 voice.clock = source.clock  # the echo gate compares on the microphone's timeline
-            acknowledge = None
-            if voice_output is not None and voice_output.settings.earcons and voice_output.settings.acknowledge_after:
-                acknowledge = (voice_output.settings.acknowledge_after, lambda: voice_output.cue("heard"))
-            play_live(hearing, source, recognizer, channel_players=channels, voice=voice, config=listening,
-                      acknowledge=acknowledge)
+            play_live(hearing, source, recognizer, channel_players=channels, voice=voice,
+                      **live_options(cfg, voice_output))
     finally:
         source.close()
         path = getattr(args, "voices", None)
@@ -197,6 +193,17 @@ def play_recording(hearing, source, recognizer, *, channel_players=None, config=
     hearing.open(end)
     hearing.tick(max(duration, end))
     hearing.finish()
+
+
+def live_options(cfg: dict, speaker=None) -> dict:
+    """play_live's settings: the ``[listening]`` section, and the tick when an answer is
+    late (``[voice] acknowledge_after``, through `speaker`: host.output.Speaker)."""
+    from voice_host.speech.listening.config import TurnConfig
+
+    options: dict = {"config": TurnConfig.from_config(cfg)}
+    if speaker is not None and speaker.settings.earcons and speaker.settings.acknowledge_after:
+        options["acknowledge"] = (speaker.settings.acknowledge_after, lambda: speaker.cue("heard"))
+    return options
 
 
 def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, config=None,
