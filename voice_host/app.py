@@ -212,8 +212,9 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
 
     The clock is held back while anyone is speaking, so that a word said at the same
     moment as another is compared with it however long it takes to say.
-    `acknowledge`: (seconds, tick): when a player stops speaking and the host's `voice`
-    has not started its answer that many seconds later, ``tick()`` (the heard earcon).
+    `acknowledge`: (seconds, tick): when a player stops speaking and that many seconds
+    later the utterance is still being recognized and the host's `voice` is quiet,
+    ``tick()`` (the heard earcon); not for a sound the listener throws away.
     """
     import queue
     import threading
@@ -224,8 +225,10 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
     speaking: dict[int, float] = {}
     offset = hearing.session.t
 
-    def tick_unless_answering() -> None:
-        if not voice.speaking:
+    unheard: dict[int, float] = {}  # channel -> the end of an utterance still being recognized
+
+    def tick_if_still_unheard(channel: int, end: float) -> None:
+        if unheard.get(channel) == end and not voice.speaking:
             acknowledge[1]()
 
     def on_event(event) -> None:
@@ -233,13 +236,16 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
             speaking[event.channel] = event.time
         elif isinstance(event, Discarded):
             speaking.pop(event.channel, None)
+            unheard.pop(event.channel, None)
         elif isinstance(event, SpeechEnded) and acknowledge is not None and voice is not None:
-            threading.Timer(acknowledge[0], tick_unless_answering).start()
+            unheard[event.channel] = event.time
+            threading.Timer(acknowledge[0], tick_if_still_unheard, (event.channel, event.time)).start()
 
     def run() -> None:
         try:
             for u in listener.utterances(source):
                 speaking.pop(u.channel, None)
+                unheard.pop(u.channel, None)
                 inbox.put(u)
         finally:
             inbox.put(None)
