@@ -230,7 +230,7 @@ class Log:
     """Wall times (perf_counter) of what happened, appended from every thread."""
 
     finishes: list[Span] = field(default_factory=list)
-    """Each recognition (RECOGNITIONS: finish(), a peek() at a pause): asked for .. its transcript."""
+    """Each recognition (RECOGNITIONS: finish(), a guess at a pause): asked for .. its transcript."""
     heard: list[Span] = field(default_factory=list)
     """Each utterance the hearing got (Hearing.on_hear), on the main loop."""
     identifies: list[Span] = field(default_factory=list)
@@ -241,9 +241,9 @@ class Log:
     placed: list[Placed] = field(default_factory=list)
 
 
-RECOGNITIONS = ("finish", "peek")
-"""The recognizer's calls that give a transcript (finish at the end; peek, a guess at a
-short pause, where the listener makes one): each is timed."""
+RECOGNITIONS = ("finish", "peek", "transcribe")
+"""The recognizer's calls that give a transcript (finish at the end; transcribe, the
+listener's guess at a short pause, made in the background): each is timed."""
 
 
 class TimedRecognizer:
@@ -404,7 +404,7 @@ class FakeMic:
     def _may_speak(self, now: float, quiet_since: float, after: float) -> bool:
         if self.host_busy() or now - quiet_since < self.gap:
             return False
-        answered = any(s.t > after for s in self.log.said[-50:]) and (
+        answered = any(s.t > after and s.text is not None for s in self.log.said[-50:]) and (  # a sentence, not a tick
             after == 0.0 or any(h.start > after for h in self.log.heard[-5:]))
         return answered or now - after > self.reply_within
 
@@ -417,7 +417,8 @@ class FakeMic:
             now = perf()
             if self.host_busy():
                 quiet_since = now
-            if clip is None:
+            if clip is None and t0 + k * BLOCK >= now - BLOCK:  # a line starts now, never in the past
+                # (while the listener is behind, the blocks due meanwhile go out silent first)
                 if index == len(self.lines) and self._may_speak(now, quiet_since, after):
                     return  # the last line answered: the microphone closes
                 if index < len(self.lines) and self._may_speak(now, quiet_since, after):

@@ -51,21 +51,26 @@ def heard(moon, sayable):
     return run
 
 
-def test_the_segmenter_pauses_to_guess_then_to_end_early_then_ends(say):
+def test_the_segmenter_pauses_once_a_pause_and_ends_when_told(say):
     a = say("jewelers", "fest_slt")
     audio = place([(0.3, a, 0)], duration=2.0)[:, 0]
     seg = Segmenter(1, TurnConfig())
-    pauses, ends = [], []
+    pauses, ends, silent = [], [], []
     for i in range(0, audio.size - seg.frame + 1, seg.frame):
         for ev in seg.push(i / SAMPLE_RATE, audio[i:i + seg.frame, None]):
             if isinstance(ev, SegmentPause):
-                pauses.append((round(i / SAMPLE_RATE + 0.03 - ev.time, 3), ev.time, ev.silence))
+                pauses.append((round(i / SAMPLE_RATE + 0.03 - ev.time, 3), ev.time))
+                silent.append(seg.silent_since(0))
             elif isinstance(ev, SegmentEnd):
                 ends.append(ev.segment.end)
     end = 0.3 + speech_bounds(a)[1]
-    assert [(p[1], p[2]) for p in pauses] == [(ends[0], 0.15), (ends[0], 0.3)] and len(ends) == 1
-    assert ends[0] == pytest.approx(end, abs=0.1)
-    assert 0.15 <= pauses[0][0] <= 0.18 and 0.3 <= pauses[1][0] <= 0.33  # the frames that reach each threshold
+    assert [p[1] for p in pauses] == ends == silent and ends[0] == pytest.approx(end, abs=0.1)
+    assert 0.2 <= pauses[0][0] <= 0.23  # the frame in which 200 ms of silence is reached
+    assert seg.silent_since(0) is None  # no utterance under way
+    early = Segmenter(1, TurnConfig())
+    for i in range(0, int((end + 0.2) * SAMPLE_RATE), early.frame):
+        early.push(i / SAMPLE_RATE, audio[i:i + early.frame, None])
+    assert early.end(0).segment.end == ends[0] and early.silent_since(0) is None
 
 
 @pytest.mark.parametrize("word,voice", [("jewelers", "fest_slt"), ("disgraced", "rms"), ("blizzard", "awb")])

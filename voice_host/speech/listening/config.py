@@ -14,15 +14,15 @@ class TurnConfig(Settings, sections=("listening",)):
     """WebRTC VAD mode 0 (lenient) .. 3 (strict)."""
     trailing_silence: float = 0.5
     """Seconds without speech that end an utterance."""
-    guess_after: float = 0.15
-    """Seconds of silence after which the recognizer guesses at what was said so far
-    (0: never). The guess is kept as the transcript when the utterance ends without more
-    speech, so the recognition is done by then."""
+    guess_after: float = 0.2
+    """Seconds of silence after which the recognizer guesses, in the background, at what
+    was said so far (0: never). The guess is kept as the transcript when the utterance
+    ends without more speech, so the recognition is done, or under way, by then."""
     end_early_after: float = 0.3
     """Seconds of silence that end an utterance whose guess is a whole sentence that
-    cannot go on (see `end_early_above`), before `trailing_silence`. Live, the guess
-    takes about this long anyway; a word heard again in the meantime (a pause inside a
-    phrase, a syllable lost in noise) throws the guess away."""
+    cannot go on (see `end_early_above`), before `trailing_silence`; a word heard again
+    in the meantime (a pause inside a phrase, a syllable lost in noise) throws the guess
+    away."""
     end_early_above: float = 0.95
     """How sure (Transcript.complete) a guess must be that the sentence is over to end
     the utterance at `end_early_after` (above 1: never)."""

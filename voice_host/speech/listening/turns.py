@@ -15,6 +15,7 @@ between utterances).
 
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping, Sequence
 
@@ -154,8 +155,10 @@ class Listener:
         self.on_event = on_event
         self.keep_audio = keep_audio
         self._recognizers: list[Recognizer] = []
-        self._guesses: dict[int, tuple[float, Transcript]] = {}
-        """Per channel: the pause a guess was made at, and the guess (see SegmentPause)."""
+        self._guesses: dict[int, tuple[float, Future]] = {}
+        """Per channel: the pause a guess was made at, and the guess (see SegmentPause),
+        recognized in the background while the listener goes on listening."""
+        self._pool: ThreadPoolExecutor | None = None
         self._expected: Sequence[str] | None = None
         self._sayable = None
         self.expect(None)
@@ -222,6 +225,7 @@ class Listener:
                     blocked = [self.gate.is_echo(t, t + frame / SAMPLE_RATE, frames[:, c]) for c in range(n_ch)]
                 for ev in seg.push(t, frames, blocked):
                     yield from self._handle(ev, pending)
+                yield from self._end_early(t + frame / SAMPLE_RATE, pending, wait=not getattr(source, "realtime", False))
             used = n_frames * frame
             buf = buf[used:]
             buf_t += used / SAMPLE_RATE
@@ -254,30 +258,48 @@ class Listener:
                 pending[ch].append(ev.frame)
             case SegmentPause():
                 recognizer = self._recognizers[ch]
-                if not hasattr(recognizer, "peek") or ev.voiced < self.config.min_speech:
+                if not hasattr(recognizer, "snapshot") or ev.voiced < self.config.min_speech:
                     return  # a streaming engine keeps its own endpoints; a burst of noise is no sentence
-                at, guess = self._guesses.get(ch, (None, None))
-                if at != ev.time:  # a new pause: guess what was said so far
-                    if pending[ch]:
-                        self._feed(ch, pending[ch], ev.time)
-                    at, guess = self._guesses[ch] = (ev.time, recognizer.peek())
-                if ev.silence >= self.config.end_early_after and guess.complete >= self.config.end_early_above:
-                    yield from self._handle(self._segmenter.end(ch), pending, early=True)
+                self._settle(ch)  # one recognition at a time on a recognizer
+                if pending[ch]:
+                    self._feed(ch, pending[ch], ev.time)
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
+                self._guesses[ch] = (ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
             case SegmentEnd():
                 self._emit(SpeechEnded(ch, ev.segment.end, early))
                 recognizer = self._recognizers[ch]
-                at, guess = self._guesses.pop(ch, (None, None))
+                at, guess = self._guesses.get(ch, (None, None))
                 if guess is not None and at == ev.segment.end:  # no more speech since the guess
+                    transcript = guess.result()
                     recognizer.reset()
-                    transcript = guess
                 else:
+                    self._settle(ch)
                     if pending[ch]:
                         self._feed(ch, pending[ch], ev.segment.end)
                     transcript = recognizer.finish()
+                self._guesses.pop(ch, None)
                 pending[ch] = []
                 u = self._utterance(ev.segment, transcript, ev.audio, early)
                 if u is not None:
                     yield u
+
+    def _settle(self, ch: int) -> None:
+        """Let a guess still under way on channel `ch` finish (its recognizer is needed)."""
+        at, guess = self._guesses.pop(ch, (None, None))
+        if guess is not None:
+            guess.result()
+
+    def _end_early(self, now: float, pending: list[list[np.ndarray]], wait: bool) -> Iterator[Utterance]:
+        """End each utterance silent for `end_early_after` whose guess says it is over.
+        Live, a guess not yet made is not waited for (the silence may run to its end
+        meanwhile); from a recording (`wait`) it is, so a recording is heard the same
+        however fast the machine."""
+        for ch, (at, guess) in list(self._guesses.items()):
+            if self._segmenter.silent_since(ch) != at or now - at < self.config.end_early_after - 1e-9:
+                continue  # speech came back, or the silence is still short
+            if (wait or guess.done()) and guess.result().complete >= self.config.end_early_above:
+                yield from self._handle(self._segmenter.end(ch), pending, early=True)
 
     def _utterance(self, segment: Segment, tr: Transcript, audio: np.ndarray, early: bool) -> Utterance | None:
         c = self.config

@@ -7,9 +7,9 @@ microphone per player, from the loudest channel's leak). An utterance starts at
 `trailing_silence` seconds without speech; a lone voiced frame does not extend it.
 What it finds comes out as events: :class:`SegmentStart` (with the pre-roll audio),
 :class:`SegmentAudio` (each frame while the utterance lasts) and :class:`SegmentEnd`
-(the :class:`Segment` and its audio); after `guess_after` and again after
-`end_early_after` seconds of silence inside an utterance, :class:`SegmentPause`, when
-the listener may guess whether it is over and end it then (:meth:`Segmenter.end`).
+(the :class:`Segment` and its audio); after `guess_after` seconds of silence inside an
+utterance, :class:`SegmentPause`, when the listener may guess whether it is over and end
+it early (:meth:`Segmenter.end`).
 """
 
 from __future__ import annotations
@@ -75,15 +75,13 @@ class SegmentEnd:
 
 @dataclass
 class SegmentPause:
-    """An utterance under way has been silent for `guess_after` seconds, and again for
-    `end_early_after` (once each a pause): moments to guess whether it is over, and to
-    end it (:meth:`Segmenter.end`) if the guess says so."""
+    """An utterance under way has been silent for `guess_after` seconds (once a pause):
+    the moment to guess whether it is over (the listener may then end it early:
+    :meth:`Segmenter.end`)."""
 
     channel: int
     time: float
     """The end of the last voiced frame (s): the pause started there."""
-    silence: float
-    """The threshold reached: `guess_after` or `end_early_after` (s)."""
     voiced: float
     """Seconds of voiced frames so far."""
 
@@ -104,8 +102,8 @@ class _ChannelState:
         self.voiced = 0.0
         self.audio_start = 0.0
         self.run = 0
-        self.paused: tuple[float, float] = (-1.0, 0.0)
-        """The last pause announced: (where it started, the threshold it reached)."""
+        self.paused = -1.0
+        """Where the last pause announced started."""
         self.levels: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
         self.audio: list[np.ndarray] = []
 
@@ -180,12 +178,16 @@ class Segmenter:
             silent = t + fdur - st.last_voiced_end
             if silent >= c.trailing_silence or too_long:
                 events.append(self.end(ch))
-            elif c.guess_after:
-                reached = max((x for x in (c.guess_after, c.end_early_after) if silent >= x), default=0.0)
-                if reached and st.paused != (st.last_voiced_end, reached):
-                    st.paused = (st.last_voiced_end, reached)
-                    events.append(SegmentPause(ch, st.last_voiced_end, reached, st.voiced))
+            elif c.guess_after and silent >= c.guess_after and st.paused != st.last_voiced_end:
+                st.paused = st.last_voiced_end
+                events.append(SegmentPause(ch, st.last_voiced_end, st.voiced))
         return events
+
+    def silent_since(self, ch: int) -> float | None:
+        """Where the current silence of channel `ch`'s utterance began (the end of its
+        last voiced frame); None when no utterance is under way."""
+        st = self.states[ch]
+        return st.last_voiced_end if st.in_speech else None
 
     def end(self, ch: int) -> SegmentEnd:
         """End channel `ch`'s utterance now (at its trailing silence, or when the

@@ -148,10 +148,13 @@ class WholeUtterance:
         return transcript
 
     def peek(self) -> "Transcript":
-        """The transcript of the audio fed so far, which stays (the listener's guess at
-        a pause, before it knows the utterance is over)."""
-        audio = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
-        return self.transcribe(audio)
+        """The transcript of the audio fed so far, which stays."""
+        return self.transcribe(self.snapshot())
+
+    def snapshot(self) -> np.ndarray:
+        """The audio fed so far (the listener's guess at a pause transcribes it in the
+        background while more comes)."""
+        return np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
 
 
 _WORD_RE = re.compile(r"[a-z0-9']+|[^\W\d_]+", re.UNICODE)
