@@ -6,7 +6,7 @@
 
 Issue 21, item 1. Held-out speech (the voices no tuning set uses: piper's neural joe,
 festival's HTS slt and flite's slt; no word of the tuning game of benchmarks/table.py)
-is played into the LIVE loop (`voice_host.app.play_live`: the Listener with its VAD and
+is played into the LIVE loop (`voice_host.by_voice.play_live`: the Listener with its VAD and
 echo gate, the default recognizer (Moonshine, told what may be said), voice prints, the
 Hearing, the Session) in real time: a fake microphone hands out 20 ms blocks, each when
 its last sample has been "spoken" (it sleeps to the block's due time), so the endpoint
@@ -460,7 +460,7 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     """Play `lines` (voiced) into the live loop, with `hogs` busy processes beside it.
     `enrolled`: the players' voice prints are taken from their introductions before the
     game (as from a --voices file), so the live opening asks nobody."""
-    from voice_host.app import live_options, play_live
+    from voice_host.by_voice import live_options, play_live
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizing.engines import make_recognizer

@@ -357,7 +357,7 @@ def _same(plan: list[Turn]) -> dict[str, frozenset]:
 
 
 def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: list[Turn], prior=None) -> dict:
-    from voice_host.app import play_recording
+    from voice_host.by_voice import play_recording
 
     s, hearing, rec, said, over, questions = _host(engine, voices, prior)
     t0 = time.perf_counter()
@@ -368,7 +368,7 @@ def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: lis
 
 def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr: float | None, prior=None) -> dict:
     """The table answers the host's questions (see the module doc)."""
-    from voice_host.app import play_recording
+    from voice_host.by_voice import play_recording
     from voice_host.host.records import Said
 
     same = _same(plan)

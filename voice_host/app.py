@@ -3,9 +3,9 @@
 Sources (a script, typed lines, a recording, the microphone), hearing, the session and
 the voice meet here: ``play`` and ``resume`` (the ``voice-host`` commands, whose options
 cli.py parses) and the loops each input runs in: ``run_records`` (a script),
-``run_typed`` (typed lines), ``run_by_voice`` with ``play_recording`` and ``play_live``
-(speech), the listener those two use (``listener_for``; also ``voice-host hear`` and
-``voice-host demo``, in hear.py and demo.py).
+``run_typed`` (typed lines), ``run_by_voice`` (speech: by_voice.py holds its two loops,
+``play_recording`` and ``play_live``, and the recognizer and listener they use, which
+``voice-host hear`` and ``voice-host demo`` use too).
 """
 
 from __future__ import annotations
@@ -19,15 +19,13 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from voice_host import config
+from voice_host.by_voice import live_options, play_live, play_recording, recognizer_for, table_voices
+from voice_host.errors import UserError
 from voice_host.host import checks, output
 from voice_host.host.log import EventLog, keep_damaged
 from voice_host.host.records import Directive, Record, Said, Unreadable, Wait
 from voice_host.host.script import parse_line, parse_script
 from voice_host.host.session import Session, new_header
-
-
-class UserError(Exception):
-    """A problem the user can fix, said in one sentence."""
 
 
 class EndOfInput(Exception):
@@ -145,156 +143,6 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         path = getattr(args, "voices", None)
         if path and hearing.voiceprints is not None and hearing.voiceprints.players:
             hearing.voiceprints.save(path)
-
-
-def table_voices(path: str | None):
-    """The table's voice prints: loaded from ``--voices FILE`` when it exists (saved there
-    at the end); None when voice prints cannot run here (the name said first still works)."""
-    try:
-        from voice_host.speech.listening.voiceprint import VoicePrints
-
-        prints = VoicePrints()
-    except Exception as exc:  # no embedder model: attribution by name only
-        print(f"host: (I can't learn voices here: {exc}.)", flush=True)
-        return None
-    if path and Path(path).is_file():
-        try:
-            prints.load(path)
-        except (OSError, ValueError, KeyError) as exc:
-            raise UserError(f"I can't read the voice prints in {path}: {exc}") from exc
-    return prints
-
-
-def recognizer_for(args, settings):
-    """The recognizer `--engine` and `--model` ask for, else the ``[speech]`` settings'
-    engine and weights (HearingSettings); a sentence when it can't be had."""
-    from voice_host.speech.recognizing.engines import make_recognizer
-    from voice_host.speech.recognizing.moonshine.adapt.setting import recognizer_options
-
-    engine = args.engine or settings.engine
-    try:
-        return make_recognizer(engine, args.model, **recognizer_options(settings.model, engine))
-    except Exception as exc:  # no model installed: the message says what to run
-        raise UserError(str(exc)) from exc
-
-
-def play_recording(hearing, source, recognizer, *, channel_players=None, config=None) -> None:
-    """Run a game on a recorded session, as fast as the machine allows.
-
-    The game clock follows the recording: each utterance happens at its start time, and
-    the clock runs on to the end of the recording (timers may run out in a silence).
-    """
-    listener = listener_for(hearing, recognizer, channel_players, config=config)
-    end = 0.0
-    for u in listener.utterances(source):
-        hearing.hear(u)
-        end = max(end, u.end)
-    duration = getattr(source, "duration", None) or end
-    hearing.open(end)
-    hearing.tick(max(duration, end))
-    hearing.finish()
-
-
-def live_options(cfg: dict, speaker=None) -> dict:
-    """play_live's settings: the ``[listening]`` section, and the tick when an answer is
-    late (``[voice] acknowledge_after``, through `speaker`: host.output.Speaker)."""
-    from voice_host.speech.listening.config import TurnConfig
-
-    options: dict = {"config": TurnConfig.from_config(cfg)}
-    if speaker is not None and speaker.settings.earcons and speaker.settings.acknowledge_after:
-        options["acknowledge"] = (speaker.settings.acknowledge_after, lambda: speaker.cue("heard"))
-    return options
-
-
-def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, config=None,
-              acknowledge=None) -> None:
-    """Play by voice at the table: listen in a thread, keep the game clock on real time.
-
-    The clock is held back while anyone is speaking, so that a word said at the same
-    moment as another is compared with it however long it takes to say.
-    `acknowledge`: (seconds, tick): when a player stops speaking and that many seconds
-    later the utterance is still being recognized and the host's `voice` is quiet,
-    ``tick()`` (the heard earcon); not for a sound the listener throws away.
-    """
-    import queue
-    import threading
-
-    from voice_host.speech.listening.turns import Discarded, SpeechEnded, SpeechStarted
-
-    inbox: queue.Queue = queue.Queue()
-    speaking: dict[int, float] = {}
-    offset = hearing.session.t
-
-    unheard: dict[int, float] = {}  # channel -> the end of an utterance still being recognized
-
-    def tick_if_still_unheard(channel: int, end: float) -> None:
-        if unheard.get(channel) == end and not voice.speaking:
-            acknowledge[1]()
-
-    def on_event(event) -> None:
-        if isinstance(event, SpeechStarted):
-            speaking[event.channel] = event.time
-        elif isinstance(event, Discarded):
-            speaking.pop(event.channel, None)
-            unheard.pop(event.channel, None)
-        elif isinstance(event, SpeechEnded) and acknowledge is not None and voice is not None:
-            unheard[event.channel] = event.time
-            threading.Timer(acknowledge[0], tick_if_still_unheard, (event.channel, event.time)).start()
-
-    def run() -> None:
-        try:
-            for u in listener.utterances(source):
-                speaking.pop(u.channel, None)
-                unheard.pop(u.channel, None)
-                inbox.put(u)
-        finally:
-            inbox.put(None)
-
-    listener = listener_for(hearing, recognizer, channel_players, voice, on_event, config)
-    if hearing.voiceprints is not None and not channel_players:
-        hearing.start_enrollment(offset)  # one microphone: learn each voice first
-    else:
-        hearing.open(offset)
-    threading.Thread(target=run, daemon=True, name="listener").start()
-    start = time.monotonic()
-
-    def catch_up() -> None:  # the clock to now, or to where a player still speaking began
-        now = offset + time.monotonic() - start
-        hold = min(speaking.values(), default=None)
-        hearing.tick(now if hold is None else min(now, offset + hold))
-
-    while True:
-        try:
-            u = inbox.get(timeout=0.2)
-        except queue.Empty:
-            catch_up()
-            continue
-        except KeyboardInterrupt:
-            break
-        if u is None:
-            break
-        u.start += offset
-        u.end += offset
-        hearing.hear(u)
-        catch_up()  # a word whose tie window has passed is scored now, not at the next tick
-    hearing.finish()
-
-
-def listener_for(hearing, recognizer, channel_players=None, voice=None, on_event=None, config=None):
-    """The speech layer's listener for this table (attributing by channel, else by the
-    hearing's voice prints), with the ``[listening]`` settings `config` (a TurnConfig);
-    the recognizer is told what it may hear."""
-    from voice_host.speech.listening.turns import Listener
-
-    voiceprints = None if channel_players else hearing.voiceprints
-    listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
-                        config=config, on_event=on_event)
-    if recognizer.name == "moonshine":  # it searches a whole language; a prompt or grammar would not
-        hearing.listen_for = listener.constrain
-        hearing.listen()
-    if recognizer.name == "whisper":  # a prompt only biases whisper; a vosk grammar would shut out other words
-        hearing.expect = listener.expect
-    return listener
 
 
 # ---------------------------------------------------------------------- play / resume

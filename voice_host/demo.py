@@ -71,13 +71,13 @@ def synthesize(lines=LINES) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
 
 
 def run(args) -> int:
-    from voice_host import app, config
+    from voice_host import app, by_voice, config
     from voice_host.host.hearing import HearingSettings
 
     cfg = config.load()
     try:
         audio, said = synthesize()
-        recognizer = app.recognizer_for(args, HearingSettings.from_config(cfg))
+        recognizer = by_voice.recognizer_for(args, HearingSettings.from_config(cfg))
     except Exception as exc:
         raise app.UserError(f"The demo can't run here: {exc}") from exc
     print(f"demo: {len(said)} lines said by synthetic players, heard by {recognizer.name}:", flush=True)
@@ -93,7 +93,8 @@ def run(args) -> int:
 
 def play(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
     """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
-    from voice_host.app import UserError, load_words, play_recording
+    from voice_host.app import UserError, load_words
+    from voice_host.by_voice import play_recording
     from voice_host.host import output
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.output import Speaker

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from voice_host import app
+from voice_host import app, by_voice
 from voice_host.app import UserError
 from voice_host.games import REGISTRY
 from voice_host.host import checks, output
@@ -65,7 +65,7 @@ def hear(args, players: list[str], cfg: dict) -> int:
     session.begin(0.0, quiet=True)
     settings = HearingSettings.from_config(cfg)
     hearing = Hearing(session, words, settings)
-    recognizer = app.recognizer_for(args, settings)
+    recognizer = by_voice.recognizer_for(args, settings)
 
     def heard(transcript) -> str:
         text = (transcript.text or "").strip().lower()
@@ -74,7 +74,7 @@ def hear(args, players: list[str], cfg: dict) -> int:
             text += f"\tconfidence {transcript.confidence:.2f}" + (f"\talternatives: {others}" if others else "")
         return text
 
-    listener = app.listener_for(hearing, recognizer, config=TurnConfig.from_config(cfg))
+    listener = by_voice.listener_for(hearing, recognizer, config=TurnConfig.from_config(cfg))
     if args.wav:  # each file as the game would hear it: cut into utterances where the speech is
         for path in args.wav:
             try:

@@ -90,7 +90,7 @@ class LiveMic:
 
 def test_the_live_host_asks_each_player_to_say_who_they_are(say, moonshine_ready):
     from voice_host import config
-    from voice_host.app import play_live
+    from voice_host.by_voice import play_live
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizing.engines import make_recognizer
@@ -154,7 +154,7 @@ def test_the_live_host_ticks_when_its_answer_is_late(say, moonshine_ready):
     host is still recognizing the utterance and quiet `acknowledge_after` seconds later;
     one tick a word."""
     from voice_host import config
-    from voice_host.app import play_live
+    from voice_host.by_voice import play_live
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.speech.listening.config import TurnConfig
