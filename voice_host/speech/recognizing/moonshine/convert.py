@@ -31,9 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
-from .ort_format import read_ort
+from .ort_format import FOLD, fold_constants, read_ort
 
 FORMAT_VERSION = 2
 """Bump when the conversion changes: old cache folders are then ignored."""
@@ -132,40 +130,6 @@ def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False,
 
 # ---------------------------------------------------------------- graph surgery
 
-_FOLD = {"Cast", "Mul", "Add", "Sub", "Transpose", "DequantizeLinear"}
-
-
-def _fold_constants(graph) -> dict[str, np.ndarray]:
-    """Evaluate the main graph's weight nodes (all inputs constant) with numpy."""
-    from onnx import helper, numpy_helper
-
-    consts = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
-    for n in graph.node:
-        if n.op_type not in _FOLD or not all(i in consts for i in n.input if i):
-            continue
-        x = [consts[i] for i in n.input]
-        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
-        if n.op_type == "Cast":
-            y = x[0].astype(helper.tensor_dtype_to_np_dtype(attrs["to"]))
-        elif n.op_type == "Mul":
-            y = (x[0] * x[1]).astype(x[0].dtype)
-        elif n.op_type == "Add":
-            y = (x[0] + x[1]).astype(x[0].dtype)
-        elif n.op_type == "Sub":
-            y = (x[0] - x[1]).astype(x[0].dtype)
-        elif n.op_type == "Transpose":
-            y = np.transpose(x[0], attrs.get("perm"))
-        else:  # DequantizeLinear, per tensor or per axis
-            scale = x[1]
-            zero = x[2] if len(x) > 2 else np.zeros_like(scale, dtype=x[0].dtype)
-            axis = attrs.get("axis", 1)
-            if scale.ndim == 1 and scale.size > 1:
-                shape = [1] * x[0].ndim
-                shape[axis] = -1
-                scale, zero = scale.reshape(shape), zero.reshape(shape)
-            y = ((x[0].astype(np.int32) - zero.astype(np.int32)) * scale).astype(np.float32)
-        consts[n.output[0]] = np.ascontiguousarray(y)
-    return consts
 
 
 def _used_names(graph) -> set[str]:
@@ -261,13 +225,13 @@ def _add_delta(graph, consts, diffs, applied: set) -> None:
     if diffs:  # an adaptation delta's differences, added to the weights (.adapt.weights)
         from .adapt.weights import apply_to_consts
 
-        applied.update(apply_to_consts(graph, consts, diffs, _FOLD))
+        applied.update(apply_to_consts(graph, consts, diffs, FOLD))
 
 
 def float_encoder(model_dir: Path, diffs: dict | None = None, applied: set | None = None):
     """The encoder as a plain float ONNX model (weights folded, `diffs` added)."""
     enc = read_ort(model_dir / "encoder_model.ort")
-    consts = _fold_constants(enc.graph)
+    consts = fold_constants(enc.graph)
     _add_delta(enc.graph, consts, diffs, applied if applied is not None else set())
     enc_m = _keep_used(_standalone(enc, enc.graph, [o.name for o in enc.graph.output], consts, "encoder"), "input")
     # the main graph's nodes stay; drop the folded ones (their outputs are initializers now)
@@ -281,7 +245,7 @@ def float_encoder(model_dir: Path, diffs: dict | None = None, applied: set | Non
 def float_decoders(model_dir: Path, diffs: dict | None = None, applied: set | None = None):
     """(first-step, next-step) decoder models, plain float ONNX (`diffs` added)."""
     dec = read_ort(model_dir / "decoder_model_merged.ort")
-    consts = _fold_constants(dec.graph)
+    consts = fold_constants(dec.graph)
     _add_delta(dec.graph, consts, diffs, applied if applied is not None else set())
     first, nxt = _split_decoder(dec, consts)
     return tuple(_keep_used(_keep_used(m, "input"), "initializer") for m in (first, nxt))

@@ -1,11 +1,13 @@
 """ONNX Runtime format (.ort) files read back as onnx ModelProtos, with the flatbuffer
 schema readers onnxruntime ships (onnxruntime.tools.ort_format_model). Used by
 convert.py (the conversion into the user cache) and adapt.weights (the weights in
-PyTorch)."""
+PyTorch); fold_constants works out the weights the graph computes from its int8 ones."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import numpy as np
 
 
 def _s(b) -> str:
@@ -154,3 +156,39 @@ def read_ort(path: Path):
     model = helper.make_model(graph, opset_imports=opsets, producer_name="voice-host")
     model.ir_version = int(m.IrVersion())
     return model
+
+
+FOLD = {"Cast", "Mul", "Add", "Sub", "Transpose", "DequantizeLinear"}
+
+
+def fold_constants(graph) -> dict[str, np.ndarray]:
+    """Evaluate the main graph's weight nodes (all inputs constant) with numpy."""
+    from onnx import helper, numpy_helper
+
+    consts = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    for n in graph.node:
+        if n.op_type not in FOLD or not all(i in consts for i in n.input if i):
+            continue
+        x = [consts[i] for i in n.input]
+        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+        if n.op_type == "Cast":
+            y = x[0].astype(helper.tensor_dtype_to_np_dtype(attrs["to"]))
+        elif n.op_type == "Mul":
+            y = (x[0] * x[1]).astype(x[0].dtype)
+        elif n.op_type == "Add":
+            y = (x[0] + x[1]).astype(x[0].dtype)
+        elif n.op_type == "Sub":
+            y = (x[0] - x[1]).astype(x[0].dtype)
+        elif n.op_type == "Transpose":
+            y = np.transpose(x[0], attrs.get("perm"))
+        else:  # DequantizeLinear, per tensor or per axis
+            scale = x[1]
+            zero = x[2] if len(x) > 2 else np.zeros_like(scale, dtype=x[0].dtype)
+            axis = attrs.get("axis", 1)
+            if scale.ndim == 1 and scale.size > 1:
+                shape = [1] * x[0].ndim
+                shape[axis] = -1
+                scale, zero = scale.reshape(shape), zero.reshape(shape)
+            y = ((x[0].astype(np.int32) - zero.astype(np.int32)) * scale).astype(np.float32)
+        consts[n.output[0]] = np.ascontiguousarray(y)
+    return consts

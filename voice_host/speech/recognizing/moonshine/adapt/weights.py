@@ -119,11 +119,10 @@ def to_onnx(arr: np.ndarray, layout: str, shape: tuple[int, ...]) -> np.ndarray:
 
 def read_graph(model_dir: Path, file: str):
     """(onnx graph, folded constants) of one .ort file (convert.py's reader)."""
-    from ..convert import _fold_constants
-    from ..ort_format import read_ort
+    from ..ort_format import fold_constants, read_ort
 
     model = read_ort(Path(model_dir) / file)
-    return model.graph, _fold_constants(model.graph)
+    return model.graph, fold_constants(model.graph)
 
 
 def base_weights(model_dir: Path | None = None) -> dict[str, np.ndarray]:
