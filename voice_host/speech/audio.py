@@ -63,6 +63,22 @@ def write_wav(path: str | Path, samples: np.ndarray, rate: int = SAMPLE_RATE) ->
     sf.write(str(path), np.clip(samples, -1.0, 1.0), rate, subtype="PCM_16")
 
 
+def trim(audio: np.ndarray, threshold_db: float = -45.0, keep: float = 0.02) -> np.ndarray:
+    """`audio` (16 kHz) without its leading and trailing silence (frames under
+    `threshold_db`), keeping `keep` seconds of each."""
+    frame = 160
+    n = audio.size // frame
+    if n == 0:
+        return audio
+    rms = np.sqrt(np.mean(audio[: n * frame].reshape(n, frame) ** 2, axis=1) + 1e-12)
+    loud = np.flatnonzero(20 * np.log10(rms) > threshold_db)
+    if loud.size == 0:
+        return audio
+    a = max(0, loud[0] * frame - int(keep * SAMPLE_RATE))
+    b = min(audio.size, (loud[-1] + 1) * frame + int(keep * SAMPLE_RATE))
+    return audio[a:b]
+
+
 def list_devices() -> list[DeviceInfo]:
     """All audio devices sounddevice (PortAudio) can see; empty when there are none."""
     try:
@@ -92,4 +108,4 @@ def list_devices() -> list[DeviceInfo]:
     return out
 
 
-__all__ = ["SAMPLE_RATE", "DeviceInfo", "list_devices", "read_wav", "resample", "write_wav"]
+__all__ = ["SAMPLE_RATE", "DeviceInfo", "list_devices", "read_wav", "resample", "trim", "write_wav"]

@@ -23,27 +23,15 @@ from . import augment, texts, voices
 RATE = 16000
 
 
-def _trim(audio: np.ndarray, threshold_db: float = -45.0) -> np.ndarray:
-    frame = 160
-    n = audio.size // frame
-    if n == 0:
-        return audio
-    rms = np.sqrt(np.mean(audio[: n * frame].reshape(n, frame) ** 2, axis=1) + 1e-12)
-    loud = np.flatnonzero(20 * np.log10(rms) > threshold_db)
-    if loud.size == 0:
-        return audio
-    return audio[max(0, loud[0] * frame - 320): (loud[-1] + 1) * frame + 320]
-
-
 def render(text: str, voice: str, aug: dict, seed: int) -> np.ndarray:
     """`text` said by `voice`, augmented: 16 kHz float32."""
-    from voice_host.speech.audio import read_wav
+    from voice_host.speech.audio import read_wav, trim
 
     voices.check_training_voice(voice)
     with tempfile.TemporaryDirectory(prefix="adapt-say-") as tmp:
         wav = voices.say(text, voice, Path(tmp) / "say.wav")
         audio = read_wav(wav)[:, 0]
-    return augment.apply(_trim(audio), aug, seed)
+    return augment.apply(trim(audio), aug, seed)
 
 
 def _job(args) -> dict | None:
