@@ -34,20 +34,24 @@ own (cold: the models' first run), not in the figures.
 For every utterance (wall times, time.perf_counter): end of speech (the last voiced
 sample of the clip, known from the script) -> the hearing gets the utterance
 (Hearing.on_hear); of that, RECOGNIZE is the recognition whose transcript it is (the
-last finish() or peek() before it: a guess made at a short pause and kept counts, one
+last finish() or guess before it: a guess made at a short pause and kept counts, one
 thrown away does not) and WHO the voice prints run on the listener's thread, the rest
 is the ENDPOINT wait (silence waited for, before or after the recognition) -> the
 session says the reply's first sentence or earcon (GAME: the hearing, the game, voice
-prints run there; a word waits for the tie window and the loop's next tick) -> the
+prints run there) -> the
 voice hands its first audio to the sound card (RENDER: Piper's first piece) -> the
 first non-silent sample is heard (OUTPUT: leading silence, the card's buffer and
-latency). The parts add up to the total. Per kind and condition: p50, p95 and max of
-the total and the mean of each part; and the synthesizer's own time to its first sample
-for every sentence it renders (cached ones included, as the host runs).
+latency). The parts add up to the time to the answer. Per kind and condition: p50, p95
+and max of the FIRST SOUND the table hears (the answer, or the host's heard tick when
+that comes first: [voice] acknowledge_after), the mean of each part of the answer's
+time, and p50 and p95 of the time to the answer's first sentence (WORDS); and the
+synthesizer's own time to its first sample for every sentence it renders (cached ones
+included, as the host runs).
 
 Conditions: idle, and loaded: a busy process on one core beside it (``--hogs N``).
-The last line: ``latency p95: one-word N ms, other N ms, loaded N ms`` (idle one-word
-plays; idle everything else; loaded, every kind). Targets (issue 21, idle 2-core
+The last line: ``latency p95: one-word N ms, other N ms, loaded N ms`` (first sound:
+idle one-word plays; idle everything else; loaded, every kind), after the same for the
+first sentence. Targets (issue 21, idle 2-core
 machine): p95 <= 400 ms one-word, <= 600 ms other, <= 800 ms loaded; Piper's first
 sample p95 <= 120 ms.
 """
@@ -521,14 +525,23 @@ class Measure:
     span: float | None = None
     """End of speech -> the first sound, measured whole (s): the parts add up to it."""
     spoken: float | None = None
-    """End of speech -> the first sound of the first sentence (s): the same as `span`
-    unless an earcon (the heard tick) came first."""
+    """End of speech -> the first sound of the first sentence (s)."""
+    first: float | None = None
+    """End of speech -> the first sound of the host at all (s): the heard tick, when it
+    comes before the answer, else the answer's."""
     cold: bool = False
     """The run's first utterance (the models' first run): left out of the figures."""
 
     @property
     def total(self) -> float | None:
         return None if self.parts is None else sum(self.parts.values())
+
+    @property
+    def sound(self) -> float | None:
+        """The first sound (a tick or the answer): what the table hears first."""
+        if self.total is None:
+            return None
+        return min(self.total, self.first) if self.first is not None else self.total
 
     @property
     def expected(self) -> bool:
@@ -567,8 +580,9 @@ def measure(r: Run) -> list[Measure]:
                 sentence = next((x for x in said if x.text is not None), None)
                 words_heard = [w for w in sounds if sentence is not None and w.t >= sentence.t]
                 spoken = float(words_heard[0].heard - p.end) if words_heard else None
+        first = next((float(w.heard - p.end) for w in log.writes if p.end <= w.t < stop and w.heard is not None), None)
         out.append(Measure(line, len(heard), " | ".join(h.what for h in heard), reply, parts, span,
-                           spoken if parts is not None else None, cold=j == 0))
+                           spoken if parts is not None else None, first, cold=j == 0))
     return out
 
 
@@ -598,7 +612,7 @@ def report(r: Run, ms_: list[Measure]) -> None:
         if not group:
             continue
         timed = [m for m in group if m.total is not None]
-        totals = [m.total for m in timed]
+        totals = [m.sound for m in timed]
         parts = "".join(f" {ms(statistics.fmean(m.parts[p] for m in timed) if timed else None):>9}" for p in PARTS)
         missing = f", {len(group) - len(timed)} unanswered" if len(timed) < len(group) else ""
         spoken = [m.spoken for m in timed if m.spoken is not None]
@@ -628,7 +642,7 @@ def verbose_lines(ms_: list[Measure]) -> None:
 def summary(results: dict[str, list[Measure]], spoken: bool = False) -> str:
     """The last line: p95 of the first sound (with `spoken`: of the first sentence)."""
     def p95(group) -> str:
-        totals = [m.spoken if spoken else m.total for m in group]
+        totals = [m.spoken if spoken else m.sound for m in group]
         totals = [t for t in totals if t is not None]
         return ms(pct(totals, 95)) if totals else "-"
 
