@@ -43,7 +43,7 @@ voice hands its first audio to the sound card (RENDER: Piper's first piece) -> t
 first non-silent sample is heard (OUTPUT: leading silence, the card's buffer and
 latency). The parts add up to the time to the answer. Per kind and condition: p50, p95
 and max of the FIRST SOUND the table hears (the answer, or the host's heard tick when
-that comes first: [voice] acknowledge_after), the mean of each part of the answer's
+that comes first: [listening] acknowledge_after), the mean of each part of the answer's
 time, and p50 and p95 of the time to the answer's first sentence (WORDS); and the
 synthesizer's own time to its first sample for every sentence it renders (cached ones
 included, as the host runs).

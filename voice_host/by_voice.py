@@ -63,12 +63,12 @@ def play_recording(hearing, source, recognizer, *, channel_players=None, config=
 
 def live_options(cfg: dict, speaker=None) -> dict:
     """play_live's settings: the ``[listening]`` section, and the tick when an answer is
-    late (``[voice] acknowledge_after``, through `speaker`: host.output.Speaker)."""
+    slow (the heard earcon, through `speaker`: host.output.Speaker, when its earcons are on)."""
     from voice_host.speech.listening.config import TurnConfig
 
     options: dict = {"config": TurnConfig.from_config(cfg)}
-    if speaker is not None and speaker.settings.earcons and speaker.settings.acknowledge_after:
-        options["acknowledge"] = (speaker.settings.acknowledge_after, lambda: speaker.cue("heard"))
+    if speaker is not None and speaker.settings.earcons:
+        options["acknowledge"] = lambda: speaker.cue("heard")
     return options
 
 
@@ -78,40 +78,31 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
 
     The clock is held back while anyone is speaking, so that a word said at the same
     moment as another is compared with it however long it takes to say.
-    `acknowledge`: (seconds, tick): when a player stops speaking and that many seconds
-    later the utterance is still being recognized and the host's `voice` is quiet,
-    ``tick()`` (the heard earcon); not for a sound the listener throws away.
+    `acknowledge`: a tick (the heard earcon), played when the listener says a player has
+    been silent ``[listening] acknowledge_after`` seconds and the utterance is not over
+    yet (Waiting), unless the host's `voice` is already speaking.
     """
     import queue
     import threading
 
-    from voice_host.speech.listening.turns import Discarded, SpeechEnded, SpeechStarted
+    from voice_host.speech.listening.turns import Discarded, SpeechStarted, Waiting
 
     inbox: queue.Queue = queue.Queue()
     speaking: dict[int, float] = {}
     offset = hearing.session.t
-
-    unheard: dict[int, float] = {}  # channel -> the end of an utterance still being recognized
-
-    def tick_if_still_unheard(channel: int, end: float) -> None:
-        if unheard.get(channel) == end and not voice.speaking:
-            acknowledge[1]()
 
     def on_event(event) -> None:
         if isinstance(event, SpeechStarted):
             speaking[event.channel] = event.time
         elif isinstance(event, Discarded):
             speaking.pop(event.channel, None)
-            unheard.pop(event.channel, None)
-        elif isinstance(event, SpeechEnded) and acknowledge is not None and voice is not None:
-            unheard[event.channel] = event.time
-            threading.Timer(acknowledge[0], tick_if_still_unheard, (event.channel, event.time)).start()
+        elif isinstance(event, Waiting) and acknowledge is not None and voice is not None and not voice.speaking:
+            acknowledge()
 
     def run() -> None:
         try:
             for u in listener.utterances(source):
                 speaking.pop(u.channel, None)
-                unheard.pop(u.channel, None)
                 inbox.put(u)
         finally:
             inbox.put(None)

@@ -44,8 +44,8 @@ def sayable(words):
 
 @pytest.fixture
 def heard(moon, sayable):
-    def run(audio: np.ndarray, config: TurnConfig | None = None):
-        listener = Listener(moon, PLAYERS, config=config)
+    def run(audio: np.ndarray, config: TurnConfig | None = None, events: list | None = None):
+        listener = Listener(moon, PLAYERS, config=config, on_event=None if events is None else events.append)
         listener.constrain(sayable)
         return list(listener.utterances(ArraySource(audio[:, None], chunk_seconds=0.02)))
     return run
@@ -80,6 +80,22 @@ def test_a_one_word_play_ends_at_the_first_short_pause(heard, say, word, voice):
     assert u.text in (word, "jewellers") and u.early
     later, = heard(place([(0.4, a, 0)], duration=2.5)[:, 0], TurnConfig(end_early_above=1.1))
     assert later.text == u.text and not later.early  # the same word, at the full trailing silence
+
+
+def test_the_listener_says_when_a_turn_is_not_over_after_a_short_silence(heard, say):
+    """Waiting (the host's cue to tick) comes once for an utterance still not over
+    `acknowledge_after` into the silence, never for one that ended early."""
+    from voice_host.speech.listening.turns import SpeechEnded, Waiting
+
+    audio = place([(0.4, say("disgraced", "rms"), 0)], duration=2.5)[:, 0]
+    early: list = []
+    u, = heard(audio, events=early)
+    assert u.early and not any(isinstance(e, Waiting) for e in early)
+    late: list = []
+    u, = heard(audio, TurnConfig(end_early_above=1.1), events=late)
+    kinds = [type(e) for e in late if isinstance(e, (Waiting, SpeechEnded))]
+    assert not u.early and kinds == [Waiting, SpeechEnded]
+    assert next(e for e in late if isinstance(e, Waiting)).time == pytest.approx(u.end, abs=1e-6)
 
 
 def test_a_word_that_may_go_on_waits_for_the_full_silence(heard, say):

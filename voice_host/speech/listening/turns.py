@@ -5,8 +5,8 @@ input channel (:class:`~.vad.Segmenter`); :mod:`.echo` keeps the host's own voic
 (:class:`~.echo.EchoGate`); a recognizer (:mod:`..recognizing`) is fed each utterance
 while it is spoken and finished at its end; :mod:`.attribution` says who spoke
 (channel > voice print > spoken name > unknown). This module runs them in order and
-gives :class:`Utterance` objects, and :class:`SpeechStarted`, :class:`SpeechEnded`,
-:class:`Partial` and :class:`Discarded` events as they happen. Which utterances tie is the game's decision
+gives :class:`Utterance` objects, and :class:`SpeechStarted`, :class:`Waiting`,
+:class:`SpeechEnded`, :class:`Partial` and :class:`Discarded` events as they happen. Which utterances tie is the game's decision
 (its tie window, on the utterances' start times), not this layer's.
 
 Entry point: :func:`listen` (or :class:`Listener` to change the expected phrases
@@ -102,6 +102,17 @@ class SpeechEnded:
 
 
 @dataclass
+class Waiting:
+    """A player has been silent `acknowledge_after` seconds and the utterance is not over
+    yet (being recognized, or waiting for the rest): the moment to show it was heard."""
+
+    channel: int
+    """Input channel."""
+    time: float
+    """End of the last voiced frame (s, source timeline)."""
+
+
+@dataclass
 class Partial:
     """A partial recognition result while the player is still speaking (vosk)."""
 
@@ -159,6 +170,8 @@ class Listener:
         """Per channel: the pause a guess was made at, and the guess (see SegmentPause),
         recognized in the background while the listener goes on listening."""
         self._pool: ThreadPoolExecutor | None = None
+        self._told: dict[int, float] = {}
+        """Per channel: the pause a Waiting event was sent for."""
         self._expected: Sequence[str] | None = None
         self._sayable = None
         self.expect(None)
@@ -267,6 +280,9 @@ class Listener:
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
                 self._guesses[ch] = (ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
             case SegmentEnd():
+                if not early and self.config.acknowledge_after:
+                    self._wait_said(ch, ev.segment.end)  # its recognition is still to come
+                self._told.pop(ch, None)
                 self._emit(SpeechEnded(ch, ev.segment.end, early))
                 recognizer = self._recognizers[ch]
                 at, guess = self._guesses.get(ch, (None, None))
@@ -284,6 +300,12 @@ class Listener:
                 if u is not None:
                     yield u
 
+    def _wait_said(self, ch: int, at: float) -> None:
+        """Send Waiting for the pause at `at` on channel `ch`, once."""
+        if self._told.get(ch) != at:
+            self._told[ch] = at
+            self._emit(Waiting(ch, at))
+
     def _settle(self, ch: int) -> None:
         """Let a guess still under way on channel `ch` finish (its recognizer is needed)."""
         at, guess = self._guesses.pop(ch, (None, None))
@@ -296,8 +318,12 @@ class Listener:
         meanwhile); from a recording (`wait`) it is, so a recording is heard the same
         however fast the machine."""
         for ch, (at, guess) in list(self._guesses.items()):
-            if self._segmenter.silent_since(ch) != at or now - at < self.config.end_early_after - 1e-9:
-                continue  # speech came back, or the silence is still short
+            if self._segmenter.silent_since(ch) != at:
+                continue  # speech came back
+            if self.config.acknowledge_after and now - at >= self.config.acknowledge_after - 1e-9:
+                self._wait_said(ch, at)
+            if now - at < self.config.end_early_after - 1e-9:
+                continue  # the silence is still short
             if (wait or guess.done()) and guess.result().complete >= self.config.end_early_above:
                 yield from self._handle(self._segmenter.end(ch), pending, early=True)
 
@@ -347,4 +373,4 @@ def listen(source: AudioSource, recognizer: Recognizer, players: Sequence[str] =
     yield from Listener(recognizer, players, **options).utterances(source)
 
 
-__all__ = ["Discarded", "Listener", "Partial", "SpeechEnded", "SpeechStarted", "TurnConfig", "Utterance", "listen"]
+__all__ = ["Discarded", "Listener", "Partial", "SpeechEnded", "SpeechStarted", "Waiting", "TurnConfig", "Utterance", "listen"]

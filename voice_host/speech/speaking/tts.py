@@ -62,10 +62,6 @@ class VoiceSettings(Settings, sections=("voice",)):
 
     engine: str = "auto"
     earcons: bool = True
-    acknowledge_after: float = 0.35
-    """Seconds after a player stops speaking at which, if the host has not started its
-    answer, it ticks (the ``heard`` earcon) so the table knows it was heard (0: never;
-    with ``earcons = false`` neither)."""
     piper: dict = field(default_factory=dict)
     """voice (a model name or .onnx path), rate (pace factor, 1.0 natural), volume (0..1)."""
     pyttsx3: dict = field(default_factory=dict)
