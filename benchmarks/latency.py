@@ -245,7 +245,7 @@ class Log:
     placed: list[Placed] = field(default_factory=list)
 
 
-RECOGNITIONS = ("finish", "peek", "transcribe")
+RECOGNITIONS = ("finish", "transcribe")
 """The recognizer's calls that give a transcript (finish at the end; transcribe, the
 listener's guess at a short pause, made in the background): each is timed."""
 

@@ -28,6 +28,32 @@ def need(ok: object, why: str) -> None:
         pytest.skip(why)
 
 
+@pytest.fixture(scope="module")
+def moonshine_ready() -> None:
+    """The default engine must be Moonshine, installed from PyPI with the project."""
+    from voice_host.speech.recognizing.engines import make_recognizer
+
+    try:
+        engine = make_recognizer("auto").name
+    except Exception as exc:  # noqa: BLE001 - said in the failure
+        engine = f"none ({exc})"
+    need(engine == "moonshine", f"the default recognizer is {engine}, not moonshine")
+
+
+@pytest.fixture(scope="module")
+def moon():
+    """Moonshine, one recognizer per test module (it keeps what it was last told may be said);
+    the model itself is loaded once."""
+    from voice_host.speech.recognizing.models import ModelNotFound
+
+    try:
+        from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
+
+        return MoonshineRecognizer(cpu_threads=2)
+    except (ModelNotFound, ImportError) as e:
+        need(False, f"Moonshine unavailable: {e}")
+
+
 @pytest.fixture(scope="session")
 def synth_cache(tmp_path_factory) -> Path:
     """Per-session folder of synthesized clips."""

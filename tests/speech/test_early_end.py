@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import need
 from synth import place, speech_bounds
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.config import TurnConfig
@@ -18,16 +17,6 @@ from voice_host.speech.listening.turns import Listener
 from voice_host.speech.listening.vad import SegmentEnd, SegmentPause, Segmenter
 
 PLAYERS = ("Ann", "Ben", "Cat")
-
-
-@pytest.fixture(scope="module")
-def moon():
-    from voice_host.speech.recognizing.models import ModelNotFound
-    try:
-        from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
-        return MoonshineRecognizer(cpu_threads=2)
-    except (ModelNotFound, ImportError) as e:
-        need(False, f"Moonshine unavailable: {e}")
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ import time
 import numpy as np
 import pytest
 
-from conftest import need
 
 from voice_host.speech.recognizing.engines import ENGINES, available_engines, make_recognizer
 from voice_host.speech.recognizing.recognizer import Transcript
@@ -25,18 +24,6 @@ from voice_host.speech.recognizing.sayable import Language, Sayable
 NAMES = ("ann", "ben", "cat")
 PHRASES = ("yes", "no", "how much time", "whose turn", "board", "scores", "challenge", "challenge ann",
            "challenge ben", "challenge cat", *NAMES)
-
-
-@pytest.fixture(scope="module")
-def moon():
-    from voice_host.speech.recognizing.models import ModelNotFound
-
-    try:
-        from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
-
-        return MoonshineRecognizer(cpu_threads=2)
-    except (ModelNotFound, ImportError) as e:
-        need(False, f"Moonshine unavailable: {e}")
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from audio_script import play, render
-from conftest import need
 
 from voice_host.speech.audio import write_wav
 
@@ -30,18 +28,6 @@ WORDS = """
 [+3] Ben: monkey
 [+3] Cat: pencil
 """
-
-
-@pytest.fixture(scope="module")
-def moonshine_ready():
-    """The default engine must be Moonshine, installed from PyPI with the project."""
-    from voice_host.speech.recognizing.engines import make_recognizer
-
-    try:
-        engine = make_recognizer("auto").name
-    except Exception as exc:  # noqa: BLE001 - said in the failure
-        engine = f"none ({exc})"
-    need(engine == "moonshine", f"the default recognizer is {engine}, not moonshine")
 
 
 def test_enrolled_voices_on_one_microphone_put_every_word_on_the_right_sheet(tmp_path, say, moonshine_ready):

@@ -273,10 +273,9 @@ class Listener:
                 recognizer = self._recognizers[ch]
                 if not hasattr(recognizer, "snapshot") or ev.voiced < self.config.min_speech:
                     return  # a streaming engine keeps its own endpoints; a burst of noise is no sentence
-                self._settle(ch)  # one recognition at a time on a recognizer
                 if pending[ch]:
                     self._feed(ch, pending[ch], ev.time)
-                if self._pool is None:
+                if self._pool is None:  # one worker: guesses run one after another, never two at once
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
                 self._guesses[ch] = (ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
             case SegmentEnd():

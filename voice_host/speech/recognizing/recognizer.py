@@ -143,13 +143,9 @@ class WholeUtterance:
         return None
 
     def finish(self) -> "Transcript":
-        transcript = self.peek()
+        transcript = self.transcribe(self.snapshot())
         self.reset()
         return transcript
-
-    def peek(self) -> "Transcript":
-        """The transcript of the audio fed so far, which stays."""
-        return self.transcribe(self.snapshot())
 
     def snapshot(self) -> np.ndarray:
         """The audio fed so far (the listener's guess at a pause transcribes it in the
