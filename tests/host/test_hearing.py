@@ -103,3 +103,25 @@ def test_words_said_while_a_question_is_open_wait_their_turn(ear):
     assert out[:4] == [f"I'll take {first}.", f"Ann scores {value} points for {first}.",
                        "Ann, draw 2 tiles and tell me the letters.", "Wait until Ann has drawn the new tiles."]
     assert t.game.state.used == [(first, "Ann")]
+
+
+@pytest.mark.parametrize("game, heard, refused", [
+    ("dexikon", ["bank pocket for nine", "Ann, bank pocket for 9 points.", "spend market for six", "spend",
+                 "last word reckoning for fourteen", "penalty two", "returned penalty 1", "concede", "ben spend",
+                 "how much time", "i am ann"],
+     ["pocket for nine", "pocket", "ben pocket for nine", "bank pocket for", "spend market for sixty one"]),
+    ("road", ["play market for six, window for seven", "play jinx for fourteen and ox for nine with 4 tiles",
+              "play fire for 7", "take a mulligan", "pass", "bag empty", "scores"],
+     ["market for six", "play market six", "fire for 7"]),
+    ("phlounder", ["market, unused two", "rocket 3 unused", "no word, unused 2", "no word", "pocket", "ann, pocket",
+                   "roll the dice", "bell"],
+     ["market unused", "unused two", "market and used to"]),
+])
+def test_every_game_hears_the_sentences_its_plays_are_made_of(table, words, game, heard, refused):
+    """Issue 19, item 4: each game's plays are a language the recognizer searches ("bank
+    WORD for N", "play WORD for N, WORD for N", "WORD, unused N"), numbers said either way."""
+    t = table("Ann,Ben", game=game, board=None)
+    sayable = Hearing(t.session, words, HearingSettings()).sayable()
+    assert [s for s in heard if s not in sayable] == []
+    assert [s for s in refused if s in sayable] == []
+    assert sayable.prior is not None  # how well-known a word is weighs in every game

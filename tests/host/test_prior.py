@@ -34,3 +34,22 @@ def test_a_better_play_and_a_better_known_word_get_more(words):
     used = search_prior(after, words, 4.0, 2.0)
     assert used.word(index["jeweler"]) == pytest.approx(2.0 * min(float(zipf[index["jeweler"]]), 6.0) / 6.0, abs=1e-5)
     assert prior.below(0, len(values)) == pytest.approx(float(np.max(prior.bonus)))
+
+
+def test_phlounder_expects_no_word_before_the_bell_and_the_dice_length_after(table, words):
+    """Issue 19, item 2: "bell" said during the race is not heard as "well" (a better-known
+    word), and after the bell the length the dice asked for is favoured."""
+    from voice_host.games.expect import NoWord, WordLength
+
+    t = table("Ann,Ben", game="phlounder", board=None)
+    index = {w: i for i, w in enumerate(words.data.words)}
+    assert t.game.expectation() == NoWord()  # waiting for the roll
+    t("@dice 5N")  # the table rolled a 5-letter noun
+    assert t.game.expectation() == NoWord()  # the race: waiting for the bell
+    race = search_prior(t.game.expectation(), words, 4.0, 2.0)
+    assert race.word(index["well"]) == 0.0 and race.other == 2.0  # the bell (a phrase) over any word
+    t("Ann: bell")
+    assert t.game.expectation() == WordLength((5, 5), 4, 5)
+    after = search_prior(t.game.expectation(), words, 4.0, 0.0)
+    values = {"towel": 2, "ruin": 1, "market": 0, "blazers": 0}  # the asked length, a shorter report, too long
+    assert {w: after.word(index[w]) for w in values} == {w: 4.0 * v / 2 for w, v in values.items()}

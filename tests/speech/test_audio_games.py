@@ -1,5 +1,6 @@
 """Every game played by voice: a script said aloud and heard through the speech layer
-(whisper, one channel per player) gives the same result as the script played as text.
+(whisper, and Moonshine searching each game's own sentences; one channel per player)
+gives the same result as the script played as text.
 
 The phrases are said by festival's HTS voice, the synthetic voice the recognizer hears
 best, on one channel per player; tests/speech/test_audio_game.py has the full Prolix game
@@ -8,6 +9,7 @@ with several voices, a tiebreak and the timer.
 
 from __future__ import annotations
 
+import pytest
 from audio_script import text_and_audio
 
 SOLO = """
@@ -47,10 +49,12 @@ Ann: roll the dice
 """
 
 
-def test_phlounder_by_voice(tmp_path, say, whisper_rec):
+@pytest.mark.parametrize("engine", ["whisper", "moonshine"])
+def test_phlounder_by_voice(tmp_path, say, engine, request):
+    request.getfixturevalue("whisper_rec" if engine == "whisper" else "moonshine_ready")
     (text, _), (audio, audio_out) = text_and_audio(
         tmp_path, say, PHLOUNDER, {"Ann": "fest_slt", "Ben": "fest_slt"}, "--game", "phlounder",
-        "--players", "Ann,Ben", "--seed", "4")
+        "--players", "Ann,Ben", "--seed", "4", engine=engine)
     assert sum(p["total"] != 0 for p in text["players"]) == 2  # both rounds were scored
     assert audio == text, audio_out
 
@@ -64,9 +68,12 @@ Ann: bank pocket for nine
 """
 
 
-def test_dexikon_by_voice(tmp_path, say, whisper_rec):
+@pytest.mark.parametrize("engine", ["whisper", "moonshine"])
+def test_dexikon_by_voice(tmp_path, say, engine, request):
+    request.getfixturevalue("whisper_rec" if engine == "whisper" else "moonshine_ready")
     (text, _), (audio, audio_out) = text_and_audio(
-        tmp_path, say, DEXIKON, {"Ann": "fest_slt", "Ben": "fest_slt"}, "--game", "dexikon", "--players", "Ann,Ben")
+        tmp_path, say, DEXIKON, {"Ann": "fest_slt", "Ben": "fest_slt"}, "--game", "dexikon", "--players", "Ann,Ben",
+        engine=engine)
     totals = {p["name"]: p["total"] for p in text["players"]}
     assert totals == {"Ann": 9 + 6 - 2, "Ben": 7 + 1}  # Ann's failed challenge: her penalty card, Ben's mark
     assert audio == text, audio_out
@@ -80,10 +87,12 @@ Ann: play pocket for nine
 """
 
 
-def test_road_game_by_voice(tmp_path, say, whisper_rec):
+@pytest.mark.parametrize("engine", ["whisper", "moonshine"])
+def test_road_game_by_voice(tmp_path, say, engine, request):
+    request.getfixturevalue("whisper_rec" if engine == "whisper" else "moonshine_ready")
     (text, _), (audio, audio_out) = text_and_audio(
         tmp_path, say, ROAD, {"Ann": "fest_slt", "Ben": "fest_slt"}, "--game", "road", "--players", "Ann,Ben",
-        "--start", "Ann")
+        "--start", "Ann", engine=engine)
     totals = {p["name"]: p["total"] for p in text["players"]}
     assert totals == {"Ann": 9 + 6 + 7, "Ben": 0}
     assert audio == text, audio_out

@@ -56,3 +56,24 @@ def test_the_adapted_recognizer_asked_for_and_not_installed_is_one_sentence(tmp_
     write_wav(wav, np.zeros(8000, np.float32))
     proc = voice_host("hear", "--config", str(settings), str(wav))
     assert (proc.returncode, proc.stderr) == (2, 'voice-host: No adapted recognizer is installed; set [speech] model = "base".\n')
+
+
+def test_every_games_plays_are_heard_as_sentences_of_that_game(tmp_path, say):
+    """Issue 19, item 4: Dexikon's, Phlounder's and the road game's plays are searched in
+    their own language, numbers included (a free decode heard "bang pocket for nine",
+    "market and used to", "blame arcade for six, window for seven")."""
+    said = {
+        "dexikon": [("bank pocket for nine", "fest_slt"), ("bank quagmire for eleven", "awb"),
+                    ("bank anthems for eight", "rms"), ("last word reckoning for fourteen", "fest_slt")],
+        "phlounder": [("market, unused two", "fest_slt"), ("rocket, unused three", "awb"),
+                      ("no word, unused two", "rms")],
+        "road": [("play market for six, window for seven", "fest_slt"), ("play jinx for fourteen, ox for nine", "rms")],
+    }
+    for game, lines in said.items():
+        paths = []
+        for i, (text, voice) in enumerate(lines):
+            paths.append(str(tmp_path / f"{game}{i}.wav"))
+            write_wav(paths[-1], say(text, voice))
+        proc = voice_host("hear", "--game", game, "--players", "Ann,Ben", *paths)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.splitlines() == [f"{p}\t{text.replace(',', '')}" for p, (text, _) in zip(paths, lines)]

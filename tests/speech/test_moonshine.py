@@ -60,6 +60,32 @@ def test_language_may_hold_a_spelled_word():
     assert "q z" in free and "x-ray yankee" in free and "q" not in free
 
 
+def test_a_games_plays_are_a_word_between_a_lead_in_and_a_tail():
+    """Dexikon's "bank catch for 5", Phlounder's "ruin, unused 3", the road game's "play
+    fire for 7, fir for 6 and re for 2" (issue 19, item 4)."""
+    words = ("catch", "fire", "fir", "re", "ruin", "bank")
+    bank = Sayable(("spend", "ann spend"), words, ("bank", "ann bank"), tails=("for 5", "for five points"),
+                   bare=False)
+    for ok in ("bank catch for 5", "Ann, bank catch for five points.", "bank catch", "spend", "ann spend",
+               "bank catch, for 5"):
+        assert ok in bank, ok
+    for bad in ("catch for 5", "catch", "bank catch for", "bank catch for 6", "bank catch for 5 fire for 5",
+                "ann catch"):
+        assert bad not in bank, bad  # a word only after its verb; only the tails given
+    lang = bank.language()
+    assert lang.goes_on("bank catch") and lang.goes_on("bank catch for 5") is False
+    report = Sayable(("no word unused 2",), words, tails=("unused 3", "3 unused"))
+    assert all(s in report for s in ("ruin, unused 3", "ruin 3 unused", "ruin", "no word, unused 2"))
+    assert "ruin unused" not in report and "ruin unused 3 fire" not in report
+    road = Sayable(("pass",), words, ("play",), tails=("for 7", "for 6", "for 2", "for 2 with 4 tiles"),
+                   repeat=True, bare=False)
+    for ok in ("play fire for 7, fir for 6 and re for 2", "play fire for 7 fir for 6", "play fire for 2 with 4 tiles",
+               "pass"):
+        assert ok in road, ok
+    for bad in ("play fire fir", "play fire for 7 and", "fire for 7", "play fire for 7 and and fir for 6"):
+        assert bad not in road, bad
+
+
 def test_spelling_pass_searches_only_spellings_of_the_words():
     lang = Sayable(phrases=("yes",), words=("tours", "tour"), names=("ann",), spelling=True).language()
     only = lang.spellings()

@@ -18,3 +18,18 @@ class BoardPoints(Record):
     """(letter, points) of every tile on the board."""
     used: tuple[tuple[str, str], ...] = ()
     """(word, player) of the words played so far, in play order."""
+
+
+class WordLength(Record):
+    """Phlounder after the bell: the ringer's word has the length the dice asked for
+    (``asked``, shortest and longest); everyone else's may be any word from ``shortest``
+    to ``longest`` letters."""
+
+    asked: tuple[int, int]
+    shortest: int
+    longest: int
+
+
+class NoWord(Record):
+    """A game waiting for a move that is not a word (Phlounder's roll, its bell): a word
+    said now is refused, so none is favoured over the moves."""

@@ -9,18 +9,22 @@ between spellings or to settle a question nobody answered.
 
     bonus(word) = points * value / best  +  known * min(zipf, 6) / 6
 
-``value`` is what the word would score now (0 when it was used or is a cheapie: it
-stays sayable, so the host can refuse it, but is not favoured), ``best`` the best
-value on the board. A command, a name or a spelling gets ``other`` (by default what a
-middling known word gets), so the prior neither pushes words into commands nor the
-other way.
+``value`` is what the word would be worth now, ``best`` the best value of all:
+- Prolix (``BoardPoints``): what it would score on the board (0 when it was used or is
+  a cheapie: it stays sayable, so the host can refuse it, but is not favoured);
+- Phlounder after the bell (``WordLength``): 2 for the length the dice asked for, 1
+  for a shorter word the others may report, 0 for any other.
+A command, a name or a spelling gets ``other`` (by default what a middling known word
+gets), so the prior neither pushes words into commands nor the other way. While the
+game waits for a move that is no word (``NoWord``: Phlounder's roll and bell) no word is
+favoured: each gets nothing and ``other`` what a well-known word would.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from voice_host.games.expect import BoardPoints
+from voice_host.games.expect import BoardPoints, NoWord, WordLength
 from voice_host.words.prior import SearchPrior
 
 ZIPF_KNOWN = 6.0
@@ -42,6 +46,20 @@ def search_prior(expectation, words, points: float, known: float) -> SearchPrior
     a word everyone knows: [speech] prior_points, prior_known); None when both are 0."""
     if not (points or known):
         return None
-    values = words.values(expectation.tiles, expectation.used) if isinstance(expectation, BoardPoints) else None
+    if isinstance(expectation, NoWord):
+        return SearchPrior(np.zeros(len(words.data.words), np.float32), known)
+    values = _values(expectation, words)
     other = 0.5 * (points if values is not None else 0.0) + 0.5 * known
     return SearchPrior(word_bonus(values, words.data.zipf, points, known), other)
+
+
+def _values(expectation, words) -> np.ndarray | None:
+    """What each word is worth to the game now (see the module doc); None: it cannot tell."""
+    if isinstance(expectation, BoardPoints):
+        return words.values(expectation.tiles, expectation.used)
+    if isinstance(expectation, WordLength):
+        n = words.lengths
+        low, high = expectation.asked
+        return (((n >= low) & (n <= high)).astype(np.int32)
+                + ((n >= expectation.shortest) & (n <= expectation.longest)).astype(np.int32))
+    return None

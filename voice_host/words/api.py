@@ -54,6 +54,11 @@ class Words:
         return self._n
 
     @cached_property
+    def lengths(self) -> np.ndarray:
+        """Letters in every dictionary word (``data.words`` order), int32."""
+        return np.fromiter(map(len, self.data.words), np.int32, len(self.data.words))
+
+    @cached_property
     def longest(self) -> int:
         """Letters in the dictionary's longest word: no word said can be longer."""
         return max(map(len, self._words), default=0)

@@ -19,6 +19,7 @@ from voice_host.games.phlounder import actions as A
 from voice_host.games.phlounder import events as E
 from voice_host.games.base import Game, Setup, find_player
 from voice_host.games.errors import Refusal, Unplayable
+from voice_host.games.expect import NoWord, WordLength
 from voice_host.games.phlounder.state import Phase, PhlounderSettings, PhlounderState, Reported, Round
 from voice_host.games.scoring import ranking
 from voice_host.games.turns import clockwise
@@ -99,6 +100,16 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
             case A.Challenge(player=player, target=target):
                 return self._challenge(player, target)
         return super().play(action)
+
+    def expectation(self) -> WordLength | NoWord:
+        """After the bell, words of the length the dice asked for (the others' up to it);
+        before it, the roll and the bell, no word."""
+        s, cfg = self.state, self.settings
+        if s.phase != Phase.REPORTS or s.round.target is None:
+            return NoWord()
+        number = s.round.target.number
+        asked = (cfg.min_length, cfg.max_length) if number == "*" else (int(number), int(number))
+        return WordLength(asked, cfg.min_length, asked[1])
 
     def set_start(self, player: str) -> list[E.Event]:
         """No start player: whoever rings the bell leads the round."""

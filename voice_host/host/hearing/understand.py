@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 
 from voice_host.config import tomllib
-from voice_host.host import intents
+from voice_host.host import intents, phrases
 from voice_host.host.hearing.heard import Stage
 from voice_host.words.matcher import spelled_letters, tokens
 
@@ -86,30 +86,35 @@ class Understand(Stage):
 
     # ------------------------------------------------------------------ what may be said
     def sayable(self, question=None):
-        """What a player may say now, for a recognizer that searches a language: in
-        Prolix, a dictionary word, optionally after a name or a play phrase ("Ann,
-        jewelers", "Ben interrupts jewelers", "play time"), a command or question, a
-        player saying who they are, the answers to the open ``question``. None (anything)
-        in the games whose plays are sentences (Phlounder's reports, Dexikon's banks)."""
+        """What a player may say now, for a recognizer that searches a language: a
+        dictionary word, optionally after a name or a lead-in ("Ann, jewelers", "Ben
+        interrupts jewelers", "play time", "bank catch"), and the game's tail after it
+        ("for 5", "unused 3"); the game's own phrases; a command or question; a player
+        saying who they are; the answers to the open ``question``."""
         from voice_host.speech.recognizing.sayable import Sayable
 
-        if not self.session.game.name.startswith("prolix"):
-            return None
         key = (question.kind, tuple(question.options)) if question else None
         if self._sayable_for != key:
+            own = phrases.spoken(self.session.game)
             names = [p.lower() for p in self.session.players]
-            lead_ins = names + [f"{n} {v}" for n in names for v in ("says", "interrupts", "interrupts with")]
-            lead_ins += [c.strip() for c in CORRECTIONS]  # "no, persons": a play put right
-            lead_ins += [f"{v} {n}" for n in names for v in ("i am", "my name is", "this is")]  # "I am Ann, and ..."
-            phrases = [p for kind, ps in intents.PHRASES.items() if kind != "play_what" for p in ps]
-            phrases += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "it was", "that was", "i am",
-                                                                "i'm", "my name is", "this is")]
-            phrases += [f"{n}'s sheet" for n in names] + names + ["and i am ready to play", "i am ready to play"]
+            lead_ins = [f"{v} {n}" for n in names for v in ("i am", "my name is", "this is")]  # "I am Ann, and ..."
+            lead_ins += [*own.lead_ins, *(f"{n} {lead}" for n in names for lead in own.lead_ins)]
+            if own.bare:  # a word alone, after a name ("Ann, jewelers") or put right ("no, persons")
+                lead_ins += names + [f"{n} {v}" for n in names for v in ("says", "interrupts", "interrupts with")]
+                lead_ins += [c.strip() for c in CORRECTIONS]
+            said = [p for kind, ps in intents.PHRASES.items() if kind != "play_what" for p in ps]
+            said += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "it was", "that was", "i am",
+                                                             "i'm", "my name is", "this is")]
+            said += [f"{n}'s sheet" for n in names] + names + ["and i am ready to play", "i am ready to play"]
+            said += own.phrases
+            if not own.bare:  # "Ann, spend": a name before the game's phrases, where it leads no word
+                said += [f"{n} {p}" for n in names for p in own.phrases]
             if question is not None:
-                phrases += question.options
+                said += question.options
             if question is not None and question.kind == "word":
-                phrases += list(ORDINALS)
-            self._sayable = Sayable.game(phrases, lead_ins + list(intents.PHRASES["play_what"]), spelling=True)
+                said += list(ORDINALS)
+            self._sayable = Sayable.game(said, lead_ins, spelling=True, tails=own.tails, repeat=own.repeat,
+                                         bare=own.bare)
             self._sayable_for = key
         return self._sayable.with_prior(self.prior())
 

@@ -38,6 +38,11 @@ def directive(game: str, t: float, name: str, args: list[str], players: list[str
     return read(t, name, args) if read is not None else None
 
 
+def spoken(game):
+    """What the game's players say beyond the table's own (host.phrases.language.Spoken)."""
+    return family(game.name).spoken(game)
+
+
 def help(game) -> dict[str, str]:
     """The game's own phrases, for help (title -> what to say)."""
     module = family(game.name)

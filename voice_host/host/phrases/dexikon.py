@@ -9,7 +9,8 @@ import re
 from voice_host.games.dexikon.actions import ChallengeAnswer, Declare, LastWord, PoolEmpty, Tally
 from voice_host.games.events import Refused
 from voice_host.host.intents import WORDLIKE
-from voice_host.host.phrases.numbers import number
+from voice_host.host.phrases.language import Spoken
+from voice_host.host.phrases.numbers import number, spoken as numbers
 
 POINTS = r"(?: for (.+?))?(?: points?)?"
 PATTERNS = [
@@ -23,6 +24,10 @@ PATTERNS = [
 ]
 CONCEDE = ("concede", "i concede", "conceded")
 INSIST = ("check", "check it", "insist", "i insist", "look it up")
+MOST_POINTS = 60
+"""The most points a word is said to be worth, for the recognizer's language."""
+MOST_CARDS = 10
+"""The most penalty, bonus or set-aside cards said at once, likewise."""
 POOL_EMPTY = ("pool empty", "the pool is empty", "pool deck empty", "the pool deck is empty")
 
 
@@ -33,6 +38,17 @@ def help(game) -> dict[str, str]:
             "Cards": "'penalty N', 'returned penalty N', 'bonus N'" + (", 'set aside N', 'pool empty'."
                                                                       if game.solo else "."),
             "At the end": "'last word WORD for N'."}
+
+
+def spoken(game) -> Spoken:
+    """"bank catch for 5", "spend catch for five points", "spend", "last word catch for
+    7", "concede", "check", "penalty 2", "returned penalty 1", "bonus 2", ..."""
+    points = [f for n in numbers(0, MOST_POINTS) for f in (f"for {n}", f"for {n} points")]
+    cards = [f"{kind} {n}" for kind in ("penalty", "returned penalty", "bonus", "set aside")
+             for n in numbers(1, MOST_CARDS)]
+    return Spoken(lead_ins=("bank", "spend", "last word", "last word is", "my last word", "my last word is"),
+                  tails=tuple(points), bare=False,
+                  phrases=("spend", *CONCEDE, *INSIST, *POOL_EMPTY, "penalty", "returned penalty", *cards))
 
 
 def parse(said: str, text: str, player: str, t: float):

@@ -8,13 +8,17 @@ import re
 from voice_host.games.events import Refused
 from voice_host.games.phlounder.actions import Bell, Report, Roll, SetDice
 from voice_host.host.intents import WORDLIKE
-from voice_host.host.phrases.numbers import number
+from voice_host.host.phrases.language import Spoken
+from voice_host.host.phrases.numbers import number, spoken as numbers
 
 BELL = ("bell", "done", "phlounder", "ding", "ring the bell")
 ROLL = ("roll", "roll the dice", "roll them")
 REPORT = re.compile(r"^(no word|[a-z'\-]+),? unused (.+)$")
 REPORT_AFTER = re.compile(r"^(no word|[a-z'\-]+),? (.+) unused$")
 """Also "WORD, 3 unused": the number before "unused" is how it is often said."""
+
+MOST_UNUSED = 20
+"""The most letters a report says were taken and not used, for the recognizer's language."""
 
 HELP = {"Dice": "say 'roll'.", "Bell": "say 'bell' when your word is done.",
         "After the bell": "the ringer says the word; everyone else 'WORD, unused 3' or 'no word, unused 2'."}
@@ -38,6 +42,12 @@ def parse(said: str, text: str, player: str, t: float):
     if said == "no word":
         return Report(t, player, None, 0)
     return None
+
+
+def spoken(game) -> Spoken:
+    """"roll", "bell", and the reports: "ruin, unused 3", "ruin, 3 unused", "no word, unused 2"."""
+    tails = [f for n in numbers(0, MOST_UNUSED) for f in (f"unused {n}", f"{n} unused")]
+    return Spoken(phrases=(*ROLL, *BELL, "no word", *(f"no word {t}" for t in tails)), tails=tuple(tails))
 
 
 def directive(t: float, name: str, args: list[str]):

@@ -8,12 +8,16 @@ import re
 from voice_host.games.events import Refused
 from voice_host.games.road.actions import BagEmpty, Mulligan, Pass, RoadPlay
 from voice_host.host.intents import WORDLIKE
-from voice_host.host.phrases.numbers import number
+from voice_host.host.phrases.language import Spoken
+from voice_host.host.phrases.numbers import number, spoken as numbers
 
 PLAY = re.compile(r"^play (.+?)(?: with (.+?) tiles?)?$")
 MULLIGAN = ("mulligan", "take a mulligan", "i take a mulligan", "a mulligan")
 PASS = ("pass", "i pass", "i'll pass")
 BAG_EMPTY = ("bag empty", "the bag is empty", "bag is empty", "the bag is empty now")
+
+MOST_POINTS = 99
+"""The most points a word is said to score, for the recognizer's language."""
 
 HELP = {"Your turn": "'play WORD for N, WORD for N' (with 'with K tiles' when I count the bag), "
                      "'mulligan' or 'pass'.", "Bag": "'bag empty'."}
@@ -33,6 +37,15 @@ def parse_play(text: str) -> tuple[tuple[str, int], ...] | None:
             return None
         out.append((word, points))
     return tuple(out)
+
+
+def spoken(game) -> Spoken:
+    """"play fire for 7, fir for 6 and re for 2" (", with 4 tiles" after the last),
+    "mulligan", "pass", "bag empty"."""
+    points = [f for n in numbers(0, MOST_POINTS) for f in (f"for {n}", f"for {n} points")]
+    tiles = [f"with {n} tiles" for n in numbers(1, game.settings.rack)]
+    return Spoken(lead_ins=("play",), tails=(*points, *(f"{p} {t}" for p in points for t in tiles)),
+                  phrases=(*MULLIGAN, *PASS, *BAG_EMPTY), repeat=True, bare=False)
 
 
 def parse(said: str, text: str, player: str, t: float):

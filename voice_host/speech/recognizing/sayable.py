@@ -2,7 +2,10 @@
 
 A :class:`Sayable` is the set of sentences the host accepts at one moment:
 
-    [name [","]] (word | phrase | spelling)   or   phrase
+    [name [","]] (word [[","] tail] | phrase | spelling [tail])   or   phrase
+
+and, where plays repeat (``repeat``: the road game's "fire for 7, fir for 6"), a word
+with its tail may be followed by another, after a comma or "and".
 
 A spelling is two or more letters or spelling-alphabet words ("t o u r s", "tango
 oscar uniform romeo sierra"), allowed when ``spelling`` is set: a player who is
@@ -14,8 +17,10 @@ cannot lose its "l"); without one, any letters.
 ``names`` are player names that may come first ("Ann, jewelers"), ``words`` the whole
 dictionary (given once: its compiled form is cached per object), ``phrases`` the
 commands, questions and answers (multi-word allowed: "how much time", "challenge
-ben", "yes", "b", "bravo", "ann"). Everything is lower case; a sentence's words are
-separated by single spaces.
+ben", "yes", "b", "bravo", "ann"), ``tails`` what may follow a word in the games whose
+plays are sentences ("for 5", "for five points", "unused 3": "bank catch for 5",
+"ruin, unused 3"; ``names`` then holds the lead-ins "bank", "play"). Everything is
+lower case; a sentence's words are separated by single spaces.
 
 :class:`Language` is the compiled form a decoder walks character by character: a
 state is a small frozenset of positions in three sorted string lists (the words,
@@ -39,6 +44,8 @@ NAME_PUNCT = ",.:;!?"
 END_PUNCT = ".,?!"
 """Marks the recognizer may write after the sentence (at most two)."""
 MAX_END_PUNCT = 2
+JOINS = ("and",)
+"""What may join a play to the next where plays repeat (besides a comma)."""
 SPELL_MARKS = ",.-"
 """Marks the recognizer may write between spelled letters ("T, O", "T-O")."""
 
@@ -70,11 +77,19 @@ class Sayable:
     prior: object = None
     """The game's prior over `words` (words.prior.SearchPrior, in the language's word
     order), or None: see :meth:`with_prior`."""
+    tails: tuple[str, ...] = ()
+    """What may follow a word, after a space or a comma ("for 5", "unused 3")."""
+    repeat: bool = False
+    """Whether a word and its tail may be followed by another (after a comma or "and")."""
+    bare: bool = True
+    """Whether a word may be said without one of `names` before it (False: only after
+    one, the games whose plays begin with a verb: "bank catch", "play fire")."""
     _compiled: list = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "phrases", _clean(self.phrases))
         object.__setattr__(self, "names", _clean(self.names))
+        object.__setattr__(self, "tails", _clean(self.tails))
 
     @staticmethod
     def dictionary() -> tuple[str, ...]:
@@ -83,10 +98,13 @@ class Sayable:
 
     @classmethod
     def game(cls, phrases: Iterable[str] = (), names: Iterable[str] = (), words: bool = True,
-             spelling: bool = False) -> "Sayable":
-        """Names first optionally, then a dictionary word, one of `phrases` or (with
-        `spelling`) a word spelled out."""
-        return cls(tuple(phrases), cls.dictionary() if words else None, tuple(names), spelling)
+             spelling: bool = False, tails: Iterable[str] = (), repeat: bool = False,
+             bare: bool = True) -> "Sayable":
+        """Names first optionally (with `bare` False, a word only after one), then a
+        dictionary word (and one of `tails`), one of `phrases` or (with `spelling`) a
+        word spelled out."""
+        return cls(tuple(phrases), cls.dictionary() if words else None, tuple(names), spelling,
+                   tails=tuple(tails), repeat=repeat, bare=bare)
 
     @classmethod
     def closed(cls, phrases: Iterable[str]) -> "Sayable":
@@ -173,6 +191,10 @@ class Language:
                         capped at 2, as a spelling needs two)
       ("LM", wlo, whi, n)  after a spelled letter and its mark ("T," "T-")
       ("NP",)           after a name and its mark: a space must follow
+      ("T", lo, hi, d)  in a tail after a word ("for 5")
+      ("WM",)           after a word and its comma: a space, then its tail
+      ("J", lo, hi, d)  in a joiner ("and") before the next word (``repeat``)
+      ("RM",)           after a tail and its comma: a space, then the next word
       ("P", k)          after a complete body sentence and k end marks
       ("S",)            the start, before an optional leading space
     """
@@ -182,7 +204,13 @@ class Language:
         self.phrases: list[str] = sorted(set(sayable.phrases))
         self.names: list[str] = sorted(set(sayable.names))
         self.spell: list[str] = _spell_tokens() if sayable.spelling else []
-        self._lists = {"W": self.words, "Q": self.phrases, "N": self.names, "L": self.spell}
+        self.tails: list[str] = sorted(set(sayable.tails))
+        self.joins: list[str] = list(JOINS) if sayable.repeat and self.tails else []
+        self._lists = {"W": self.words, "Q": self.phrases, "N": self.names, "L": self.spell,
+                       "T": self.tails, "J": self.joins}
+        self.word_context = (len(self.tails), hash(tuple(self.tails)), bool(self.joins))
+        """What follows a word here: a walk from a word's state is the same in every
+        language over one dictionary with the same context (a recognizer caches it)."""
         self._step: dict[tuple, frozenset] = {}
         self._sayable = sayable
         self._spellings: Language | None = None
@@ -195,7 +223,7 @@ class Language:
         if self.spell:
             body.add(self._spell_root(0, len(self.words), 0))
         self.body_roots = frozenset(body)
-        roots = set(body)
+        roots = set(body) if sayable.bare else {r for r in body if r[0] == "Q"}
         if self.names:
             roots.add(("N", 0, len(self.names), 0))
         self.roots = frozenset(roots)
@@ -236,6 +264,16 @@ class Language:
             return a, bisect_left(strings, prefix + chr(ord(c) + 1), a, hi)
         return None
 
+    def _root(self, kind: str) -> tuple:
+        return (kind, 0, len(self._lists[kind]), 0)
+
+    def _after_word(self, c: str) -> list[tuple]:
+        """After a whole word (or spelling), where tails may follow: a space and the tail, or
+        its comma."""
+        if not self.tails:
+            return []
+        return [self._root("T")] if c == " " else [("WM",)] if c == "," else []
+
     def _advance(self, s: tuple, c: str) -> list[tuple]:
         kind = s[0]
         if kind == "S":
@@ -244,7 +282,7 @@ class Language:
             w = self._spell_letter(s[4:], c)
             r = self._descend(self.spell, s[1], s[2], 0, c) if w is not None else None
             return [("L", *r, 1, *w)] if r is not None else []
-        if kind in "WQNL":
+        if kind in ("W", "Q", "N", "L", "T", "J"):
             lo, hi, d = s[1:4]
             strings = self._lists[kind]
             complete = len(strings[lo]) == d
@@ -260,10 +298,23 @@ class Language:
                         out.append(self._spell_root(*s[4:]))
                     elif c in SPELL_MARKS:
                         out.append(("LM", *s[4:]))
-                    if c in END_PUNCT and self._spelled_word(s[4:]):
+                    if self._spelled_word(s[4:]):
+                        out.extend(self._after_word(c))
+                        if c in END_PUNCT:
+                            out.append(("P", 1))
+                elif kind == "J":
+                    if c == " " and self.words:
+                        out.append(self._root("W"))
+                else:
+                    if c in END_PUNCT:
                         out.append(("P", 1))
-                elif c in END_PUNCT:
-                    out.append(("P", 1))
+                    if kind == "W":
+                        out.extend(self._after_word(c))
+                    elif kind == "T" and self.joins:
+                        if c == " ":
+                            out += [self._root("W"), self._root("J")]
+                        elif c == ",":
+                            out.append(("RM",))
             r = self._descend(strings, lo, hi, d, c)
             if r is not None:
                 out.append((kind, *r, d + 1, *s[4:]))
@@ -273,6 +324,8 @@ class Language:
             return [root] if c == " " else self._advance(root, c)
         if kind == "NP":
             return list(self.body_roots) if c == " " else []
+        if kind in ("WM", "RM"):
+            return [self._root("T" if kind == "WM" else "W")] if c == " " else []
         if kind == "P":
             return [("P", s[1] + 1)] if c in END_PUNCT and s[1] < MAX_END_PUNCT else []
         return []
@@ -303,7 +356,7 @@ class Language:
         for s in states:
             if s[0] == "P":
                 return True
-            if (s[0] == "W" or s[0] == "Q") and len(self._lists[s[0]][s[1]]) == s[3]:
+            if s[0] in ("W", "Q", "T") and len(self._lists[s[0]][s[1]]) == s[3]:
                 return True
             if s[0] == "L" and len(self.spell[s[1]]) == s[3] and self._spelled_word(s[4:]):
                 return True
@@ -338,15 +391,15 @@ class Ahead:
         self._many: tuple[list, np.ndarray] | None = None
 
     def states(self, states: frozenset) -> float | None:
-        """The best bonus below ``states``; None after the sentence's end (the end
-        marks: keep the bonus the sentence had)."""
+        """The best bonus below ``states``; None after the word or the sentence's end
+        (a tail, the end marks: keep the bonus the sentence had)."""
         hit = self._memo.get(states, self)
         if hit is not self:
             return hit
         best = None
         for s in states:
             kind = s[0]
-            if kind == "P":
+            if kind in ("P", "T", "WM", "J", "RM"):  # after the word (or the sentence)
                 continue
             if kind == "W":
                 v = self.prior.below(s[1], s[2])
@@ -371,14 +424,21 @@ class Ahead:
         return memo[1]
 
     def sentence(self, text: str) -> float:
-        """The bonus of a whole sentence (normalized: lower case, no marks)."""
+        """The bonus of a whole sentence (normalized: lower case, no marks): its word's
+        (the first after the lead-in, before a tail), else ``other``."""
         words = text.split()
         for name in sorted(self.lang.names, key=len, reverse=True):  # "ann, jewelers": the word after the name
             if words[:len(name.split())] == name.split() and len(words) > len(name.split()):
                 words = words[len(name.split()):]
                 break
-        body = " ".join(words)
-        i = bisect_left(self.lang.words, body)
-        if len(words) == 1 and i < len(self.lang.words) and self.lang.words[i] == body:
+        if not words or (len(words) > 1 and not self.lang.tails) or _has(self.lang.phrases, " ".join(words)):
+            return self.prior.other
+        i = bisect_left(self.lang.words, words[0])
+        if i < len(self.lang.words) and self.lang.words[i] == words[0]:
             return self.prior.word(i)
         return self.prior.other
+
+
+def _has(strings: list[str], s: str) -> bool:
+    i = bisect_left(strings, s)
+    return i < len(strings) and strings[i] == s

@@ -123,9 +123,9 @@ class MoonshineModel:
 
         A state set's tokens are the union of its members'. The members that live
         in the dictionary (W, P) do not depend on the phrases or names, so their
-        walks are cached per dictionary for the whole process: only the first
-        Sayable over a dictionary pays for the big walk (~1 s), later ones only for
-        their phrases and names (milliseconds). A space occurs only at the start of a
+        walks are cached per dictionary (and what may follow a word: a game's tails)
+        for the whole process: only the first Sayable over a dictionary pays for the
+        big walk (~1 s), later ones only for their phrases and names (milliseconds). A space occurs only at the start of a
         token, so the start state and the state after a name's mark are a space
         followed by the roots' walks from the vocabulary trie's space node.
         """
@@ -151,7 +151,7 @@ class MoonshineModel:
     def _single(self, lang: Language, s: tuple) -> tuple[np.ndarray, list]:
         kind = s[0]
         if kind in ("W", "P"):
-            key = (id(lang.words), "", s)
+            key = (id(lang.words), lang.word_context, "", s)
             hit = self._global.get(key)
             if hit is None or hit[0] is not lang.words:
                 hit = (lang.words, self._walk(lang, self._trie, frozenset([s])))
@@ -171,7 +171,7 @@ class MoonshineModel:
                 nxt.extend([frozenset(targets)] * len(space[1]))
                 for r in targets:
                     if r[0] == "W":
-                        key = (id(lang.words), " ", r)
+                        key = (id(lang.words), lang.word_context, " ", r)
                         g = self._global.get(key)
                         if g is None or g[0] is not lang.words:
                             g = (lang.words, self._walk(lang, space, frozenset([r])))
