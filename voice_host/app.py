@@ -115,7 +115,10 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
     settings = HearingSettings.from_config(cfg)
     hearing = Hearing(session, words, settings)
     try:
-        source = open_source(audio=args.audio, device=args.device)
+        wanted = len(args.channels.split(",")) if args.channels and not args.audio else None  # one per player
+        source = open_source(audio=args.audio, device=args.device, channels=wanted)
+        if hasattr(source, "start"):
+            source.start()  # the microphone records from now: nothing said while the recognizer loads is lost
     except (NoInputDevice, OSError) as exc:
         if args.audio:
             raise UserError(f"I can't read {args.audio}: {exc}") from exc
@@ -221,6 +224,8 @@ def play(args, players: list[str], cfg: dict) -> int:
         words = load_words(cfg)
         problem = checks.setup_problem(lambda speak: Session(header, words, speak), setup,
                                        {"start": "--start", "board": "--board"})
+        if problem is None and args.audio and args.channels:
+            problem = checks.channels_problem(args.audio, args.channels)
         if problem:  # a bad setup option stops here: the game never starts on the host's own board
             raise UserError(problem)
         speaker = Speaker(args.no_voice, cfg, args.speak_to)

@@ -113,7 +113,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
     else:
         hearing.open(offset)
     threading.Thread(target=run, daemon=True, name="listener").start()
-    start = time.monotonic()
+    start = getattr(source, "started_at", None) or time.monotonic()  # the source's time 0: utterances are on it
 
     def catch_up() -> None:  # the clock to now, or to where a player still speaking began
         now = offset + time.monotonic() - start

@@ -192,3 +192,16 @@ def test_every_section_of_the_settings_is_read_one_way(tmp_path):
     assert (voice.engine, voice.pyttsx3["rate"], voice.piper["voice"]) == ("pyttsx3", 150, "en_US-joe-medium")
     assert LexiconSettings.from_config(cfg) == LexiconSettings(allow="mine.txt")
     assert TurnConfig.from_config(config.load()) == TurnConfig()
+
+
+def test_more_player_channels_than_the_recording_has_is_a_sentence(tmp_path):
+    """Was a traceback (ValueError from the source) after the game had begun."""
+    import numpy as np
+
+    from voice_host.speech.audio import write_wav
+
+    wav = tmp_path / "mono.wav"
+    write_wav(wav, np.zeros(16000, np.float32))
+    fails_with(voice_host("play", "--players", "Ann,Ben,Cat", "--channels", "Ann,Ben,Cat", "--audio", str(wav),
+                          "--no-voice"),
+               f"{wav} has 1 channel, but --channels names 3 players: give one name per channel.")

@@ -101,3 +101,19 @@ def setup_problem(session_factory, setup: list, option: dict[str, str]) -> str |
         if probe.refused:
             return f"{option[record.name]}: {probe.refused}"
     return None
+
+
+def channels_problem(audio: str | Path, channels: str) -> str | None:
+    """Why ``--channels`` cannot name the channels of the recording ``audio`` (more names
+    than channels); None when it can, or when the file cannot be read (said when opened)."""
+    import soundfile
+
+    try:
+        have = soundfile.info(str(audio)).channels
+    except (OSError, RuntimeError, soundfile.LibsndfileError):
+        return None
+    named = len(channels.split(","))
+    if named <= have:
+        return None
+    return f"{audio} has {have} channel{'' if have == 1 else 's'}, but --channels names {named} players: " \
+           "give one name per channel."

@@ -219,22 +219,38 @@ class MicSource:
             self.overflows += 1
         self._queue.put(indata.copy())
 
-    def __iter__(self) -> Iterator[AudioChunk]:
+    @property
+    def started_at(self) -> float | None:
+        """When the stream started (time.monotonic()), None before :meth:`start`."""
+        return self._t0
+
+    def start(self) -> None:
+        """Start recording now (once): what is said from here on waits in the queue until
+        it is read, so a word said while the host is still loading or talking is kept."""
+        if self._stream is not None:
+            return
         import sounddevice as sd
 
-        resampler = _Resampler(self.native_rate, self.channels)
         block = max(1, int(round(self.chunk_seconds * self.native_rate)))
-        self._stream = sd.InputStream(
-            device=self.device.index,
-            samplerate=self.native_rate,
-            channels=self.channels,
-            dtype="float32",
-            blocksize=block,
-            callback=self._callback,
-        )
+        try:
+            self._stream = sd.InputStream(
+                device=self.device.index,
+                samplerate=self.native_rate,
+                channels=self.channels,
+                dtype="float32",
+                blocksize=block,
+                callback=self._callback,
+            )
+            self._t0 = time.monotonic()
+            self._stream.start()
+        except sd.PortAudioError as exc:
+            self._stream = None
+            raise NoInputDevice(f"input device {self.device.name!r} cannot record: {exc}") from exc
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        resampler = _Resampler(self.native_rate, self.channels)
+        self.start()
         produced = 0
-        self._t0 = time.monotonic()
-        self._stream.start()
         try:
             while not self._closed.is_set():
                 try:
