@@ -125,3 +125,13 @@ def test_every_game_hears_the_sentences_its_plays_are_made_of(table, words, game
     assert [s for s in heard if s not in sayable] == []
     assert [s for s in refused if s in sayable] == []
     assert sayable.prior is not None  # how well-known a word is weighs in every game
+
+
+def test_no_word_in_phlounder_is_not_a_correction_and_a_word(table, words):
+    """"no word, unused 4" was heard "no lard, unused four": "no" led a word, as it puts a
+    Prolix play right ("no, persons"); where plays have tails it leads none."""
+    t = table("Ann,Ben", game="phlounder", board=None)
+    sayable = Hearing(t.session, words, HearingSettings()).sayable()
+    assert "no word unused 4" in sayable and "no lard unused 4" not in sayable and "no words" not in sayable
+    prolix = Hearing(table().session, words, HearingSettings()).sayable()
+    assert "no persons" in prolix

@@ -99,9 +99,10 @@ class Understand(Stage):
             names = [p.lower() for p in self.session.players]
             lead_ins = [f"{v} {n}" for n in names for v in ("i am", "my name is", "this is")]  # "I am Ann, and ..."
             lead_ins += [*own.lead_ins, *(f"{n} {lead}" for n in names for lead in own.lead_ins)]
-            if own.bare:  # a word alone, after a name ("Ann, jewelers") or put right ("no, persons")
+            if own.bare:  # a word alone, after a name ("Ann, jewelers")
                 lead_ins += names + [f"{n} {v}" for n in names for v in ("says", "interrupts", "interrupts with")]
-                lead_ins += [c.strip() for c in CORRECTIONS]
+            if own.bare and not own.tails:  # a play that is a word alone, put right ("no, persons"); not
+                lead_ins += [c.strip() for c in CORRECTIONS]  # where "no word, unused 2" would be "no" and a word
             said = [p for kind, ps in intents.PHRASES.items() if kind != "play_what" for p in ps]
             said += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "it was", "that was", "i am",
                                                              "i'm", "my name is", "this is")]

@@ -23,8 +23,8 @@ plays are sentences ("for 5", "for five points", "unused 3": "bank catch for 5",
 lower case; a sentence's words are separated by single spaces.
 
 :class:`Language` is the compiled form a decoder walks character by character: a
-state is a small frozenset of positions in three sorted string lists (the words,
-the phrases, the names), a trie node being the range of strings sharing the
+state is a small frozenset of positions in sorted string lists (the words, the
+phrases, the names, the spelled letters, the tails), a trie node being the range of strings sharing the
 prefix read so far. The recognizer may also write the sentence with capitals, a
 comma (or . : ! ?) after the name and up to two trailing punctuation marks
 (". , ? !") before the end; :func:`normalize_sentence` removes them.
