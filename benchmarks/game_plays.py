@@ -136,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="6 plays a game and split instead of 16")
     ap.add_argument("--plays", type=int, help="plays a game and split")
+    ap.add_argument("--splits", default=",".join(VOICES))
     ap.add_argument("--conditions", default="clean,20 dB,10 dB")
     ap.add_argument("--misses", action="store_true", help="list the plays missed in the game's language")
     args = ap.parse_args(argv)
@@ -143,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     from voice_host.words import Words
 
     words = Words.load()
-    rows = plan(args.plays or (6 if args.quick else 16), words)
+    splits = args.splits.split(",")
+    rows = [r for r in plan(args.plays or (6 if args.quick else 16), words) if r["split"] in splits]
     conditions = [c for c in CONDITIONS if c[0] in args.conditions.split(",")]
     t0 = time.time()
     res = run(rows, conditions, words)
@@ -156,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         return 100 * sum(v["right"] for v in cells) / max(1, sum(v["n"] for v in cells))
 
     print(f"\nplays heard right, % free -> in the game's language ({' / '.join(c for c, _ in conditions)})")
-    for split in VOICES:
+    for split in splits:
         for game in (*GAMES, "all"):
             cells = [f"{share(split, game, c, 'free'):.0f} -> {share(split, game, c, 'game'):.0f}" for c, _ in conditions]
             print(f"  {split:9s} {game:10s} " + "   ".join(cells))
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     first = conditions[0][0]
     print(f"\ngame plays right ({first}): " + ", ".join(
         f"{split} {share(split, 'all', first, 'free'):.0f} -> {share(split, 'all', first, 'game'):.0f}%"
-        for split in VOICES))
+        for split in splits))
     return 0
 
 

@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/table.py --quick      # 8 words a player (a few minutes a split)
     .venv/bin/python benchmarks/table.py --quick --prior 0:0,4:1   # the game's prior off and on
     .venv/bin/python benchmarks/table.py --engine whisper
+    .venv/bin/python benchmarks/table.py --quick --live --no-answers   # the recording also said live
 
 A game of Prolix Classic (the host's own bag, seeded; 20 rounds, so that every word said
 is a play) as issue 10 asks a host to handle it with its default settings: one
@@ -32,7 +33,12 @@ alphabet ("Tango, Oscar, ..."); "Who said X?" and "Was that Ann?" get the player
 spells it, and one whose word was taken for chatter ("I didn't catch a word in 'okay'")
 spells it. Nobody says more than three things about one word. The answers are put into
 the audio as the host asks (a source that grows as it is read), in the player's voice,
-under the same noise, and pass through the same pipeline.
+under the same noise, and pass through the same pipeline. With `--live`, the recording
+nobody answers is also said live: streamed in real time into the microphone of a
+PulseAudio server (null sink, pipe source: tests/speech/pulse.py) and heard by the live
+loop (`play_live`: the opening asks each player to say who they are while the
+introductions come, the host speaks through Piper to the server's speakers, barge-in
+and the tick as at a table); the table "live".
 
 Reported per split, condition and table: words right FIRST time (on the right sheet
 with no question asked and nothing put right), right on the SHEET in the end (word and
@@ -366,6 +372,52 @@ def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: lis
     return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
 
 
+LIVE: list = []
+"""The PulseAudio server of a --live run (tests/speech/pulse.py), started before PortAudio."""
+
+
+def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: list[Turn], prior=None) -> dict:
+    """The recording nobody answers, said live: streamed at real speed into the
+    microphone of a PulseAudio server, heard by the live loop (`play_live`: the opening
+    that asks each player to say who they are, barge-in, the tick), the host speaking
+    to the server's speakers."""
+    import threading
+
+    from voice_host import config
+    from voice_host.by_voice import live_options, play_live
+    from voice_host.host.output import Speaker
+    from voice_host.speech.listening.sources import open_source
+
+    server = LIVE[0]
+    cfg = config.load(overrides=ROUNDS)
+    speaker = Speaker(False, cfg)
+    s, hearing, rec, said, over, questions = _host(engine, voices, prior, speaker.voice.say if speaker.voice else None)
+    source = open_source()
+    source.start()
+    began: list[float] = []
+    done = threading.Event()
+
+    def stream() -> None:
+        began.append(time.monotonic())
+        server.mic.say(audio[:, None])
+        server.mic.silence(4.0)  # the host answers the last word
+        source.close()
+        while not done.is_set():  # a microphone never falls silent: the stream stops on its next block
+            server.mic.silence()
+
+    writer = threading.Thread(target=stream, daemon=True)
+    t0 = time.perf_counter()
+    writer.start()
+    play_live(hearing, source, rec, voice=speaker.voice, **live_options(cfg, speaker))
+    wall = time.perf_counter() - t0
+    done.set()
+    writer.join()
+    speaker.close(wait=0)
+    shift = began[0] - source.started_at  # the recording's 0 on the microphone's clock
+    truth = [(a + shift, b + shift, *rest) for a, b, *rest in truth]
+    return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
+
+
 def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr: float | None, prior=None) -> dict:
     """The table answers the host's questions (see the module doc)."""
     from voice_host.by_voice import play_recording
@@ -492,6 +544,8 @@ def main(argv=None) -> int:
                          "several separated by commas; default: the config's")
     ap.add_argument("--interrupts", type=int, default=INTERRUPT_EVERY, metavar="N",
                     help=f"an interrupt one turn in N (default {INTERRUPT_EVERY}; 0: none)")
+    ap.add_argument("--live", action="store_true",
+                    help="also the recording said live, through a PulseAudio server in real time")
     ap.add_argument("--no-recording", action="store_true", help="only the table that answers")
     ap.add_argument("--no-answers", action="store_true", help="only the recording nobody answers")
     ap.add_argument("--plan", action="store_true", help="print the words chosen and stop")
@@ -513,6 +567,17 @@ def main(argv=None) -> int:
                                        for t in plan) + "  (* weak play, ! interrupt)")
     if args.plan:
         return 0
+    if args.live:
+        import os
+        import tempfile
+
+        from pulse import Pulse, missing
+
+        if missing():
+            print(f"--live: {missing()}")
+            return 2
+        LIVE.append(Pulse(Path(tempfile.mkdtemp(prefix="voice-host-live-"))).__enter__())
+        os.environ.update(LIVE[0].env)  # before PortAudio starts, so that it finds the server
     print(f"One-microphone table, engine {args.engine}, {per} words per player chosen on the board, "
           f"after one enrollment sentence each")
     print(f"{'split':9} {'noise':6} {'prior':6} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} {'silent':>6} "
@@ -527,6 +592,9 @@ def main(argv=None) -> int:
                 if not args.no_recording:
                     mixed = audio if snr is None else add_noise(audio, snr, seed=3)
                     runs.append(("recording", run(args.engine, voices, mixed, truth, plan, prior)))
+                if args.live:
+                    mixed = audio if snr is None else add_noise(audio, snr, seed=3)
+                    runs.append(("live", run_live(args.engine, voices, mixed, truth, plan, prior)))
                 if not args.no_answers:
                     runs.append(("answering", run_answering(args.engine, voices, plan, snr, prior)))
                 for kind, r in runs:
@@ -535,6 +603,8 @@ def main(argv=None) -> int:
                           f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['attribution']:6.1%} {r['rtf']:5.2f}", flush=True)
                     if r["misses"]:
                         print("          missed: " + ", ".join(r["misses"]))
+    if LIVE:
+        LIVE[0].__exit__(None, None, None)
     print("targets (held-out, nobody answering): sheet >= 95% clean, >= 90% at 20 dB, >= 75% at 10 dB; "
           "silently wrong <= 2%; questions <= 0.15 a word clean; answering: sheet >= 99% clean, >= 97% at 20 dB")
     return 0

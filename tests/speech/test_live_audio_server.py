@@ -12,9 +12,7 @@ from __future__ import annotations
 import json
 import os
 import pty
-import shutil
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -22,6 +20,8 @@ import time
 import numpy as np
 import pytest
 from audio_script import render
+from pulse import Pulse
+from pulse import missing as pulse_missing
 from support import ROOT, need, voice_host
 
 from voice_host.speech.audio import read_wav
@@ -37,41 +37,15 @@ SCRIPT = """
 """
 """Ann's word comes 0.3 s after "Round 1: Ann's turn." is printed, while the host still
 says the board; Dan asks 0.8 s after Cat's word, while the host announces it."""
-RATE = 16000
-BLOCK = 320  # 20 ms
 
 
 @pytest.fixture
 def pulse(tmp_path):
-    """A private PulseAudio server: {"env": ..., "fifo": the microphone's pipe}."""
-    need(shutil.which("pulseaudio") and shutil.which("parecord"),
-         "PulseAudio is not installed (bash .ci/setup test installs pulseaudio and pulseaudio-utils)")
-    runtime = tmp_path / "pulse-runtime"
-    runtime.mkdir(mode=0o700)
-    fifo = tmp_path / "mic.fifo"
-    conf = tmp_path / "pulse.pa"
-    conf.write_text(
-        "load-module module-native-protocol-unix\n"
-        "load-module module-null-sink sink_name=speakers\n"
-        # four channels in ALSA's order, so that each player's channel reaches the host as it is
-        f"load-module module-pipe-source source_name=mic file={fifo} format=s16le rate={RATE} channels=4"
-        " channel_map=front-left,front-right,rear-left,rear-right\n"
-        "set-default-sink speakers\nset-default-source mic\n")
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
-    env.pop("PULSE_SERVER", None)
-    daemon = subprocess.Popen(["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-                               "-F", str(conf), "--log-target=stderr"], env=env, stderr=subprocess.PIPE)
-    try:
-        for _ in range(100):
-            if fifo.exists() and subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode == 0:
-                break
-            time.sleep(0.1)
-        else:
-            pytest.fail("PulseAudio did not start: " + daemon.stderr.read1().decode(errors="replace"))
-        yield {"env": env, "fifo": fifo}
-    finally:
-        daemon.terminate()
-        daemon.wait(10)
+    """A private PulseAudio server (tests/speech/pulse.py), four microphone channels."""
+    why = pulse_missing()
+    need(why is None, why or "")
+    with Pulse(tmp_path, channels=len(PLAYERS)) as server:
+        yield server
 
 
 def _host_at_a_terminal(env: dict, args: list[str]) -> tuple[int, int]:
@@ -91,15 +65,11 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
     want = json.loads((tmp_path / "t.json").read_text())
 
     audio = render(SCRIPT, say, PLAYERS, channels=True)
-    audio = np.concatenate([audio, np.zeros((RATE * 8, audio.shape[1]), np.float32)])  # the host answers the last
-    pcm = (np.clip(audio, -1, 1) * 32767).astype("<i2")
-    silence = np.zeros((BLOCK, len(PLAYERS)), "<i2").tobytes()
-    env, out = pulse["env"], tmp_path / "live.json"
-    speakers = subprocess.Popen(["parecord", "-d", "speakers.monitor", "--file-format=wav", str(tmp_path / "host.wav")],
-                                env=env)
-    mic = os.open(pulse["fifo"], os.O_WRONLY | os.O_NONBLOCK)  # a microphone never waits for its listener
-    pid, fd = _host_at_a_terminal(env, [*GAME, "--channels", ",".join(PLAYERS), "--result-json", str(out),
-                                        "--log", str(tmp_path / "game.log")])
+    audio = np.concatenate([audio, np.zeros((16000 * 8, audio.shape[1]), np.float32)])  # the host answers the last
+    out = tmp_path / "live.json"
+    speakers = pulse.record_speakers(tmp_path / "host.wav")
+    pid, fd = _host_at_a_terminal(pulse.env, [*GAME, "--channels", ",".join(PLAYERS), "--result-json", str(out),
+                                              "--log", str(tmp_path / "game.log")])
     printed = bytearray()
     turn = threading.Event()
 
@@ -117,29 +87,17 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
 
     threading.Thread(target=read, daemon=True).start()
     try:
-        t0, sent = time.monotonic(), 0
-
-        def send(block: bytes, frames: int) -> None:  # in real time
-            nonlocal sent
-            try:
-                os.write(mic, block)
-            except BlockingIOError:  # nobody is reading: the sound is lost, as in a room
-                pass
-            sent += frames
-            time.sleep(max(0.0, t0 + sent / RATE - time.monotonic()))
-
+        started = time.monotonic()
         while not turn.is_set():  # silence while the host starts, then the game from its first turn
-            send(silence, BLOCK)
-            assert time.monotonic() - t0 < 120, printed.decode(errors="replace")
-        for i in range(0, len(pcm), BLOCK):
-            send(pcm[i:i + BLOCK].tobytes(), min(BLOCK, len(pcm) - i))
+            pulse.mic.silence()
+            assert time.monotonic() - started < 120, printed.decode(errors="replace")
+        pulse.mic.say(audio)
         os.kill(pid, signal.SIGINT)  # the table stops the game: the sheets are saved
         deadline = time.monotonic() + 60
         while not os.waitpid(pid, os.WNOHANG)[0]:
-            send(silence, BLOCK)
+            pulse.mic.silence()
             assert time.monotonic() < deadline, printed.decode(errors="replace")
     finally:
-        os.close(mic)
         speakers.terminate()
         speakers.wait(10)
     said = printed.decode(errors="replace").replace("\r", "")

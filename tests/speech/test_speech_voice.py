@@ -111,3 +111,23 @@ def test_tts_voice_without_an_output_device_says_so(monkeypatch):
     monkeypatch.setattr(sources, "list_devices", lambda: [])
     with pytest.raises(RuntimeError, match="no audio output device"):
         TtsVoice()
+
+
+def test_a_player_who_speaks_as_the_host_begins_is_heard_where_there_is_no_echo(host_audio, vosk_rec, say):
+    """Headphones, or a microphone the speakers do not reach: the host's first frames teach
+    the gate an echo gain of about nothing, and a player speaking 0.3 s into them (an
+    introduction over the opening's question) is a player, not echo. The gain was the
+    loudest ratio of the first frames, the player's own voice, so the player was gated."""
+    word = say("I am Dee, and I am ready to play.", "rms")
+    host_start = 1.0
+    player_at = host_start + 0.3
+    mic = place([(player_at, word, 0)], duration=player_at + word.size / SAMPLE_RATE + 2)[:, 0]
+    gate = EchoGate([HostPlayback(HOST_LINE, host_start, host_start + host_audio.size / SAMPLE_RATE, host_audio)])
+    def heard(gate=None):
+        events = []
+        us = list(listen(ArraySource(mic), vosk_rec.clone(), gate=gate, on_event=events.append))
+        return [(u.start, u.end) for u in us], [e.time for e in events if isinstance(e, SpeechStarted)]
+
+    ungated = heard()
+    assert ungated[1][0] == pytest.approx(player_at, abs=0.1)
+    assert heard(gate) == ungated  # nothing of the player's is taken for echo

@@ -17,6 +17,10 @@ import numpy as np
 from ..audio import SAMPLE_RATE
 from ..speaking.voice import HostPlayback
 
+LEARN_OUTLIER = 10.0
+"""While the echo gain is learned, a frame this many times the typical ratio is a player
+talking, not the host's echo."""
+
 
 class EchoGate:
     """Decides whether microphone audio is the host's own voice coming back.
@@ -48,7 +52,7 @@ class EchoGate:
         self.learn_frames = learn_frames
         """Frames of host speech at the start used to learn the echo gain."""
         self._gain: float | None = None
-        self._gain_frames = 0
+        self._learned: list[float] = []
 
     @property
     def echo_gain(self) -> float | None:
@@ -92,11 +96,14 @@ class EchoGate:
                 return False
             return mic <= self.double_talk_ratio * self._gain * tail_ref * 0.5
         ratio = mic / ref
-        if self._gain is None or self._gain_frames < self.learn_frames:
-            # learn the echo gain from the first frames of the host's speech
-            self._gain = max(ratio, self._gain or 0.0, 1e-3)
-            self._gain_frames += 1
-            return True
+        if len(self._learned) < self.learn_frames:
+            # learn the echo gain from the first frames of the host's speech (the loudest
+            # ratio), leaving out those far above the typical one: a player talking over
+            # them, where the speakers do not reach the microphone (headphones, a null sink)
+            self._learned.append(ratio)
+            typical = max(float(np.percentile(self._learned, 20)), 1e-3)  # the host alone, before anyone joins
+            self._gain = max([r for r in self._learned if r <= LEARN_OUTLIER * typical] + [1e-3])
+            return ratio <= LEARN_OUTLIER * typical
         if ratio <= self.double_talk_ratio * self._gain:
             # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
             self._gain = max(1e-3, self._gain * 0.998, min(ratio, self._gain * 1.02))

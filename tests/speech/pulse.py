@@ -1,0 +1,115 @@
+"""A private PulseAudio server for live play without a sound card: a null sink for the
+speakers and a pipe source for the microphone, which a :class:`Mic` fills in real time.
+Used by tests/speech/test_live_audio_server.py and `benchmarks/table.py --live`.
+
+PortAudio reaches it through ALSA's pulse plugin (libasound2-plugins); a process finds
+it by ``XDG_RUNTIME_DIR`` (``Pulse.env``), which must be set before PortAudio starts.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+
+RATE = 16000
+CHANNEL_MAPS = {1: "mono", 2: "front-left,front-right", 4: "front-left,front-right,rear-left,rear-right"}
+"""The microphone's channels in ALSA's order, so that each reaches the host as it is
+(PulseAudio's own default order for 4 channels is another, and it would remix them; 3
+channels trip an alignment assertion in its pipe source)."""
+
+
+def missing() -> str | None:
+    """Why a server cannot be started here (None when it can)."""
+    if not (shutil.which("pulseaudio") and shutil.which("pactl") and shutil.which("parecord")):
+        return "PulseAudio is not installed (bash .ci/setup test installs pulseaudio and pulseaudio-utils)"
+    return None
+
+
+class Pulse:
+    """``with Pulse(folder, channels) as pulse:`` a server with ``pulse.env`` (for the host's
+    process) and ``pulse.mic`` (the microphone, :class:`Mic`)."""
+
+    def __init__(self, folder: Path, channels: int = 1) -> None:
+        self.folder, self.channels = Path(folder), channels
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=str(self.folder / "pulse-runtime"))
+        self.env.pop("PULSE_SERVER", None)
+        self.fifo = self.folder / "mic.fifo"
+
+    def __enter__(self) -> "Pulse":
+        runtime = Path(self.env["XDG_RUNTIME_DIR"])
+        runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
+        conf = self.folder / "pulse.pa"
+        conf.write_text(
+            "load-module module-native-protocol-unix\n"
+            "load-module module-null-sink sink_name=speakers\n"
+            f"load-module module-pipe-source source_name=mic file={self.fifo} format=s16le rate={RATE}"
+            f" channels={self.channels} channel_map={CHANNEL_MAPS[self.channels]}\n"
+            "set-default-sink speakers\nset-default-source mic\n")
+        self.daemon = subprocess.Popen(["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1",
+                                        "--use-pid-file=no", "-F", str(conf), "--log-target=stderr"],
+                                       env=self.env, stderr=subprocess.PIPE)
+        for _ in range(100):
+            if self.fifo.exists() and subprocess.run(["pactl", "info"], env=self.env,
+                                                     capture_output=True).returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            self.daemon.kill()
+            raise RuntimeError("PulseAudio did not start: " + self.daemon.stderr.read1().decode(errors="replace"))
+        self.mic = Mic(self.fifo, self.channels)
+        return self
+
+    def record_speakers(self, path: Path) -> subprocess.Popen:
+        """What the speakers play, into the WAV file ``path`` (terminate it to finish)."""
+        return subprocess.Popen(["parecord", "-d", "speakers.monitor", "--file-format=wav", str(path)], env=self.env)
+
+    def __exit__(self, *exc) -> None:
+        self.mic.close()
+        self.daemon.terminate()
+        self.daemon.wait(10)
+
+
+class Mic:
+    """The pipe source's other end: audio sent at real speed, 20 ms at a time. It never
+    waits for the server: what nobody reads is lost, as in a room."""
+
+    BLOCK = 320
+
+    def __init__(self, fifo: Path, channels: int) -> None:
+        self.fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        self.channels = channels
+        self.t0: float | None = None
+        self.sent = 0
+
+    def _send(self, pcm: bytes, frames: int) -> None:
+        now = time.monotonic()
+        if self.t0 is None or now - (self.t0 + self.sent / RATE) > 0.1:  # a new start, or after a break
+            self.t0 = now - self.sent / RATE  # at real speed from here, never in a burst
+        try:
+            os.write(self.fd, pcm)
+        except BlockingIOError:
+            pass
+        self.sent += frames
+        time.sleep(max(0.0, self.t0 + self.sent / RATE - time.monotonic()))
+
+    def silence(self, seconds: float = 0.02) -> None:
+        block = np.zeros((self.BLOCK, self.channels), "<i2").tobytes()
+        for _ in range(max(1, round(seconds * RATE / self.BLOCK))):
+            self._send(block, self.BLOCK)
+
+    def say(self, audio: np.ndarray) -> None:
+        """``audio`` (samples, channels) float32 at 16 kHz, in real time."""
+        pcm = (np.clip(audio.reshape(len(audio), -1), -1, 1) * 32767).astype("<i2")
+        for i in range(0, len(pcm), self.BLOCK):
+            chunk = pcm[i:i + self.BLOCK]
+            self._send(chunk.tobytes(), len(chunk))
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
