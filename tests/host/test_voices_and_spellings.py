@@ -112,6 +112,23 @@ def test_the_live_opening_asks_each_player_in_turn(ear):
     assert t.session.begun and hearing.voiceprints.players == ["Ann", "Cat"]
 
 
+def test_the_opening_does_not_take_a_known_voice_for_the_player_asked(ear):
+    """Live, held-out table: Fay's first word, said while the host still asked Dee (whose
+    introduction it had missed), was taken as Dee's: "Thank you, Dee", and Fay's voice
+    went to Dee's sheet from then on. A voice the prints know surely is not the player
+    asked (one they do not know still is: the test above)."""
+    t, hearing = ear(start=None, board=None)
+    hearing.start_enrollment(0.0)
+    said(t, hearing, Heard(2, "I am Ann and I am ready to play"))
+    assert t.heard[-1] == "Ben, so I know your voice, please say: I am Ben, and I am ready to play."
+    known = support.Heard(5, "lanterns", "Ann", 0.95, speaker_method="voiceprint", audio=np.ones(16000, np.float32))
+    out = said(t, hearing, known)  # Ann plays: the game begins, and the word is hers
+    assert out[0] == "I didn't hear Ben and Cat, so say your name before your word, like 'Ben, jewelers', until I " \
+                     "know your voice."
+    assert "Ann interrupts Cat with lanterns: 12, minus 2, scores 10." in out
+    assert hearing.voiceprints.clips == {"Ann": 1}  # Ben's print is not Ann's voice
+
+
 def test_homophones_that_score_differently_are_asked_about(ear):
     t, hearing = ear(board="K N G H T S L R")
     value = {w: t.game.score(w)[0] for w in ("knight", "night")}

@@ -130,7 +130,7 @@ class Voices(Stage):
         last = self.last
         if name is None and READY.search(text) and last and u.start - last[1] <= self.settings.sentence_gap:
             name, more = last[0], True  # the rest of the sentence ("..., and I am ready to play"): more of that voice
-        if name is None and self.enrolling and not self.session.begun:
+        if name is None and self.enrolling and not self.session.begun and not self._known_voice(u):
             name = self.enrolling[0]  # the player the host asked, whatever they said
         if name is None or not self._add(name, audio, fresh=not more):
             return False
@@ -143,6 +143,13 @@ class Voices(Stage):
             self.enrolling.insert(0, name)
             self.next(u.end, heard=True)
         return True
+
+    def _known_voice(self, u) -> bool:
+        """Whether the voice prints surely know this voice as another player's than the
+        one the opening asks (a player who answered already, saying a word meanwhile)."""
+        speaker = getattr(u, "speaker", None)
+        return (speaker is not None and speaker != self.enrolling[0] and not getattr(u, "ask", False)
+                and getattr(u, "speaker_method", None) == "voiceprint" and speaker in self.voiceprints.players)
 
     def learn(self, player: str, u) -> None:
         """A word with the name said first, or whose player said it was theirs, adds to
