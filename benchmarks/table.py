@@ -373,7 +373,8 @@ def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: lis
 
 
 LIVE: list = []
-"""The PulseAudio server of a --live run (tests/speech/pulse.py), started before PortAudio."""
+"""The PulseAudio server of a --live run (tests/speech/pulse.py), started before PortAudio,
+and the host's voice (host.output.Speaker) on its speakers."""
 
 
 def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: list[Turn], prior=None) -> dict:
@@ -390,7 +391,9 @@ def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan
 
     server = LIVE[0]
     cfg = config.load(overrides=ROUNDS)
-    speaker = Speaker(False, cfg)
+    if len(LIVE) == 1:  # one voice for every live run (a voice closed mid-sentence can take the process down)
+        LIVE.append(Speaker(False, cfg))
+    speaker = LIVE[1]
     s, hearing, rec, said, over, questions = _host(engine, voices, prior, speaker.voice.say if speaker.voice else None)
     source = open_source()
     source.start()
@@ -412,7 +415,8 @@ def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan
     wall = time.perf_counter() - t0
     done.set()
     writer.join()
-    speaker.close(wait=0)
+    if speaker.voice is not None:
+        speaker.voice.stop()
     shift = began[0] - source.started_at  # the recording's 0 on the microphone's clock
     truth = [(a + shift, b + shift, *rest) for a, b, *rest in truth]
     return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)

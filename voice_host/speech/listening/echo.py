@@ -52,7 +52,7 @@ class EchoGate:
         self.learn_frames = learn_frames
         """Frames of host speech at the start used to learn the echo gain."""
         self._gain: float | None = None
-        self._learned: list[float] = []
+        self._learned: list[float] = []  # microphone / host levels while the gain is learned
 
     @property
     def echo_gain(self) -> float | None:
@@ -97,18 +97,24 @@ class EchoGate:
             return mic <= self.double_talk_ratio * self._gain * tail_ref * 0.5
         ratio = mic / ref
         if len(self._learned) < self.learn_frames:
-            # learn the echo gain from the first frames of the host's speech (the loudest
-            # ratio), leaving out those far above the typical one: a player talking over
-            # them, where the speakers do not reach the microphone (headphones, a null sink)
-            self._learned.append(ratio)
-            typical = max(float(np.percentile(self._learned, 20)), 1e-3)  # the host alone, before anyone joins
-            self._gain = max([r for r in self._learned if r <= LEARN_OUTLIER * typical] + [1e-3])
-            return ratio <= LEARN_OUTLIER * typical
+            return self._learn(mic, ref)
         if ratio <= self.double_talk_ratio * self._gain:
             # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
             self._gain = max(1e-3, self._gain * 0.998, min(ratio, self._gain * 1.02))
             return True
         return False
+
+    def _learn(self, mic: float, ref: float) -> bool:
+        """Learn the echo gain from the first frames of the host's speech (the loudest
+        ratio, as cautious as can be), leaving out frames far above the typical one (the
+        20th percentile, the host alone before anyone joins in): a player talking over
+        them where the speakers do not reach the microphone (headphones, a null sink).
+        Whether this frame is echo."""
+        self._learned.append(mic / ref)
+        ratios = np.array(self._learned)
+        typical = max(float(np.percentile(ratios, 20)), 1e-3)
+        self._gain = max(float(ratios[ratios <= LEARN_OUTLIER * typical].max(initial=1e-3)), 1e-3)
+        return ratios[-1] <= LEARN_OUTLIER * typical
 
     def is_echo_text(self, text: str, t0: float, t1: float) -> bool:
         """True when `text`, heard in [t0, t1], repeats what the host was saying."""
