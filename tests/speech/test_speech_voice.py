@@ -131,3 +131,20 @@ def test_a_player_who_speaks_as_the_host_begins_is_heard_where_there_is_no_echo(
     ungated = heard()
     assert ungated[1][0] == pytest.approx(player_at, abs=0.1)
     assert heard(gate) == ungated  # nothing of the player's is taken for echo
+
+
+def test_a_player_saying_what_the_host_asks_is_not_taken_for_its_echo(say):
+    """Live, held-out table: "Dee, so I know your voice, please say: I am Dee, and I am
+    ready to play." and Dee said it over the question: the transcript repeated the host's
+    words, so it was dropped as "host echo", and Dee was never enrolled. Words the host
+    says are its echo only when the microphone is no louder than its echo could be."""
+    asked = "Dee, so I know your voice, please say: I am Dee, and I am ready to play."
+    host = say(asked, "awb")  # the host's sentence, as played
+    player = say("I am Dee, and I am ready to play.", "rms")
+    gate = EchoGate([HostPlayback(asked, 1.0, 1.0 + host.size / SAMPLE_RATE, host)])
+    # no echo path (headphones, a null sink): the gain learned is about nothing
+    for i in range(40):
+        gate.is_echo(1.0 + i * 0.03, 1.03 + i * 0.03, np.zeros(480, np.float32))
+    assert not gate.is_echo_text("i am dee and i am ready to play", 2.0, 4.0, audio=player)
+    assert gate.is_echo_text("i am dee and i am ready to play", 2.0, 4.0, audio=0.001 * host[32000:64000])
+    assert gate.is_echo_text("i am dee and i am ready to play", 2.0, 4.0)  # no audio: by the words alone

@@ -116,8 +116,10 @@ class EchoGate:
         self._gain = max(float(ratios[ratios <= LEARN_OUTLIER * typical].max(initial=1e-3)), 1e-3)
         return ratios[-1] <= LEARN_OUTLIER * typical
 
-    def is_echo_text(self, text: str, t0: float, t1: float) -> bool:
-        """True when `text`, heard in [t0, t1], repeats what the host was saying."""
+    def is_echo_text(self, text: str, t0: float, t1: float, audio: np.ndarray | None = None) -> bool:
+        """True when `text`, heard in [t0, t1], repeats what the host was saying, and the
+        utterance's `audio` (when given) is no louder than the host's echo could be: a
+        player asked to say "I am Dee, and I am ready to play" says the host's words."""
         if not text:
             return False
         from rapidfuzz import fuzz
@@ -126,8 +128,16 @@ class EchoGate:
 
         for p in self._active(t0, t1):
             if fuzz.partial_ratio(normalize_text(text), normalize_text(p.text)) >= self.text_similarity:
-                return True
+                return audio is None or not self._louder_than_echo(p, t0, t1, audio)
         return False
+
+    def _louder_than_echo(self, p: HostPlayback, t0: float, t1: float, audio: np.ndarray) -> bool:
+        """Whether `audio`, heard in [t0, t1], is too loud to be the echo of `p` (the learned
+        gain with its double-talk margin, over the loudest stretch of the host's voice)."""
+        if self._gain is None or p.samples is None:
+            return False
+        mic = float(np.sqrt(np.mean(np.asarray(audio, np.float32) ** 2)))
+        return mic > self.double_talk_ratio * self._gain * self._reference_rms(p, t0, t1)
 
 
 __all__ = ["EchoGate"]

@@ -334,7 +334,7 @@ class Listener:
         if not tr.text:
             self._emit(Discarded(segment.channel, segment.start, segment.end, "no words"))
             return None
-        if self.gate is not None and self.gate.is_echo_text(tr.text, segment.start, segment.end):
+        if self.gate is not None and self.gate.is_echo_text(tr.text, segment.start, segment.end, audio):
             self._emit(Discarded(segment.channel, segment.start, segment.end, "host echo", tr.text))
             return None
         attr = self.attributor.attribute(tr.text, audio, segment.channel)
