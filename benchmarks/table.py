@@ -572,6 +572,7 @@ def main(argv=None) -> int:
     if args.plan:
         return 0
     if args.live:
+        import atexit
         import os
         import tempfile
 
@@ -580,8 +581,10 @@ def main(argv=None) -> int:
         if missing():
             print(f"--live: {missing()}")
             return 2
-        LIVE.append(Pulse(Path(tempfile.mkdtemp(prefix="voice-host-live-"))).__enter__())
-        os.environ.update(LIVE[0].env)  # before PortAudio starts, so that it finds the server
+        server = Pulse(Path(tempfile.mkdtemp(prefix="voice-host-live-")))
+        LIVE.append(server.__enter__())
+        atexit.register(server.__exit__, None, None, None)  # stopped however the run ends
+        os.environ.update(server.env)  # before PortAudio starts, so that it finds the server
     print(f"One-microphone table, engine {args.engine}, {per} words per player chosen on the board, "
           f"after one enrollment sentence each")
     print(f"{'split':9} {'noise':6} {'prior':6} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} {'silent':>6} "
@@ -593,11 +596,10 @@ def main(argv=None) -> int:
             label = "clean" if snr is None else f"{snr:g} dB"
             for prior in priors:
                 runs = []
+                mixed = audio if snr is None else add_noise(audio, snr, seed=3)  # the recording nobody answers
                 if not args.no_recording:
-                    mixed = audio if snr is None else add_noise(audio, snr, seed=3)
                     runs.append(("recording", run(args.engine, voices, mixed, truth, plan, prior)))
                 if args.live:
-                    mixed = audio if snr is None else add_noise(audio, snr, seed=3)
                     runs.append(("live", run_live(args.engine, voices, mixed, truth, plan, prior)))
                 if not args.no_answers:
                     runs.append(("answering", run_answering(args.engine, voices, plan, snr, prior)))
@@ -607,8 +609,6 @@ def main(argv=None) -> int:
                           f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['attribution']:6.1%} {r['rtf']:5.2f}", flush=True)
                     if r["misses"]:
                         print("          missed: " + ", ".join(r["misses"]))
-    if LIVE:
-        LIVE[0].__exit__(None, None, None)
     print("targets (held-out, nobody answering): sheet >= 95% clean, >= 90% at 20 dB, >= 75% at 10 dB; "
           "silently wrong <= 2%; questions <= 0.15 a word clean; answering: sheet >= 99% clean, >= 97% at 20 dB")
     return 0
