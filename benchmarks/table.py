@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/table.py --quick --prior 0:0,4:1   # the game's prior off and on
     .venv/bin/python benchmarks/table.py --engine whisper
     .venv/bin/python benchmarks/table.py --quick --live --no-answers   # the recording also said live
+    .venv/bin/python benchmarks/table.py --quick --mics channels   # a microphone channel per player
 
 A game of Prolix Classic (the host's own bag, seeded; 20 rounds, so that every word said
 is a play) as issue 10 asks a host to handle it with its default settings: one
@@ -99,7 +100,8 @@ def say(text: str, spec: str) -> np.ndarray:
     for effect in effects:
         raw = (np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes()
         fmt = ["-t", "raw", "-r", str(SAMPLE_RATE), "-e", "signed", "-b", "16", "-c", "1"]
-        out = subprocess.run(["sox", *fmt, "-", *fmt, "-", *effect.split()], input=raw, capture_output=True, check=True)
+        out = subprocess.run(["sox", "-R", *fmt, "-", *fmt, "-", *effect.split()], input=raw,  # -R: the same dither
+                             capture_output=True, check=True)
         audio = np.frombuffer(out.stdout, "<i2").astype(np.float32) / 32768.0
     return audio
 
@@ -184,17 +186,25 @@ def plans(per: int, every: int = INTERRUPT_EVERY) -> dict[str, list[Turn]]:
     return {"tuning": tuning, "held-out": held}
 
 
-def _script(voices: dict[str, str], plan: list[Turn]):
-    """([(gap before, audio, label)], [(start, audio, label)]): the opening (label None),
-    then the words of the plan (label (player, word)), as said with nobody answering."""
+MICS = ("one", "channels", "names")
+"""How the host knows who spoke: ONE microphone and voice prints (each player introduced
+first), a microphone CHANNEL per player, or one microphone and every word said after
+the player's NAME ("Dee, harbour")."""
+
+
+def _script(voices: dict[str, str], plan: list[Turn], mics: str = "one"):
+    """([(gap before, audio, label)], [(start, audio, label)]): the opening (label None;
+    only with one microphone), then the words of the plan (label (player, word)), as
+    said with nobody answering."""
     script, planned, t = [], [], 0.0
     gap = 0.5
-    for name, spec in voices.items():
+    for name, spec in voices.items() if mics == "one" else ():
         a = say(OPENING.format(name=name), spec)
         script.append((gap, a, None))
         gap = 1.5
     for turn in plan:
-        script.append((gap, say(turn.word, voices[turn.player]), (turn.player, turn.word)))
+        text = f"{turn.player}, {turn.word}" if mics == "names" else turn.word
+        script.append((gap, say(text, voices[turn.player]), (turn.player, turn.word)))
         gap = GAP
     for g, a, label in script:
         t += g
@@ -203,15 +213,19 @@ def _script(voices: dict[str, str], plan: list[Turn]):
     return script, planned
 
 
-def session(voices: dict[str, str], plan: list[Turn]):
-    """(audio, [(start, end, player, word)]): the opening, then the words of the plan."""
-    _, planned = _script(voices, plan)
+def session(voices: dict[str, str], plan: list[Turn], mics: str = "one"):
+    """(audio, [(start, end, player, word)]): the opening, then the words of the plan;
+    audio (n,), or (n, players) with a channel per player."""
+    _, planned = _script(voices, plan, mics)
     truth = []
     for t, a, label in planned:
         if label is not None:
             s, e = speech_bounds(a)
             truth.append((t + s, t + e, *label))
-    return place([(t, a, 0) for t, a, _ in planned], duration=planned[-1][0] + planned[-1][1].size / SAMPLE_RATE + 1.0)[:, 0], truth
+    channel = {name: i for i, name in enumerate(voices)} if mics == "channels" else {}
+    audio = place([(t, a, channel.get(label[0], 0) if label else 0) for t, a, label in planned],
+                  duration=planned[-1][0] + planned[-1][1].size / SAMPLE_RATE + 1.0, channels=max(1, len(channel)))
+    return (audio if channel else audio[:, 0]), truth
 
 
 NATO = dict(a="Alfa", b="Bravo", c="Charlie", d="Delta", e="Echo", f="Foxtrot", g="Golf", h="Hotel", i="India",
@@ -367,7 +381,8 @@ def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: lis
 
     s, hearing, rec, said, over, questions = _host(engine, voices, prior)
     t0 = time.perf_counter()
-    play_recording(hearing, ArraySource(audio[:, None]), rec)
+    channels = list(voices) if audio.ndim == 2 else None  # a channel per player
+    play_recording(hearing, ArraySource(audio), rec, channel_players=channels)
     wall = time.perf_counter() - t0
     return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
 
@@ -422,13 +437,14 @@ def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan
     return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
 
 
-def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr: float | None, prior=None) -> dict:
-    """The table answers the host's questions (see the module doc)."""
+def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr: float | None, prior=None,
+                  mics: str = "one") -> dict:
+    """The table answers the host's questions (see the module doc); one microphone."""
     from voice_host.by_voice import play_recording
     from voice_host.host.records import Said
 
     same = _same(plan)
-    script, planned = _script(voices, plan)
+    script, planned = _script(voices, plan, mics)
     noise = None
     if snr is not None:
         plain = place([(t, a, 0) for t, a, _ in planned], duration=planned[-1][0] + 5)[:, 0]
@@ -552,6 +568,9 @@ def main(argv=None) -> int:
                     help="also the recording said live, through a PulseAudio server in real time")
     ap.add_argument("--no-recording", action="store_true", help="only the table that answers")
     ap.add_argument("--no-answers", action="store_true", help="only the recording nobody answers")
+    ap.add_argument("--mics", default="one", choices=MICS,
+                    help="one microphone and voice prints (default), a channel per player (the recording "
+                         "nobody answers only), or one microphone and the name said before every word")
     ap.add_argument("--plan", action="store_true", help="print the words chosen and stop")
     ap.add_argument("--trace", action="store_true", help="print what was heard and said")
     args = ap.parse_args(argv)
@@ -585,13 +604,14 @@ def main(argv=None) -> int:
         LIVE.append(server.__enter__())
         atexit.register(server.__exit__, None, None, None)  # stopped however the run ends
         os.environ.update(server.env)  # before PortAudio starts, so that it finds the server
-    print(f"One-microphone table, engine {args.engine}, {per} words per player chosen on the board, "
-          f"after one enrollment sentence each")
+    who = {"one": "One-microphone table, after one enrollment sentence each",
+           "channels": "A microphone channel per player", "names": "One microphone, the name said before every word"}
+    print(f"{who[args.mics]}, engine {args.engine}, {per} words per player chosen on the board")
     print(f"{'split':9} {'noise':6} {'prior':6} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} {'silent':>6} "
           f"{'q/word':>6} {'s/q':>5} {'who':>6} {'RTF':>5}")
     for split in args.splits.split(","):
         voices, plan = SPLITS[split], games[split]
-        audio, truth = session(voices, plan)
+        audio, truth = session(voices, plan, args.mics)
         for snr in conds:
             label = "clean" if snr is None else f"{snr:g} dB"
             for prior in priors:
@@ -599,10 +619,10 @@ def main(argv=None) -> int:
                 mixed = audio if snr is None else add_noise(audio, snr, seed=3)  # the recording nobody answers
                 if not args.no_recording:
                     runs.append(("recording", run(args.engine, voices, mixed, truth, plan, prior)))
-                if args.live:
+                if args.live and args.mics == "one":
                     runs.append(("live", run_live(args.engine, voices, mixed, truth, plan, prior)))
-                if not args.no_answers:
-                    runs.append(("answering", run_answering(args.engine, voices, plan, snr, prior)))
+                if not args.no_answers and args.mics != "channels":
+                    runs.append(("answering", run_answering(args.engine, voices, plan, snr, prior, args.mics)))
                 for kind, r in runs:
                     print(f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}".ljust(24) +
                           f"{kind:9} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} {r['silent']:6.1%} "

@@ -106,6 +106,20 @@ def test_another_players_word_is_not_an_answer(ear):
         (10, "Ann", "cheers"), (12.5, "Ben", "cowbells")]
 
 
+def test_a_new_word_from_the_player_asked_is_not_the_word_again(ear):
+    """Issue 19, item 5: in a recording nobody answers, the player asked goes on playing.
+    "cheerleaders" shares letters with "cheers" but sounds otherwise: it is not the word
+    said again, so it waits, and the question is settled first (no word moved)."""
+    t, hearing = ear
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
+    assert said(t, hearing, support.Heard(13, "cheerleaders", "Ann")) == []  # held while the question is open
+    before = len(t.heard)
+    hearing.tick(19)
+    assert t.heard[before:before + 2] == ["I'll take cheers.", "Ann scores 5 points for cheers."]
+    assert [(r.t, r.speaker, r.text) for r in t.session.records if hasattr(r, "text")] == [
+        (10, "Ann", "cheers"), (13, "Ann", "cheerleaders")]
+
+
 def test_no_then_the_word(ear):
     t, hearing = ear
     said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))

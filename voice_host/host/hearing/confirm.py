@@ -4,7 +4,10 @@
   sentence had a small margin over the next) or the matcher matched with low confidence
   is confirmed first ("Did you say cheers or tours?"); the speaker answers yes, no, the
   right word, its place ("the second one"), or spells it ("tango oscar uniform romeo
-  sierra"), which is heard again as the play, at the time of the first try.
+  sierra"), which is heard again as the play, at the time of the first try. A bare
+  word that is not an option counts as the word said again only if it sounds close to
+  an option (hearing.correct.said_again); otherwise it is the player's next play, and
+  waits.
 - **Which spelling?** A word with a common homophone that scores otherwise on the board
   ("knight with a K, or night?"); spellings that score the same are one play.
 - **Who?** An utterance nobody could attribute is asked about ("Who said jewelers?"); a
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 
 from voice_host.host import intents
 from voice_host.host.hearing.attribute import nearest_name
+from voice_host.host.hearing.correct import said_again
 from voice_host.host.hearing.heard import Again, Heard, Stage
 from voice_host.host.hearing.understand import ORDINALS, Understand, is_spelled
 from voice_host.host.records import Said
@@ -161,9 +165,11 @@ class Confirm(Stage):
                 word = body if body in q.options else q.options[min(place or 0, len(q.options) - 1)]
                 return Settled(play=Said(q.t, q.speaker, q.prefix + word, q.heard))
             correction = body.removeprefix("no ")  # the word again, or spelled, by the player asked
-            if intents.parse(correction, self.session.players).kind in ("word", "unclear") and \
-                    self.understand.read(correction, q.speaker)[1] is not None:
-                return Settled(again=Again.of(u, q.t, q.prefix + correction, q.speaker))
+            if intents.parse(correction, self.session.players).kind in ("word", "unclear"):
+                _, match = self.understand.read(correction, q.speaker)
+                if match is not None and (correction != body or is_spelled(correction) or
+                                          said_again(match.best, q.options)):  # else a new play: it waits
+                    return Settled(again=Again.of(u, q.t, q.prefix + correction, q.speaker))
         if q.kind == "spelling" and u.speaker in (q.speaker, None):
             word = self._spelling_answer(body, said, q.options)
             if word is not None:

@@ -32,6 +32,20 @@ def sounds_near(word: str, other: str) -> bool:
     return fuzz.ratio(word, other) >= 50 or fuzz.ratio(jellyfish.metaphone(word), jellyfish.metaphone(other)) >= 60
 
 
+def said_again(word: str, asked: list[str]) -> bool:
+    """Could ``word``, said bare by the player asked about one of ``asked``, be that word
+    said again? Closer than :func:`sounds_near`: the spellings 70% alike, or the
+    Metaphone keys at most 40% edited (tours for cheers, accomplice for accomplished);
+    "breaking" after "remembering" is a new play."""
+    import jellyfish
+    from rapidfuzz import fuzz
+    from rapidfuzz.distance import Levenshtein
+
+    key = jellyfish.metaphone(word)
+    return any(fuzz.ratio(word, a) >= 70 or Levenshtein.normalized_similarity(key, jellyfish.metaphone(a)) >= 0.6
+               for a in asked)
+
+
 class Taken(NamedTuple):
     """A word the host took from a player (see Correct.last_plays)."""
 
