@@ -221,3 +221,25 @@ def test_spellings_that_score_the_same_are_one_word_not_a_question(ear):
     t("@draw M N")
     out = said(t, hearing, Unsure(20, "cheers", ["cheers", "chairs"], speaker="Ben"))
     assert out == ["Did you say cheers or chairs?"]  # a real doubt is still asked
+
+
+def test_a_table_that_goes_on_while_a_word_is_asked_about_comes_out_as_typed(table):
+    """Issue 19, item 5, in a recording nobody answers: Ann is asked about her word; Ben
+    plays, Ann interrupts Cat with a new word, Cat plays. Once the host settles the
+    question itself, every word is judged in order, at its moment, on its player's
+    sheet: the game is the one a table sure of every word would have."""
+    plays = [(10, "Ann", "cheers"), (12.5, "Ben", "cowbells"), (14, "Ann", "jawbones"), (16, "Cat", "window")]
+    sure, asked = table(board=None), table(board=None)
+    sure_ear = Hearing(sure.session, sure.session.words, HearingSettings())
+    ear = Hearing(asked.session, asked.session.words, HearingSettings())
+    for at, who, word in plays:
+        sure_ear.hear(support.Heard(at, word, who))
+        ear.hear(Unsure(at, word, [word, "chairs"]) if at == 10 else support.Heard(at, word, who))
+    assert ear.question is not None and asked.game.state.used == []  # all held while Ann is asked
+    for h in (sure_ear, ear):
+        h.tick(30)
+        h.finish()
+    asking = ["Did you say cheers or chairs?", "I'll take cheers."]
+    assert [x for x in asked.heard if x not in asking] == sure.heard
+    assert asked.game.state.used == sure.game.state.used == [(w, p) for _, p, w in plays]
+    assert asked.session.result() == sure.session.result()
