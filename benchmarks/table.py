@@ -6,6 +6,7 @@
     .venv/bin/python benchmarks/table.py --engine whisper
     .venv/bin/python benchmarks/table.py --quick --live --no-answers   # the recording also said live
     .venv/bin/python benchmarks/table.py --quick --mics channels   # a microphone channel per player
+    .venv/bin/python benchmarks/table.py --quick --unheard Fay   # one player never says who they are
 
 A game of Prolix Classic (the host's own bag, seeded; 20 rounds, so that every word said
 is a play) as issue 10 asks a host to handle it with its default settings: one
@@ -192,13 +193,15 @@ first), a microphone CHANNEL per player, or one microphone and every word said a
 the player's NAME ("Dee, harbour")."""
 
 
-def _script(voices: dict[str, str], plan: list[Turn], mics: str = "one"):
+def _script(voices: dict[str, str], plan: list[Turn], mics: str = "one", unheard: str | None = None):
     """([(gap before, audio, label)], [(start, audio, label)]): the opening (label None;
-    only with one microphone), then the words of the plan (label (player, word)), as
-    said with nobody answering."""
+    only with one microphone; `unheard` does not introduce themself), then the words of
+    the plan (label (player, word)), as said with nobody answering."""
     script, planned, t = [], [], 0.0
     gap = 0.5
     for name, spec in voices.items() if mics == "one" else ():
+        if name == unheard:
+            continue
         a = say(OPENING.format(name=name), spec)
         script.append((gap, a, None))
         gap = 1.5
@@ -213,10 +216,10 @@ def _script(voices: dict[str, str], plan: list[Turn], mics: str = "one"):
     return script, planned
 
 
-def session(voices: dict[str, str], plan: list[Turn], mics: str = "one"):
+def session(voices: dict[str, str], plan: list[Turn], mics: str = "one", unheard: str | None = None):
     """(audio, [(start, end, player, word)]): the opening, then the words of the plan;
     audio (n,), or (n, players) with a channel per player."""
-    _, planned = _script(voices, plan, mics)
+    _, planned = _script(voices, plan, mics, unheard)
     truth = []
     for t, a, label in planned:
         if label is not None:
@@ -571,6 +574,8 @@ def main(argv=None) -> int:
     ap.add_argument("--mics", default="one", choices=MICS,
                     help="one microphone and voice prints (default), a channel per player (the recording "
                          "nobody answers only), or one microphone and the name said before every word")
+    ap.add_argument("--unheard", metavar="NAME",
+                    help="with one microphone: this player never says who they are (the host must ask)")
     ap.add_argument("--plan", action="store_true", help="print the words chosen and stop")
     ap.add_argument("--trace", action="store_true", help="print what was heard and said")
     args = ap.parse_args(argv)
@@ -611,7 +616,7 @@ def main(argv=None) -> int:
           f"{'q/word':>6} {'s/q':>5} {'who':>6} {'RTF':>5}")
     for split in args.splits.split(","):
         voices, plan = SPLITS[split], games[split]
-        audio, truth = session(voices, plan, args.mics)
+        audio, truth = session(voices, plan, args.mics, args.unheard if args.unheard in voices else None)
         for snr in conds:
             label = "clean" if snr is None else f"{snr:g} dB"
             for prior in priors:

@@ -51,6 +51,22 @@ def test_enrolled_voices_on_one_microphone_put_every_word_on_the_right_sheet(tmp
     assert json.loads(json.dumps(again))["finished"] is False
 
 
+def test_a_player_who_never_said_who_they_are_is_asked_about_not_given_away(tmp_path, say, moonshine_ready):
+    """Issue 19, item 7: Cat's introduction never came. Cat's words sound like no voice
+    print, so the host asks "Was that Cat?" (the one player it has no print of) instead
+    of giving them to the nearest enrolled voice; nobody answers, and the host keeps
+    its guess: the same sheets as the typed game."""
+    options = ("--players", ",".join(PLAYERS), "--start", "Ann", "--seed", "5")
+    (tmp_path / "words.txt").write_text(WORDS)
+    expected, _ = play(tmp_path, "text", "--script", str(tmp_path / "words.txt"), *options)
+    opening = "".join(line + "\n" for line in OPENING.splitlines() if not line.endswith("I am Cat, and I am ready to play."))
+    wav = tmp_path / "table.wav"
+    write_wav(wav, render(opening + WORDS, say, VOICES, channels=False))
+    heard, out = play(tmp_path, "audio", "--audio", str(wav), *options)
+    assert out.count("host: Was that Cat?") == 3, out
+    assert heard == expected, out
+
+
 class LiveMic:
     """A microphone stand-in: the recording's chunks handed out in real time."""
 

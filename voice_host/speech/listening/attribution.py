@@ -3,7 +3,11 @@
 The input channel (one microphone per player) > an enrolled voice print > the
 player's name said first ("Bob: jewelers", "Bob interrupts jewelers", "Bob says
 jewelers") > nobody (speaker None: the host asks). A voice print that agrees with the
-spoken name makes it surer; one below `ask_below` loses to a spoken name.
+spoken name makes it surer; one below `ask_below` loses to a spoken name. While a
+player has no voice print yet (their introduction was lost), a voice like no print
+(under `min_similarity`) is not the nearest player's: it is that player's, to be
+asked about ("Was that Cat?"), or nobody's when several have no print ("Who said
+...?"); and only a voice very like a print (`sure_similarity`) is not asked about.
 """
 
 from __future__ import annotations
@@ -109,7 +113,12 @@ class Attributor:
             return Attribution(name, conf, "name", body)
         if ident is not None and ident.speaker is not None:
             conf = ident.confidence
-            if set(self.players) - set(self.voiceprints.players):  # it may be a voice not enrolled yet
+            new = [p for p in self.players if p not in self.voiceprints.players]
+            if new and max(ident.scores.values()) < self.voiceprints.min_similarity:
+                # like no print: a voice not enrolled yet, the one player without a print (asked), or nobody known
+                return Attribution(new[0], c.ask_below / 2, "voiceprint", body) if len(new) == 1 else \
+                    Attribution(None, 0.0, None, body)
+            if new and max(ident.scores.values()) < self.voiceprints.sure_similarity:  # it may be a new voice
                 conf = min(conf, c.ask_below / 2)
             return Attribution(ident.speaker, conf, "voiceprint", body)
         return Attribution(None, 0.0, None, body)
