@@ -7,6 +7,7 @@
     .venv/bin/python benchmarks/table.py --quick --live --no-answers   # the recording also said live
     .venv/bin/python benchmarks/table.py --quick --mics channels   # a microphone channel per player
     .venv/bin/python benchmarks/table.py --quick --unheard Fay   # one player never says who they are
+    .venv/bin/python benchmarks/table.py --splits tuning --confirm-heard 0.9,0.95   # how sure before asking
 
 A game of Prolix Classic (the host's own bag, seeded; 20 rounds, so that every word said
 is a play) as issue 10 asks a host to handle it with its default settings: one
@@ -328,7 +329,8 @@ def _answer_for(question, truth: tuple[str, str]) -> str | None:
 TRACE: list[bool] = []
 
 
-def _host(engine: str, voices: dict[str, str], prior: tuple[float, float] | None, say_to=None):
+def _host(engine: str, voices: dict[str, str], prior: tuple[float, ...] | None, say_to=None):
+    """The host for a run; `prior` (points, known[, confirm_heard_below]) or None: the config's."""
     from voice_host import config
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
@@ -336,7 +338,7 @@ def _host(engine: str, voices: dict[str, str], prior: tuple[float, float] | None
     from voice_host.speech.listening.voiceprint import VoicePrints
     from voice_host.words import Words
 
-    speech = {} if prior is None else {"speech": {"prior_points": prior[0], "prior_known": prior[1]}}
+    speech = {} if prior is None else {"speech": dict(zip(("prior_points", "prior_known", "confirm_heard_below"), prior))}
     cfg = config.load(overrides={**ROUNDS, **speech})
     said: list[str] = []
     asked: list[list] = []
@@ -565,6 +567,8 @@ def main(argv=None) -> int:
     ap.add_argument("--prior", default="config",
                     help="the game's prior POINTS:KNOWN ([speech] prior_points, prior_known; 0:0 off), "
                          "several separated by commas; default: the config's")
+    ap.add_argument("--confirm-heard", metavar="X,Y",
+                    help="[speech] confirm_heard_below values to compare (default: the config's)")
     ap.add_argument("--interrupts", type=int, default=INTERRUPT_EVERY, metavar="N",
                     help=f"an interrupt one turn in N (default {INTERRUPT_EVERY}; 0: none)")
     ap.add_argument("--live", action="store_true",
@@ -585,7 +589,9 @@ def main(argv=None) -> int:
 
     speech = config.load().get("speech", {})
     default = (float(speech.get("prior_points", 0.0)), float(speech.get("prior_known", 0.0)))
-    priors = list(dict.fromkeys(_prior(x) or default for x in args.prior.split(",")))
+    asks = [float(x) for x in args.confirm_heard.split(",")] if args.confirm_heard else \
+        [float(speech.get("confirm_heard_below", 0.9))]
+    priors = list(dict.fromkeys((*(_prior(x) or default), a) for x in args.prior.split(",") for a in asks))
     per = args.words or (8 if args.quick else 20)
     conds = [None if c == "clean" else float(c) for c in args.conditions.split(",")]
     games = plans(per, args.interrupts)
@@ -612,7 +618,7 @@ def main(argv=None) -> int:
     who = {"one": "One-microphone table, after one enrollment sentence each",
            "channels": "A microphone channel per player", "names": "One microphone, the name said before every word"}
     print(f"{who[args.mics]}, engine {args.engine}, {per} words per player chosen on the board")
-    print(f"{'split':9} {'noise':6} {'prior':6} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} {'silent':>6} "
+    print(f"{'split':9} {'noise':6} {'prior':6} {'ask<':4} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} {'silent':>6} "
           f"{'q/word':>6} {'s/q':>5} {'who':>6} {'RTF':>5}")
     for split in args.splits.split(","):
         voices, plan = SPLITS[split], games[split]
@@ -629,7 +635,7 @@ def main(argv=None) -> int:
                 if not args.no_answers and args.mics != "channels":
                     runs.append(("answering", run_answering(args.engine, voices, plan, snr, prior, args.mics)))
                 for kind, r in runs:
-                    print(f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}".ljust(24) +
+                    print(f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}".ljust(24) + f"{prior[2]:<4g} " +
                           f"{kind:9} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} {r['silent']:6.1%} "
                           f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['attribution']:6.1%} {r['rtf']:5.2f}", flush=True)
                     if r["misses"]:

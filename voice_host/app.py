@@ -197,22 +197,26 @@ def pause(session: Session, log: EventLog | None) -> None:
 
 
 def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], None], result_json: str | None) -> int:
-    """Run a game to its end (or Ctrl-C or Ctrl-D, saved), write its result, close what it opened."""
+    """Run a game to its end (or Ctrl-C or Ctrl-D, saved), write its result (the sheets so
+    far, when stopped), close what it opened."""
+    code = 0
     try:
         try:
             body()
         except EndOfInput:
             pause(session, log)
+        except KeyboardInterrupt:
+            pause(session, log)
+            code = 130
         if result_json:
             Path(result_json).write_text(json.dumps(session.result(), indent=2) + "\n", encoding="utf-8")
-    except KeyboardInterrupt:
-        pause(session, log)
-        return 130
+    except KeyboardInterrupt:  # a second Ctrl-C while saving
+        code = 130
     finally:
         speaker.close()
         if log:
             log.close()
-    return 0
+    return code
 
 
 def play(args, players: list[str], cfg: dict) -> int:

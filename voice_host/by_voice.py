@@ -126,8 +126,9 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
         except queue.Empty:
             catch_up()
             continue
-        except KeyboardInterrupt:
-            break
+        except KeyboardInterrupt:  # the table stops the game: what was said counts, then it is saved
+            hearing.finish()
+            raise
         if u is None:
             break
         u.start += offset

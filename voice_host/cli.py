@@ -80,7 +80,8 @@ class Parser(argparse.ArgumentParser):
 def output_options(p: argparse.ArgumentParser) -> None:
     """Where the host's answers go, and the result."""
     p.add_argument("--no-voice", action="store_true", help="print announcements instead of speaking them")
-    p.add_argument("--result-json", metavar="OUT", help="write the result (scores, words, winners) here")
+    p.add_argument("--result-json", metavar="OUT",
+                   help="write the result (scores, words, winners) here, at the end or when stopped")
     p.add_argument("--pace", type=float, default=0.0, metavar="S", help="wait S real seconds between script lines")
     p.add_argument("--speak-to", metavar="FILE.wav",
                    help="also record everything the host says into this WAV, on the game's timeline")

@@ -45,7 +45,7 @@ def test_an_unsure_word_is_confirmed_with_the_words_the_recognizer_weighed(ear):
 
 def test_a_sure_word_or_free_text_is_not_asked_about(ear):
     t, hearing = ear
-    out = said(t, hearing, Unsure(10, "jawbones", ["jawbones", "jawbone"], confidence=0.97))
+    out = said(t, hearing, Unsure(10, "jawbones", ["jawbones", "jawbone"], confidence=0.99))
     assert out[0] == "Ann scores 17 points for jawbones."
     t("@board W B J S L C D G")
     out = said(t, hearing, support.Heard(20, "cowbells", "Ben", confidence=0.3))  # not constrained: the matcher decides

@@ -73,6 +73,7 @@ def test_a_reply_opening_with_a_prepared_phrase_sounds_it_first(piper):
 
     openings = Announcer().openings(["Ann", "Ben"], rounds=2)
     assert openings[:2] == ["Ann scores", "Ben scores"] and "Round 2: Ben's turn." in openings
+    assert {"Did you say", "I'll take", "Who said", "Was that Ben?"} <= set(openings)  # the host's questions
     assert sentence(WordScored("Ann", "jewelers", 15, ())).startswith("Ann scores 15 points")
     assert sentence(TurnStarted("Ben", 2)) in openings
     voice = engines.PiperSynthesizer(warm_up=False)

@@ -17,6 +17,9 @@ from voice_host.host.announce.phlounder import labelled
 from voice_host.host.announce.questions import HostSentences, spelling_hint
 from voice_host.host.announce.refusals import reason
 
+_WORD = "\0"
+"""Where a word goes in a sentence whose beginning is prepared (Announcer.openings)."""
+
 __all__ = ["Announcer", "labelled", "reason", "sentence", "spelling_hint"]
 
 
@@ -28,14 +31,19 @@ class Announcer(HostSentences):
 
     def openings(self, players, rounds: int = 4) -> list[str]:
         """What the host says most, for the voice to render before it is needed: each
-        player's "Ann scores" (a scored word's sentence up to its points) and the first
-        rounds' "Round 2: Ben's turn."."""
+        player's "Ann scores" (a scored word's sentence up to its points), the first
+        rounds' "Round 2: Ben's turn.", and how its questions begin ("Did you say",
+        "I'll take", "Who said", "Was that Ann?")."""
         from voice_host.games import events as E
         from voice_host.games.prolix import events as P
 
+        def head(text: str) -> str:  # the sentence up to the word it is about
+            return text[:text.index(_WORD)].strip()
+
         scored = [" ".join(sentence(P.WordScored(p, "it", 2, ())).split()[:-4]) for p in players]
         turns = [sentence(E.TurnStarted(p, n)) for n in range(1, rounds + 1) for p in players]
-        return scored + turns
+        asks = [head(self.did_you_say([_WORD, _WORD])), head(self.taking_guess(_WORD)), head(self.who_said(_WORD))]
+        return scored + turns + asks + [self.was_that(p) for p in players]
 
     def refusal(self, code: str, params: dict, player: str | None = None) -> str:
         return reason(code, params)

@@ -66,10 +66,11 @@ class HearingSettings(Settings, sections=("speech",)):
     """Moonshine's weights: "base", or "adapted" (speech.recognizing.moonshine.adapt)."""
     confirm_below: float = 0.6
     """Match confidence under which a word is confirmed before it is played."""
-    confirm_heard_below: float = 0.9
+    confirm_heard_below: float = 0.98
     """Recognition confidence (a constrained search's margin) under which a word is
-    confirmed before it is played (chosen on the tuning split of benchmarks/recognition.py:
-    docs/SPEECH.md, "Unsure words")."""
+    confirmed before it is played: the lowest that kept the words scored silently wrong
+    at or under 2% in every condition of the real-games benchmark's tuning split
+    (benchmarks/table.py; docs/SPEECH.md, "How sure before asking")."""
     join_above: float = 0.9
     """Several heard words count as one word only with at least this confidence."""
     answer_within: float = 8.0

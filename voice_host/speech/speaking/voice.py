@@ -25,6 +25,9 @@ import numpy as np
 from ..audio import SAMPLE_RATE
 from . import earcons, tts
 
+CLOSE_WAIT = 5.0
+"""Seconds closing the voice waits for each of its threads to finish the piece under way."""
+
 
 @dataclass
 class HostPlayback:
@@ -193,6 +196,8 @@ class TtsVoice:
     def close(self) -> None:
         self.stop()
         self._texts.put(None)
+        self._renderer.join(CLOSE_WAIT)  # the renderer ends the player's queue: no write is under way
+        self._player.join(CLOSE_WAIT)  # when the stream is closed (PortAudio may hang on a close mid-write)
         self.synth.close()
         if self._stream is not None:
             try:
