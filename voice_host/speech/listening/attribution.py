@@ -114,11 +114,12 @@ class Attributor:
         if ident is not None and ident.speaker is not None:
             conf = ident.confidence
             new = [p for p in self.players if p not in self.voiceprints.players]
-            if new and max(ident.scores.values()) < self.voiceprints.min_similarity:
+            like = max(ident.scores.values())
+            if new and like < self.voiceprints.min_similarity:
                 # like no print: a voice not enrolled yet, the one player without a print (asked), or nobody known
                 return Attribution(new[0], c.ask_below / 2, "voiceprint", body) if len(new) == 1 else \
                     Attribution(None, 0.0, None, body)
-            if new and max(ident.scores.values()) < self.voiceprints.sure_similarity:  # it may be a new voice
+            if new and like < self.voiceprints.sure_similarity:  # it may still be a new voice: asked
                 conf = min(conf, c.ask_below / 2)
             return Attribution(ident.speaker, conf, "voiceprint", body)
         return Attribution(None, 0.0, None, body)
