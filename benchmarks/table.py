@@ -443,13 +443,13 @@ def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan
 
 
 def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr: float | None, prior=None,
-                  mics: str = "one") -> dict:
+                  mics: str = "one", unheard: str | None = None) -> dict:
     """The table answers the host's questions (see the module doc); one microphone."""
     from voice_host.by_voice import play_recording
     from voice_host.host.records import Said
 
     same = _same(plan)
-    script, planned = _script(voices, plan, mics)
+    script, planned = _script(voices, plan, mics, unheard)
     noise = None
     if snr is not None:
         plain = place([(t, a, 0) for t, a, _ in planned], duration=planned[-1][0] + 5)[:, 0]
@@ -622,7 +622,8 @@ def main(argv=None) -> int:
           f"{'q/word':>6} {'s/q':>5} {'who':>6} {'RTF':>5}")
     for split in args.splits.split(","):
         voices, plan = SPLITS[split], games[split]
-        audio, truth = session(voices, plan, args.mics, args.unheard if args.unheard in voices else None)
+        unheard = args.unheard if args.unheard in voices else None
+        audio, truth = session(voices, plan, args.mics, unheard)
         for snr in conds:
             label = "clean" if snr is None else f"{snr:g} dB"
             for prior in priors:
@@ -633,7 +634,8 @@ def main(argv=None) -> int:
                 if args.live and args.mics == "one":
                     runs.append(("live", run_live(args.engine, voices, mixed, truth, plan, prior)))
                 if not args.no_answers and args.mics != "channels":
-                    runs.append(("answering", run_answering(args.engine, voices, plan, snr, prior, args.mics)))
+                    answering = run_answering(args.engine, voices, plan, snr, prior, args.mics, unheard)
+                    runs.append(("answering", answering))
                 for kind, r in runs:
                     print(f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}".ljust(24) + f"{prior[2]:<4g} " +
                           f"{kind:9} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} {r['silent']:6.1%} "

@@ -88,7 +88,7 @@ class EchoGate:
             return True  # no reference audio: gate by time
         # what the host played during the last max_delay seconds (echo is causal)
         ref = max(self._reference_rms(p, t0, t1) for p in active)
-        mic = float(np.sqrt(np.mean(np.asarray(frame, dtype=np.float32) ** 2)))
+        mic = _level(frame)
         if ref < 1e-3:
             # the host is quiet now (a pause, or just after the end): reverberation only
             tail_ref = max(self._reference_rms(p, t0 - self.tail, t1) for p in active)
@@ -136,8 +136,12 @@ class EchoGate:
         gain with its double-talk margin, over the loudest stretch of the host's voice)."""
         if self._gain is None or p.samples is None:
             return False
-        mic = float(np.sqrt(np.mean(np.asarray(audio, np.float32) ** 2)))
-        return mic > self.double_talk_ratio * self._gain * self._reference_rms(p, t0, t1)
+        return _level(audio) > self.double_talk_ratio * self._gain * self._reference_rms(p, t0, t1)
+
+
+def _level(audio: np.ndarray) -> float:
+    """The RMS level of microphone audio."""
+    return float(np.sqrt(np.mean(np.asarray(audio, dtype=np.float32) ** 2)))
 
 
 __all__ = ["EchoGate"]
