@@ -185,3 +185,34 @@ def test_a_word_claimed_by_its_player_teaches_the_host_that_voice(ear):
     assert said(t, hearing, Heard(20, "cowbells"))[-1] == "Who said cowbells?"
     assert said(t, hearing, Heard(22, "it was bed"))[0].startswith("Ben ")  # a name a letter off: the nearest
     assert hearing.voiceprints.clips == {"Cat": 1, "Ben": 1}
+
+
+def test_an_introduction_heard_as_nonsense_before_ready_to_play_is_the_player_left(ear):
+    """Held-out table at 10 dB: Gus's "I am Gus, and I am ready to play" was heard "i
+    didn't thus invite him ready to play", 1.5 s after Fay's. Gus got no voice print and
+    every word of his went to Fay's sheet. A whole sentence before "ready to play" is an
+    introduction (the one player left); three words or fewer are the rest of the last one."""
+    t, hearing = ear()
+    said(t, hearing, Heard(1, "I am Ann and I am ready to play"))
+    said(t, hearing, Heard(5, "I am Ben"))
+    out = said(t, hearing, Heard(6.5, "and i am ready to play"))  # Ben's sentence, though only Cat is left
+    assert out == [] and hearing.voiceprints.clips == {"Ann": 1, "Ben": 2}
+    out = said(t, hearing, Heard(9, "i didn't thus invite him ready to play"))
+    assert out == ["Thank you, Cat. I know your voice now."]
+    assert hearing.voiceprints.clips == {"Ann": 1, "Ben": 2, "Cat": 1}
+
+
+def test_the_rest_of_an_introduction_misheard_in_that_voice_is_not_a_play(ear):
+    """Held-out table at 10 dB: "I am Eli, and I am ready to play" came in two parts, the
+    second heard "i am worthy" in Eli's voice: "I didn't catch a word in 'i am worthy'"."""
+    t, hearing = ear()
+    said(t, hearing, Heard(1, "I am Ann"))
+    rest = support.Heard(2.2, "i am worthy", "Ann", 0.2, speaker_method="voiceprint", audio=np.ones(16000, np.float32))
+    assert said(t, hearing, rest) == [] and hearing.voiceprints.clips == {"Ann": 2}
+    other = support.Heard(7, "i am worthy", "Ann", 0.2, speaker_method="voiceprint", audio=np.ones(16000, np.float32))
+    assert said(t, hearing, other)[0].startswith("I didn't catch a word")  # long after: not her sentence
+    ben = support.Heard(9, "I am Ben", "Ann", 0.2, speaker_method="voiceprint", audio=np.ones(16000, np.float32))
+    said(t, hearing, ben)
+    cat = support.Heard(10.2, "i am worthy", "Ann", 0.2, speaker_method="voiceprint", audio=np.ones(16000, np.float32))
+    assert said(t, hearing, cat)[0].startswith("I didn't catch a word")  # not Ben's voice: not Ben's sentence
+    assert hearing.voiceprints.clips == {"Ann": 2, "Ben": 1}

@@ -109,15 +109,20 @@ class Voices(Stage):
         m = ENROLL.match(text)
         if m:
             name = self.player_named(m.group(1)) or nearest_name(m.group(1), self.players)
-            if name is None and m.group(1) != "ready" and READY.search(text):
-                # "I am <unclear>, and I am ready to play": the one player yet to say it
-                prints = self.voiceprints
-                left = [p for p in self.players if prints is not None and p not in prints.players]
-                name = left[0] if len(left) == 1 else None
-            return name
-        if READY.search(text):  # only a name as such: "and i am ready" is not Ann's
-            return next(filter(None, (intents.find_player(w, self.players) for w in text.split()[:4])), None)
+            return name or (self._left() if m.group(1) != "ready" and READY.search(text) else None)
+        ready = READY.search(text)
+        if ready:  # only a name as such: "and i am ready" is not Ann's
+            name = next(filter(None, (intents.find_player(w, self.players) for w in text.split()[:4])), None)
+            # a whole sentence before "ready to play" is an introduction ("i didn't thus invite him
+            # ready to play" for "I am Gus, and I am ready to play"); "and i am" is the rest of one
+            return name or (self._left() if len(text[:ready.start()].split()) > 3 else None)
         return None
+
+    def _left(self) -> str | None:
+        """The one player yet to say who they are (an introduction whose name was unclear)."""
+        prints = self.voiceprints
+        left = [p for p in self.players if prints is not None and p not in prints.players]
+        return left[0] if len(left) == 1 else None
 
     # ------------------------------------------------------------------ voice prints
     def enroll(self, u) -> bool:
@@ -126,10 +131,11 @@ class Voices(Stage):
         if self.voiceprints is None or audio is None or not len(audio):
             return False
         text = intents.normalize(u.text)
-        name, more = self.introduced(text), False
         last = self.last
-        if name is None and READY.search(text) and last and u.start - last[1] <= self.settings.sentence_gap:
+        if last and u.start - last[1] <= self.settings.sentence_gap and self._rest_of_introduction(text, last[0], u):
             name, more = last[0], True  # the rest of the sentence ("..., and I am ready to play"): more of that voice
+        else:
+            name, more = self.introduced(text), False
         if name is None and self.enrolling and not self.session.begun and not self._known_voice(u):
             name = self.enrolling[0]  # the player the host asked, whatever they said
         if name is None or not self._add(name, audio, fresh=not more):
@@ -143,6 +149,18 @@ class Voices(Stage):
             self.enrolling.insert(0, name)
             self.next(u.end, heard=True)
         return True
+
+    def _rest_of_introduction(self, text: str, player: str, u) -> bool:
+        """Is this, said just after ``player`` introduced themself, the rest of their
+        sentence? "and i am ready to play" (three words or fewer before "ready to play"),
+        or a sentence begun like an introduction that names nobody in their voice ("i am
+        worthy", heard for "and I am ready to play" at 10 dB)."""
+        ready = READY.search(text)
+        if ready:
+            return len(text[:ready.start()].split()) <= 3 and not self.introduced(text)
+        m = ENROLL.match(text) or re.match(r"^and\b", text)
+        return bool(m) and getattr(u, "speaker", None) == player and getattr(u, "speaker_method", None) == "voiceprint" \
+            and self.introduced(text) is None
 
     def _known_voice(self, u) -> bool:
         """Whether the voice prints surely know this voice as another player's than the
