@@ -626,6 +626,8 @@ def report(r: Run, ms_: list[Measure]) -> None:
     render = [m.parts["render"] for m in ms_ if m.parts]
     print(f"  piper first sample: p50 {ms(pct(first, 50))} ms, p95 {ms(pct(first, 95))} ms over {len(first)} "
           f"sentences; reply text -> first audio (render) p95 {ms(pct(render, 95))} ms")
+    slow = sorted(r.log.sentences, key=lambda s: s.start - s.end)[:4]
+    print("  slowest first samples: " + "; ".join(f"{ms(s.end - s.start)} ms {s.what!r}" for s in slow))
     odd = [m for m in ms_ if not m.expected or m.segments != 1 or m.parts is None]
     for m in odd:
         print(f"    ! {m.line.player}: {m.line.text!r} heard {m.heard!r} ({m.segments} utterance(s)); "

@@ -243,3 +243,22 @@ def test_a_table_that_goes_on_while_a_word_is_asked_about_comes_out_as_typed(tab
     assert [x for x in asked.heard if x not in asking] == sure.heard
     assert asked.game.state.used == sure.game.state.used == [(w, p) for _, p, w in plays]
     assert asked.session.result() == sure.session.result()
+
+
+def test_an_unanswered_question_between_forms_of_one_word_takes_the_higher_scoring(ear):
+    """Issue 19, item 3: held-out table, nobody answering: "Did you say amendment or
+    amendments?", then "I'll take amendment.", when the S on the board made the plural
+    the play a player would have meant (4 of 11 words missed clean were such)."""
+    t, hearing = ear
+    value = t.game.word_value
+    assert value("jawbones") > value("jawbone")
+    assert said(t, hearing, Unsure(10, "jawbone", ["jawbone", "jawbones"])) == ["Did you say jawbone or jawbones?"]
+    hearing.tick(19)
+    assert t.heard[-3:-1] == ["I'll take jawbones.", "Ann scores 17 points for jawbones."]
+    # words that are not forms of one another keep the recognizer's order, whatever they score
+    t("@board W B J S L C D G")
+    assert value("cowbells") > value("cowbell") and value("jawbones") is not None
+    said(t, hearing, Unsure(20, "cowbell", ["cowbell", "jawbones", "cowbells"], speaker="Ben"))
+    assert hearing.question.options == ["cowbell", "jawbones", "cowbells"]
+    hearing.tick(29)
+    assert t.heard[-3:-1] == ["I'll take cowbells.", "Ben scores 16 points for cowbells."]

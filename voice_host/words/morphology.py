@@ -89,6 +89,12 @@ def inflection_lemmas(word: str, known: Callable[[str], bool] | None = None) -> 
     return out
 
 
+def forms_of_one_word(a: str, b: str) -> bool:
+    """Are `a` and `b` inflections of one noun or verb ("amendment", "amendments";
+    "furnish", "furnished")? Not "breaking" and "braking"."""
+    return a == b or bool((set(inflection_lemmas(a)) | {a}) & (set(inflection_lemmas(b)) | {b}))
+
+
 def ly_bases(word: str) -> list[tuple[str, str]]:
     """Candidate bases of an -ly word by English spelling rules, [(base, kind)].
 

@@ -32,6 +32,7 @@ from voice_host.host.hearing.heard import Again, Heard, Stage
 from voice_host.host.hearing.understand import ORDINALS, Understand, is_spelled
 from voice_host.host.records import Said
 from voice_host.words.matcher import spelled_letters
+from voice_host.words.morphology import forms_of_one_word
 
 
 @dataclass
@@ -52,7 +53,7 @@ class Question:
     """For "word": the alternatives (best first); for "spelling": the two spellings
     (the one with the extra letter first); for "who": the guessed speaker, if any."""
     guess: str | None = None
-    """For "spelling": what the host takes if nobody answers."""
+    """For "word" and "spelling": what the host takes if nobody answers."""
     prefix: str = ""
     """For "word" and "spelling": what came before the word ("play ", "interrupt ")."""
     utterance: object = None
@@ -96,14 +97,15 @@ class Confirm(Stage):
                     self.announce.was_that(speaker))
         spelled = is_spelled(body)
         prefix = text[: len(text) - len(match.best)] if match is not None else ""
-        options = None
+        options, guess = None, None
         if match is not None and match.confidence < self.settings.confirm_below and not (
                 not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
-            options = [w for w, _ in match.alternatives[:3]]
+            options = [w for w, _ in match.alternatives[:3]]  # the text as heard: its form is what was said
         elif match is not None and not spelled:
             options = self._doubts(u, match.best)
+            guess = options and self._meant(options)
         if options:
-            q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, prefix=prefix)
+            q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix)
             return q, self.announce.did_you_say(options[:2])
         if match is not None and not spelled:
             spellings = self._spellings(match.best)
@@ -117,6 +119,16 @@ class Confirm(Stage):
                     return q, self.announce.which_spelling(options)
                 return None, self.announce.took_spelling(match.best)
         return None, None
+
+    def _meant(self, options: list[str]) -> str:
+        """The word a player would have meant, should nobody answer, among the words the
+        recognizer was torn between: its best, or a form of it that scores more on the
+        board now ("amendments" for "amendment" with an S on the board: the recognizer
+        loses a final consonant before it mistakes a word); words that are not forms of
+        one word keep the recognizer's order."""
+        value, best = self.session.game.word_value, options[0]
+        forms = [w for w in options if forms_of_one_word(w, best)]
+        return max(forms, key=lambda w: value(w) or 0)  # ties and no values: the best heard
 
     def _doubts(self, u: Heard, word: str) -> list[str] | None:
         """The words a constrained recognizer weighed (`word` first) when it was unsure
@@ -207,7 +219,7 @@ class Confirm(Stage):
         """Nobody answered in time: the host takes its best guess and says so, keeps its
         guess of the player, or drops the word and says so."""
         if q.kind in ("word", "spelling"):
-            taken = q.prefix + q.guess if q.kind == "spelling" and q.guess else q.text
+            taken = q.prefix + q.guess if q.guess else q.text
             return Settled(say=self.announce.taking_guess(q.guess or q.options[0]),
                            play=Said(q.t, q.speaker, taken, q.heard))
         if q.options:
