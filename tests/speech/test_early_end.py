@@ -80,6 +80,9 @@ def test_the_listener_says_when_a_turn_is_not_over_after_a_short_silence(heard, 
     early: list = []
     u, = heard(audio, events=early)
     assert u.early and not any(isinstance(e, Waiting) for e in early)
+    same: list = []  # the tick due at the moment the turn ends early: the answer comes instead
+    u, = heard(audio, TurnConfig(acknowledge_after=0.3, end_early_after=0.3), events=same)
+    assert u.early and not any(isinstance(e, Waiting) for e in same)
     late: list = []
     u, = heard(audio, TurnConfig(end_early_above=1.1), events=late)
     kinds = [type(e) for e in late if isinstance(e, (Waiting, SpeechEnded))]

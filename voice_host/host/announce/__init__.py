@@ -31,9 +31,10 @@ class Announcer(HostSentences):
 
     def openings(self, players, rounds: int = 4) -> list[str]:
         """What the host says most, for the voice to render before it is needed: each
-        player's "Ann scores" (a scored word's sentence up to its points), the first
-        rounds' "Round 2: Ben's turn.", and how its questions begin ("Did you say",
-        "I'll take", "Who said", "Was that Ann?")."""
+        player's "Ann scores" (a scored word's sentence up to its points), "Ann draws"
+        and "Ann interrupts", the first rounds' "Round 2: Ben's turn." and "End of
+        round 2.", and how its questions and answers begin ("Did you say", "I'll take",
+        "Who said", "Was that Ann?", "Undone:")."""
         from voice_host.games import events as E
         from voice_host.games.prolix import events as P
 
@@ -41,9 +42,13 @@ class Announcer(HostSentences):
             return text[:text.index(_WORD)].strip()
 
         scored = [" ".join(sentence(P.WordScored(p, "it", 2, ())).split()[:-4]) for p in players]
-        turns = [sentence(E.TurnStarted(p, n)) for n in range(1, rounds + 1) for p in players]
-        asks = [head(self.did_you_say([_WORD, _WORD])), head(self.taking_guess(_WORD)), head(self.who_said(_WORD))]
-        return scored + turns + asks + [self.was_that(p) for p in players]
+        moves = [" ".join(sentence(event).split()[:2]) for p in players
+                 for event in (P.TilesDrawn(p, ("A",)), P.Interrupted(p, "it", 2, 1, 1, p))]
+        turns = [sentence(E.TurnStarted(p, n)) for n in range(1, rounds + 1) for p in players] + \
+            [sentence(E.RoundOver(n, ())).split(". ")[0] + "." for n in range(1, rounds + 1)]
+        asks = [head(self.did_you_say([_WORD, _WORD])), head(self.taking_guess(_WORD)), head(self.who_said(_WORD)),
+                head(self.undone(_WORD))]
+        return scored + moves + turns + asks + [self.was_that(p) for p in players]
 
     def refusal(self, code: str, params: dict, player: str | None = None) -> str:
         return reason(code, params)

@@ -319,12 +319,11 @@ class Listener:
         for ch, (at, guess) in list(self._guesses.items()):
             if self._segmenter.silent_since(ch) != at:
                 continue  # speech came back
-            if self.config.acknowledge_after and now - at >= self.config.acknowledge_after - 1e-9:
+            if now - at >= self.config.end_early_after - 1e-9 and (wait or guess.done()) \
+                    and guess.result().complete >= self.config.end_early_above:
+                yield from self._handle(self._segmenter.end(ch), pending, early=True)  # its answer, no tick
+            elif self.config.acknowledge_after and now - at >= self.config.acknowledge_after - 1e-9:
                 self._wait_said(ch, at)
-            if now - at < self.config.end_early_after - 1e-9:
-                continue  # the silence is still short
-            if (wait or guess.done()) and guess.result().complete >= self.config.end_early_above:
-                yield from self._handle(self._segmenter.end(ch), pending, early=True)
 
     def _utterance(self, segment: Segment, tr: Transcript, audio: np.ndarray, early: bool) -> Utterance | None:
         c = self.config

@@ -124,20 +124,28 @@ _CLAUSE_END = re.compile(r"(?<=[,;:])\s+")
 
 def split_text(text: str, first_words: int = 4) -> list[tuple[str, float]]:
     """``(piece, pause after it)``: the reply's sentences; the first one, when longer than
-    ``first_words`` words, in two parts (so the first sound comes sooner), at the
-    earliest phrase boundary (see _first_split)."""
+    ``first_words`` words, in parts (so the first sound comes sooner): the name it calls
+    first ("Dee, so I know your voice, ...": "Dee,"), then the rest at its earliest phrase
+    boundary (see _first_split)."""
     sentences = [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
     pieces: list[tuple[str, float]] = []
     for i, sentence in enumerate(sentences):
         pause = SENTENCE_PAUSE if i < len(sentences) - 1 else 0.0
         if i == 0 and len(sentence.split()) > first_words:
-            head, tail = _first_split(sentence)
+            called = _CALLED.match(sentence)
+            if called:  # said while the rest renders: a comma's pause after a name is natural
+                pieces.append((called.group(1), CLAUSE_PAUSE))
+                sentence = called.group(2)
+            head, tail = _first_split(sentence) if len(sentence.split()) > first_words else (None, sentence)
             if head:
                 pieces.append((head, CLAUSE_PAUSE if head[-1] in ",;:" else 0.0))
-                pieces.append((tail, pause))
-                continue
+            sentence = tail
         pieces.append((sentence, pause))
     return pieces
+
+
+_CALLED = re.compile(r"^(\w+,)\s+(.*)$")
+"""A sentence that calls someone first ("Kim, Dee asks to undo your word.")."""
 
 
 _CONJUNCTION = re.compile(r"\s+(?=(?:and|but|so)\s)")
