@@ -42,8 +42,8 @@ class Announcer(HostSentences):
             return text[:text.index(_WORD)].strip()
 
         scored = [" ".join(sentence(P.WordScored(p, "it", 2, ())).split()[:-4]) for p in players]
-        moves = [" ".join(sentence(event).split()[:2]) for p in players
-                 for event in (P.TilesDrawn(p, ("A",)), P.Interrupted(p, "it", 2, 1, 1, p))]
+        moves = [head(sentence(event)) for p in players
+                 for event in (P.TilesDrawn(p, (_WORD,)), P.Interrupted(p, "it", 2, 1, 1, _WORD))]
         turns = [sentence(E.TurnStarted(p, n)) for n in range(1, rounds + 1) for p in players] + \
             [sentence(E.RoundOver(n, ())).split(". ")[0] + "." for n in range(1, rounds + 1)]
         asks = [head(self.did_you_say([_WORD, _WORD])), head(self.taking_guess(_WORD)), head(self.who_said(_WORD)),

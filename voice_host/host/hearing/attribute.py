@@ -22,6 +22,10 @@ from voice_host.host.hearing.understand import Understand
 ENROLL = re.compile(r"^(?:i am|i'm|im|my name is|my name's|this is)\s+(\S+)")
 """A player naming themself ("I am Ann, and I am ready to play"): their voice print."""
 READY = re.compile(r"\bready to play\b")
+REST_WORDS = 3
+"""At most this many words before "ready to play" are the rest of an introduction ("and
+i am"); more are a whole one, whatever its name was heard as."""
+AND = re.compile(r"^and\b")
 CONNECTORS = ("says", "said", "saying")
 
 
@@ -34,6 +38,12 @@ def sounds_like(heard: str, name: str) -> bool:
         return True
     a, b = jellyfish.metaphone(heard), jellyfish.metaphone(name)
     return bool(b) and (a == b or (a[:-1] == b and a[-1:] in ("T", "D") and len(b) >= 1))
+
+
+def _words_before_ready(text: str) -> int | None:
+    """How many words come before "ready to play" (None: it is not said)."""
+    ready = READY.search(text)
+    return None if ready is None else len(text[:ready.start()].split())
 
 
 def nearest_name(said: str, players) -> str | None:
@@ -110,12 +120,12 @@ class Voices(Stage):
         if m:
             name = self.player_named(m.group(1)) or nearest_name(m.group(1), self.players)
             return name or (self._left() if m.group(1) != "ready" and READY.search(text) else None)
-        ready = READY.search(text)
-        if ready:  # only a name as such: "and i am ready" is not Ann's
+        before = _words_before_ready(text)
+        if before is not None:  # only a name as such: "and i am ready" is not Ann's
             name = next(filter(None, (intents.find_player(w, self.players) for w in text.split()[:4])), None)
             # a whole sentence before "ready to play" is an introduction ("i didn't thus invite him
             # ready to play" for "I am Gus, and I am ready to play"); "and i am" is the rest of one
-            return name or (self._left() if len(text[:ready.start()].split()) > 3 else None)
+            return name or (self._left() if before > REST_WORDS else None)
         return None
 
     def _left(self) -> str | None:
@@ -131,11 +141,11 @@ class Voices(Stage):
         if self.voiceprints is None or audio is None or not len(audio):
             return False
         text = intents.normalize(u.text)
+        name, more = self.introduced(text), False
         last = self.last
-        if last and u.start - last[1] <= self.settings.sentence_gap and self._rest_of_introduction(text, last[0], u):
+        if name is None and last and u.start - last[1] <= self.settings.sentence_gap and \
+                self._rest_of_introduction(text, last[0], u):
             name, more = last[0], True  # the rest of the sentence ("..., and I am ready to play"): more of that voice
-        else:
-            name, more = self.introduced(text), False
         if name is None and self.enrolling and not self.session.begun and not self._known_voice(u):
             name = self.enrolling[0]  # the player the host asked, whatever they said
         if name is None or not self._add(name, audio, fresh=not more):
@@ -150,17 +160,17 @@ class Voices(Stage):
             self.next(u.end, heard=True)
         return True
 
-    def _rest_of_introduction(self, text: str, player: str, u) -> bool:
-        """Is this, said just after ``player`` introduced themself, the rest of their
-        sentence? "and i am ready to play" (three words or fewer before "ready to play"),
-        or a sentence begun like an introduction that names nobody in their voice ("i am
-        worthy", heard for "and I am ready to play" at 10 dB)."""
-        ready = READY.search(text)
-        if ready:
-            return len(text[:ready.start()].split()) <= 3 and not self.introduced(text)
-        m = ENROLL.match(text) or re.match(r"^and\b", text)
-        return bool(m) and getattr(u, "speaker", None) == player and getattr(u, "speaker_method", None) == "voiceprint" \
-            and self.introduced(text) is None
+    @staticmethod
+    def _rest_of_introduction(text: str, player: str, u) -> bool:
+        """Is this sentence, which names nobody, said just after ``player`` introduced
+        themself, the rest of theirs? "and i am ready to play" (REST_WORDS or fewer before
+        "ready to play"), or one begun like an introduction in their voice ("i am worthy",
+        heard for "and I am ready to play" at 10 dB)."""
+        before = _words_before_ready(text)
+        if before is not None:
+            return before <= REST_WORDS
+        return bool(ENROLL.match(text) or AND.match(text)) and getattr(u, "speaker", None) == player \
+            and getattr(u, "speaker_method", None) == "voiceprint"
 
     def _known_voice(self, u) -> bool:
         """Whether the voice prints surely know this voice as another player's than the

@@ -103,7 +103,7 @@ class Confirm(Stage):
             options = [w for w, _ in match.alternatives[:3]]  # the text as heard: its form is what was said
         elif match is not None and not spelled:
             options = self._doubts(u, match.best)
-            guess = options and self._meant(options)
+            guess = self._meant(options) if options else None
         if options:
             q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix)
             return q, self.announce.did_you_say(options[:2])
