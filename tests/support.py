@@ -7,6 +7,7 @@ tests import by name live here, not in a conftest.)
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -28,6 +29,13 @@ def voice_host(*args: str, stdin: str | None = None, timeout: float = 120) -> su
 
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def ctrl_c_reaches_it() -> None:
+    """In a child about to run the host: Ctrl-C stops it as at a terminal. A runner
+    started in the background (``nohup ... &``) ignores SIGINT, and its children would
+    inherit that: the host would never hear the Ctrl-C a test sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def need(ok: object, why: str) -> None:

@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from support import ROOT, voice_host
+from support import ROOT, ctrl_c_reaches_it, voice_host
 
 from voice_host import app, config
 from voice_host.host.log import EventLog
@@ -156,8 +156,7 @@ def test_ctrl_c_in_typed_play_says_the_resume_command(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "voice_host.cli", "play", "--players", "Ann,Ben,Cat", "--start",
                              "Ann", "--board", BOARD, "--no-voice", "--typed", "--log", str(log)], cwd=ROOT,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            # a runner started in the background ignores Ctrl-C, and a child would inherit that
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=ctrl_c_reaches_it)
     proc.stdin.write("Ann: jewelers\n")
     proc.stdin.flush()
     deadline = time.monotonic() + 60

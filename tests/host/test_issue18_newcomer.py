@@ -18,7 +18,7 @@ import sys
 import time
 
 import pytest
-from support import ROOT, need, voice_host
+from support import ROOT, ctrl_c_reaches_it, need, voice_host
 
 from voice_host import cli
 from voice_host.games import REGISTRY
@@ -212,7 +212,8 @@ def at_a_terminal(args: list[str], lines: list[str], env: dict | None = None, wa
     (``ctrl_c``: Ctrl-C instead). Returns (exit status, stdout lines, stderr)."""
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "voice_host.cli", *args], cwd=ROOT, stdin=slave,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=ctrl_c_reaches_it)
     os.close(slave)
     try:
         for line in lines:

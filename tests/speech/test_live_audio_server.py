@@ -22,7 +22,7 @@ import pytest
 from audio_script import render
 from pulse import Pulse
 from pulse import missing as pulse_missing
-from support import ROOT, need, voice_host
+from support import ROOT, ctrl_c_reaches_it, need, voice_host
 
 from voice_host.speech.audio import read_wav
 
@@ -53,6 +53,7 @@ def _host_at_a_terminal(env: dict, args: list[str]) -> tuple[int, int]:
     pid, fd = pty.fork()
     if pid == 0:  # the child: the host, as a table starts it
         os.chdir(ROOT)
+        ctrl_c_reaches_it()
         os.execve(sys.executable, [sys.executable, "-m", "voice_host.cli", "play", *args], env)
     return pid, fd
 
