@@ -3,7 +3,8 @@
 Each line of the demo script is said by a synthetic voice (flite's or festival's when
 installed, else espeak-ng's), laid on one recording with pauses, and played through the
 real pipeline on one microphone: voice activity, the recognizer, each player's voice
-learnt from "I am NAME", then bare words attributed by voice print (or by the name said
+learnt from "I am NAME" (the game begins once all three have said it), then words that
+score on the board the host announced, attributed by voice print (or by the name said
 first), the words matcher, the Prolix rules, and the host's answers (spoken unless
 --no-voice).
 """
@@ -25,13 +26,12 @@ LINES = (  # (player, what they say, pause before it in seconds)
     ("Ann", "I am Ann, and I am ready to play.", 1.0),
     ("Ben", "I am Ben, and I am ready to play.", 1.5),
     ("Cat", "I am Cat, and I am ready to play.", 1.5),
-    ("Ann", "window", 2.0),
-    ("Ben", "market", 3.0),
-    ("Cat", "Cat, basket", 3.5),
-    ("Cat", "Yes.", 1.5),  # if the host asks "Did you say basket ...?"
+    ("Ann", "midnight", 2.0),
+    ("Ben", "relaxed", 3.0),
+    ("Cat", "Cat, wonderful", 3.5),
     ("Ann", "challenge", 3.0),
     ("Ben", "what is the score", 3.0),
-    ("Cat", "Juliett, Echo, Whiskey, Echo, Lima.", 3.0),  # a word can always be spelled
+    ("Cat", "Sierra, Charlie, Romeo, Echo, Whiskey.", 3.0),  # a word can always be spelled
 )
 
 

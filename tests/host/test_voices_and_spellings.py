@@ -96,6 +96,20 @@ def test_the_opening_is_said_before_anything_heard_is_judged(ear):
     assert out[-1] == "Who said lanterns?"
 
 
+def test_the_game_begins_once_every_player_has_said_who_they_are(ear):
+    """A recording (`play --audio`, the demo): nobody is asked, so the board was announced
+    only when the first word came, after it had been said."""
+    t, hearing = ear(start=None, board=None)
+    out = said(t, hearing, Heard(1, "I am Ann and I am ready to play"), Heard(5, "I am Ben and I am ready to play"))
+    assert out == ["Thank you, Ann. I know your voice now.", "Thank you, Ben. I know your voice now."]
+    assert not t.session.begun
+    out = said(t, hearing, Heard(9, "I am Cat"))
+    assert out[0] == "Thank you, Cat. I know your voice now."
+    assert out[1].startswith("Prolix Classic for Ann, Ben and Cat") and out[-1].startswith("Round 1: ")
+    assert said(t, hearing, Heard(10.5, "and I am ready to play")) == []  # the rest of Cat's sentence
+    assert hearing.voiceprints.clips == {"Ann": 1, "Ben": 1, "Cat": 2}
+
+
 def test_the_live_opening_asks_each_player_in_turn(ear):
     t, hearing = ear(start=None, board=None)
     hearing.start_enrollment(0.0)

@@ -1,8 +1,9 @@
 """`voice-host demo`: synthetic players are heard by the real pipeline, the host answers.
 
 The demo is a table with one microphone and the default recognizer: each player says
-who they are, then bare words (one with the name first, confirmed when the host asks),
-a challenge, a question and a word spelled in the spelling alphabet.
+who they are, and the game begins once all three have; then words that score on the
+board the host announced (one with the name first), a challenge, a question and a word
+spelled in the spelling alphabet, each answered before the next is said.
 """
 
 from __future__ import annotations
@@ -23,22 +24,29 @@ def test_demo_runs_the_whole_pipeline():
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
-    assert out[0] == "demo: 10 lines said by synthetic players, heard by moonshine:"
-    host = [line for line in out if line.startswith("host: ")]
-    assert host[1:5] == ["host: Thank you, Ann. I know your voice now.", "host: Thank you, Ben. I know your voice now.",
-                         "host: Thank you, Cat. I know your voice now.",
-                         "host: Prolix Classic for Ann, Ben and Cat: 6 rounds."], proc.stdout
-    heard = [line for line in out if line.startswith("heard: ")]
-    assert heard[3:] == [
-        "heard: at 14.1 s Ann (by voiceprint): 'window'",      # bare words: known by their voices
-        "heard: at 18.0 s Ben (by voiceprint): 'market'",
-        "heard: at 22.3 s Cat (by name): 'cat basket'",        # a name said first still wins
-        "heard: at 25.4 s Cat (by voiceprint): 'yes'",
-        "heard: at 29.2 s Ann (by voiceprint): 'challenge'",
-        "heard: at 33.1 s Ben (by voiceprint): 'what is the score'",
-        "heard: at 37.6 s Cat (by voiceprint): 'juliet echo whiskey echo lima'",
+    assert out[0] == "demo: 9 lines said by synthetic players, heard by moonshine:"
+    said = [line for line in out if line.startswith(("host: ", "heard: at 1", "heard: at 2", "heard: at 3"))]
+    assert said[1:9] == [
+        "host: Thank you, Ann. I know your voice now.", "host: Thank you, Ben. I know your voice now.",
+        "host: Thank you, Cat. I know your voice now.",
+        "host: Prolix Classic for Ann, Ben and Cat: 6 rounds.",  # everyone introduced: the game begins
+        "host: Cat draws G, X, D, M, G, T, S and T.",
+        "host: Board. 4 points: G, X+2; 3 points: D, M; 2 points: G, T; 1 point: S, T.",
+        "host: Round 1: Ann's turn.",
+        "heard: at 14.1 s Ann (by voiceprint): 'midnight'",  # bare words: known by their voices
     ], proc.stdout
-    assert "host: Did you say basket or blasted?" in out and "host: Cat scores 0 points for basket." in out
-    assert "host: Ann challenges Cat's basket." in out
-    assert "host: Round 2 of 6. Scores: Ben 7; Ann 1; Cat 0." in out
-    assert "host: Cat interrupts Ann with jewel: 6, minus 2, scores 4." in out, proc.stdout
+    heard = [line for line in out if line.startswith("heard: ")]
+    assert heard[4:] == [
+        "heard: at 17.8 s Ben (by voiceprint): 'relaxed'",
+        "heard: at 22.4 s Cat (by name): 'cat wonderful'",     # a name said first still wins
+        "heard: at 26.9 s Ann (by voiceprint): 'challenge'",
+        "heard: at 30.8 s Ben (by voiceprint): 'what is the score'",
+        "heard: at 35.3 s Cat (by voiceprint): 'sierra charlie romeo echo whiskey'",
+    ], proc.stdout
+    # each answer comes before the next player is heard, as at the table
+    turn = out.index("heard: at 22.4 s Cat (by name): 'cat wonderful'")
+    assert out[turn + 1:turn + 4] == ["host: Cat scores 16 points for wonderful.", "host: Cat draws C and S.",
+                                      "host: End of round 1. Scores: Cat 16; Ben 15; Ann 12."], proc.stdout
+    assert "host: Ann challenges Cat's wonderful." in out
+    assert "host: Round 2 of 6. Scores: Cat 16; Ben 15; Ann 10." in out
+    assert out[-4] == "host: Cat interrupts Ann with screw: 14, minus 2, scores 12.", proc.stdout

@@ -117,6 +117,8 @@ class Hearing:
             self.listen()
 
     def _receive(self, u: Heard) -> None:
+        if self.session.begun:
+            self.tick(u.start)  # what the clock brought before this utterance is said before it is shown
         if self.on_hear is not None:
             self.on_hear(u)
         self.now = max(self.now, u.end)

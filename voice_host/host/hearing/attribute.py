@@ -158,6 +158,8 @@ class Voices(Stage):
             self.enrolling.remove(name)
             self.enrolling.insert(0, name)
             self.next(u.end, heard=True)
+        elif not self.session.begun and not self.enrolling and set(self.players) <= set(self.voiceprints.players):
+            self.open(u.end)  # everyone has said who they are (unasked, as in a recording): the game begins
         return True
 
     @staticmethod
