@@ -477,13 +477,13 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     words = Words.load()
     settings = HearingSettings.from_config(cfg)
     engine = engine or settings.engine
-    recognizer = TimedRecognizer(make_recognizer(engine), log)
     synthesizer = TimedSynth(tts.make_synthesizer(tts.VoiceSettings.from_config(cfg)), log)
     card = FakeSoundCard(log, speed)
     voice = TtsVoice(synthesizer=synthesizer, play=True, output=card)
     speaker = BenchSpeaker(cfg, voice, log, echo)
     session = Session(new_header(GAME, list(PLAYERS), SEED, cfg), words, speaker)
-    speaker.attach(session)
+    speaker.attach(session)  # the voice prepares its openings while the recognizer loads, as in app.run_by_voice
+    recognizer = TimedRecognizer(make_recognizer(engine), log)
     hearing = Hearing(session, words, settings)
     hearing.voiceprints = timed_prints(log)
     hearing.on_hear = lambda u: log.heard.append(Span(perf(), perf(), u.text))

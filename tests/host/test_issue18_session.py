@@ -144,3 +144,24 @@ def test_the_last_word_of_a_classic_game_can_be_challenged_at_the_table(table):
     assert said.index("Ann challenges Cat's xyzzy.") < said.index("Cat scores 3 points for dig.")
     assert said[-1].startswith("Game over. Final scores:")  # the script's end closes the window
     assert [w["word"] for w in t.session.result()["players"][2]["words"]] == ["dig"]
+
+
+# ---------------------------------------------------------------------- issue 21: the opening known ahead
+def test_the_host_knows_what_it_will_say_when_the_game_begins(words):
+    """The voice renders the game's first sentences before they are said (the intro,
+    the draw, the board, whose turn): a silent twin of the session begins the game."""
+    from voice_host import config
+    from voice_host.host.records import Directive, Said
+    from voice_host.host.session import Session, new_header
+
+    said = []
+    session = Session(new_header("prolix-classic", ["Ann", "Ben", "Cat"], 1, config.load()), words, said.append)
+    session.feed(Directive(0.0, "start", ("Ann",)))
+    coming = session.opening()
+    assert coming == ["Prolix Classic for Ann, Ben and Cat: 6 rounds.", "Cat draws G, X, D, M, G, T, S and T.",
+                      "Board. 4 points: G, X+2; 3 points: D, M; 2 points: G, T; 1 point: S, T.",
+                      "Round 1: Ann's turn."]
+    assert not session.begun and said == ["Ann starts."] and len(session.records) == 1  # nothing played
+    session.play(Said(2.0, "Ann", "midnight"))
+    assert said[1:5] == coming  # what the game then says, word for word
+    assert session.opening() == []

@@ -75,7 +75,8 @@ def test_a_reply_opening_with_a_prepared_phrase_sounds_it_first(piper):
 
     openings = Announcer().openings(["Ann", "Ben"], rounds=2)
     assert openings[:2] == ["Ann scores", "Ben scores"] and "Round 2: Ben's turn." in openings
-    assert {"Did you say", "I'll take", "Who said", "Was that Ben?", "Undone:"} <= set(openings)  # the host's questions
+    assert {"Did you say", "I'll take", "Who said", "Was that Ben?", "Undone:", "I didn't catch a word in"} <= \
+        set(openings)  # the host's questions, and what it says of chatter
     assert {"Ann draws", "Ben interrupts", "End of round 2."} <= set(openings)  # the sentences of every turn
     assert sentence(WordScored("Ann", "jewelers", 15, ())).startswith("Ann scores 15 points")
     assert sentence(TurnStarted("Ben", 2)) in openings
@@ -89,6 +90,40 @@ def test_a_reply_opening_with_a_prepared_phrase_sounds_it_first(piper):
     start, end = loud[0] - int(0.01 * voice.sample_rate), loud[-1] + 1 + int(0.01 * voice.sample_rate)
     assert np.array_equal(pieces[0], head[0][start:end])
     assert not np.shares_memory(list(voice.pieces("Ben scores 15 points for jewelers."))[0], head[0])
+
+
+def test_the_game_s_first_sentences_are_prepared_first(piper, words):
+    """Issue 21: the slowest first samples were the opening's first question and the
+    sentences said once, when the game begins (170-250 ms of Piper, with nothing
+    prepared). The speaker hands the voice what it will say first, first; a known
+    sentence is prepared as the piece it will be said with first."""
+    from voice_host.host.output import Speaker
+    from voice_host.host.records import Directive
+    from voice_host.host.session import Session, new_header
+
+    class Voice:  # what the speaker asks the voice to prepare, in order
+        def prepare(self, phrases):
+            self.phrases = list(phrases)
+
+    speaker = Speaker(True, config.load(), None)
+    speaker.voice = Voice()
+    session = Session(new_header("prolix-duel", ["Ann", "Ben"], 1, config.load()), words, lambda _: None)
+    session.feed(Directive(0.0, "start", ("Ann",)))
+    speaker.attach(session)
+    phrases = speaker.voice.phrases
+    assert phrases[:5] == ["Ann, so I know your voice, please say: I am Ann, and I am ready to play.",
+                           "Thank you, Ann. I know your voice now.",
+                           "Ben, so I know your voice, please say: I am Ben, and I am ready to play.",
+                           "Thank you, Ben. I know your voice now.",
+                           "Prolix Duel for Ann and Ben: first to 5 marks wins."]
+    assert phrases[5:8] == session.opening()[1:4] and "Ann scores" in phrases[8:]
+
+    voice = engines.PiperSynthesizer(warm_up=False)
+    voice.prepare(phrases[:5])
+    assert set(voice._cache) == {("Ann,", 1.0), ("Thank you, Ann.", 1.0), ("Ben,", 1.0), ("Thank you, Ben.", 1.0),
+                                 ("Prolix Duel for Ann", 1.0)}  # the pieces each is said with first
+    first = next(voice.pieces("Prolix Duel for Ann and Ben: first to 5 marks wins."))
+    assert np.shares_memory(first, voice._cache[("Prolix Duel for Ann", 1.0)][0])  # no render waited
 
 
 def test_engine_auto_picks_piper(piper):

@@ -72,8 +72,10 @@ class Speaker:
             self.file.offset = session.t
         if self.settings.earcons and (self.voice is not None or self.file is not None):
             session.cue = Cues(self.cue, lambda: session.game)
-        if self.voice is not None:
-            self.voice.prepare(session.announcer.openings(session.players))
+        if self.voice is not None:  # what is said first, first: the opening's questions and the game's intro
+            asks = [] if session.begun else [line(p) for p in session.players for line in (
+                session.announcer.enroll_prompt, session.announcer.enrolled)]
+            self.voice.prepare(asks + session.opening() + session.announcer.openings(session.players))
 
     def __call__(self, line: str) -> None:
         print(f"host: {line}", flush=True)

@@ -123,6 +123,16 @@ class Session:
                 said = self.begin(record.t, quiet=quiet)
         return said + self.feed(record, quiet=quiet)
 
+    def opening(self) -> list[str]:
+        """What the host will say when the game begins (its intro, the draw, the board,
+        whose turn), known before it does: a silent twin of the session begins it. Empty
+        once begun."""
+        if self.begun:
+            return []
+        twin = Session(self.header, self.words, speak=lambda _: None, announcer=self.announcer)
+        twin.replay(self.records)
+        return twin.begin(self.t)
+
     def tick(self, t: float, *, quiet: bool = False) -> list[str]:
         """Let the clock run to ``t`` (not logged: replay reaches the same events)."""
         self.t = max(self.t, t)

@@ -34,7 +34,7 @@ class Announcer(HostSentences):
         player's "Ann scores" (a scored word's sentence up to its points), "Ann draws"
         and "Ann interrupts", the first rounds' "Round 2: Ben's turn." and "End of
         round 2.", and how its questions and answers begin ("Did you say", "I'll take",
-        "Who said", "Was that Ann?", "Undone:")."""
+        "Who said", "Was that Ann?", "Undone:", "I didn't catch a word in")."""
         from voice_host.games import events as E
         from voice_host.games.prolix import events as P
 
@@ -47,7 +47,7 @@ class Announcer(HostSentences):
         turns = [sentence(E.TurnStarted(p, n)) for n in range(1, rounds + 1) for p in players] + \
             [sentence(E.RoundOver(n, ())).split(". ")[0] + "." for n in range(1, rounds + 1)]
         asks = [head(self.did_you_say([_WORD, _WORD])), head(self.taking_guess(_WORD)), head(self.who_said(_WORD)),
-                head(self.undone(_WORD))]
+                head(self.undone(_WORD)), head(reason("unclear", {"text": _WORD})).rstrip("' ")]
         return scored + moves + turns + asks + [self.was_that(p) for p in players]
 
     def refusal(self, code: str, params: dict, player: str | None = None) -> str:

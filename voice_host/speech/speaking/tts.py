@@ -35,7 +35,7 @@ from ..audio import SAMPLE_RATE, resample
 
 ENGINES = ("auto", "piper", "pyttsx3")
 
-HEAD_WORDS = 5
+HEAD_WORDS = 6
 """The longest prepared opening looked for at the start of a sentence (PiperSynthesizer.prepare)."""
 SPEED_LIMITS = (0.6, 1.7)
 """Slowest and fastest pace, relative to the voice's natural pace."""
@@ -236,11 +236,14 @@ class PiperSynthesizer(_Controls):
         return SynthesisConfig(length_scale=(self.voice.config.length_scale or 1.0) / self.speed, volume=1.0)
 
     def prepare(self, phrases) -> None:
-        """Render `phrases` into the cache now (the openings the host says most: "Ann
-        scores", "Round 2: Ben's turn."), so that a sentence starting with one of them
-        sounds at once (see :meth:`pieces`)."""
+        """Render into the cache now the piece each of `phrases` would be said with first
+        (an opening the host says most, "Ann scores", "Round 2: Ben's turn.", is that piece
+        whole; a sentence known ahead, the game's "Prolix Classic for Ann, Ben and Cat: 6
+        rounds.", its first clause), so that a sentence starting with one sounds at once
+        (see :meth:`pieces`)."""
         for phrase in phrases:
-            self._render_piece(phrase)
+            if self._prepared_head(phrase) is None:
+                self._render_piece(split_text(phrase)[0][0])
 
     def _prepared_head(self, text: str) -> tuple[str, str] | None:
         """The longest prepared opening of `text` (whole words, up to HEAD_WORDS) and the
