@@ -262,3 +262,30 @@ def test_an_unanswered_question_between_forms_of_one_word_takes_the_higher_scori
     assert hearing.question.options == ["cowbell", "jawbones", "cowbells"]
     hearing.tick(29)
     assert t.heard[-3:-1] == ["I'll take cowbells.", "Ben scores 16 points for cowbells."]
+
+
+def test_a_word_that_fits_the_sound_badly_is_asked_about_however_sure_the_margin(ear):
+    """Held-out table: "Dee interrupts, prematurely" was heard "brie" at a margin of
+    1.00 but a score of -2.15 (a sentence of the language forced onto a sound it does
+    not fit), and brie went on Dee's sheet without a question. Unanswered, such a word
+    is left out, not taken on a guess."""
+    t, hearing = ear
+    junk = support.Heard(10, "jawbones", "Ann", confidence=1.0, constrained=True,
+                         alternatives=[("jawbones", -2.15), ("jawbone", -8.6)])
+    assert said(t, hearing, junk) == ["Did you say jawbones or jawbone?"]
+    assert hearing.question.fits is False
+    hearing.tick(10 + hearing.settings.answer_within + 1)
+    assert t.heard[-1] == "I'll leave out jawbones. If you played a word, say it again."
+    assert t.game.state.used == [] and hearing.question is None
+    assert [r for r in t.session.records if isinstance(r, Said)] == []  # nothing logged: a replay plays nothing
+    again = support.Heard(30, "jawbones", "Ann", confidence=1.0, constrained=True,
+                          alternatives=[("jawbones", -2.15), ("jawbone", -8.6)])
+    said(t, hearing, again)
+    assert said(t, hearing, support.Heard(32, "yes", "Ann"))[0] == "Ann scores 17 points for jawbones."  # confirmed
+
+
+def test_a_word_that_fits_the_sound_and_is_sure_is_taken_at_once(ear):
+    t, hearing = ear
+    sure = support.Heard(10, "jawbones", "Ann", confidence=1.0, constrained=True,
+                         alternatives=[("jawbones", 0.5), ("jawbone", -8.6)])
+    assert said(t, hearing, sure)[0] == "Ann scores 17 points for jawbones."

@@ -20,6 +20,9 @@ class HostSentences:
     def put_right(self, player: str, word: str, taken: str) -> str:
         return f"Sorry, {player}: {word}, not {taken}."
 
+    def left_out(self, word: str) -> str:
+        return f"I'll leave out {word}. If you played a word, say it again."
+
     def say_again(self) -> str:
         return "Then please say it again, or spell it."
 

@@ -58,6 +58,9 @@ class Question:
     """For "word" and "spelling": what came before the word ("play ", "interrupt ")."""
     utterance: object = None
     """For "who": what was heard (its voice is learnt as the player's who claims it)."""
+    fits: bool = True
+    """For "word": whether the word fits the sound well enough to be taken should nobody
+    answer (else it is left out: noise, or a word the recognizer's language lacks)."""
 
 
 @dataclass
@@ -105,7 +108,8 @@ class Confirm(Stage):
             options = self._doubts(u, match.best)
             guess = self._meant(options) if options else None
         if options:
-            q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix)
+            q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix,
+                         fits=self._fits(u))
             return q, self.announce.did_you_say(options[:2])
         if match is not None and not spelled:
             spellings = self._spellings(match.best)
@@ -132,8 +136,9 @@ class Confirm(Stage):
 
     def _doubts(self, u: Heard, word: str) -> list[str] | None:
         """The words a constrained recognizer weighed (`word` first) when it was unsure
-        of `word` (confidence under ``confirm_heard_below``); None when it was sure."""
-        if not u.constrained or u.confidence >= self.settings.confirm_heard_below:
+        of `word` (confidence under ``confirm_heard_below``, or its sentence fits the sound
+        under ``confirm_fit_below``); None when it was sure."""
+        if not u.constrained or (u.confidence >= self.settings.confirm_heard_below and self._fits(u)):
             return None
         sayable = self.understand.sayable(self.question)  # the language the sentences come from: strip its lead-ins
         leads = sorted(sayable.names if sayable is not None else (), key=len, reverse=True)
@@ -149,6 +154,11 @@ class Confirm(Stage):
         if same and len(options) == 1:  # torn only between spellings that score the same: no doubt
             return None
         return options[:3]
+
+    def _fits(self, u: Heard) -> bool:
+        """Whether the constrained search's best sentence fits the sound at least
+        ``confirm_fit_below`` (its score; True when there is none to judge)."""
+        return not (u.constrained and u.alternatives) or u.alternatives[0][1] >= self.settings.confirm_fit_below
 
     def _same_play(self, word: str, other: str) -> bool:
         """Whether ``other`` is another spelling of ``word``'s sound that scores the same
@@ -218,6 +228,8 @@ class Confirm(Stage):
     def unanswered(self, q: Question) -> Settled:
         """Nobody answered in time: the host takes its best guess and says so, keeps its
         guess of the player, or drops the word and says so."""
+        if q.kind == "word" and not q.fits:  # what fit no word well is not played on a guess
+            return Settled(say=self.announce.left_out(q.options[0]))
         if q.kind in ("word", "spelling"):
             taken = q.prefix + q.guess if q.guess else q.text
             return Settled(say=self.announce.taking_guess(q.guess or q.options[0]),

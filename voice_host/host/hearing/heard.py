@@ -71,6 +71,12 @@ class HearingSettings(Settings, sections=("speech",)):
     confirmed before it is played: the lowest that kept the words scored silently wrong
     at or under 2% in every condition of the real-games benchmark's tuning split
     (benchmarks/table.py; docs/SPEECH.md, "How sure before asking")."""
+    confirm_fit_below: float = 0.0
+    """The constrained search's score of its best sentence (log-likelihood with the
+    priors, in nats, Moonshine's scale) under which a word is confirmed however clear
+    its margin: the best sentence of the language fits the sound this badly when it is
+    noise or a word the language does not hold ("brie" for "prematurely", "thanks" in
+    noise, at a margin of 1.00). Tuned on the real-games benchmark's tuning split."""
     join_above: float = 0.9
     """Several heard words count as one word only with at least this confidence."""
     answer_within: float = 8.0
