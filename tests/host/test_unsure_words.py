@@ -289,3 +289,14 @@ def test_a_word_that_fits_the_sound_and_is_sure_is_taken_at_once(ear):
     sure = support.Heard(10, "jawbones", "Ann", confidence=1.0, constrained=True,
                          alternatives=[("jawbones", 0.5), ("jawbone", -8.6)])
     assert said(t, hearing, sure)[0] == "Ann scores 17 points for jawbones."
+
+
+def test_yes_among_the_words_weighed_is_not_the_word_a_yes_answers(ear):
+    """Held-out answering table: "Did you say desperately or especially?" -- "Yes." put
+    "yes" on Eli's sheet: the recognizer's third sentence was "yes", a dictionary word,
+    so the answer matched an option."""
+    t, hearing = ear
+    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "tours", "yes"])) == ["Did you say cheers or tours?"]
+    assert "yes" not in hearing.question.options
+    out = said(t, hearing, support.Heard(12, "yes", "Ann"))
+    assert out[0].startswith("Ann scores") and out[0].endswith("for cheers.")

@@ -146,7 +146,7 @@ class Confirm(Stage):
         for sentence, _ in u.alternatives:
             rest = next((sentence[len(lead) + 1:] for lead in leads if sentence.startswith(lead + " ")), sentence)
             other = spelled_letters(rest.split()) or (rest if " " not in rest else None)
-            if other and other not in options and other in self.words:
+            if other and other not in options and other in self.words and not self._an_answer(other):
                 if self._same_play(word, other):
                     same = True
                 else:
@@ -154,6 +154,11 @@ class Confirm(Stage):
         if same and len(options) == 1:  # torn only between spellings that score the same: no doubt
             return None
         return options[:3]
+
+    def _an_answer(self, word: str) -> bool:
+        """Whether `word`, offered as another reading, would be taken for an answer to the
+        question ("yes", "no", "the second"): the player who says it means the answer."""
+        return word in ORDINALS or intents.parse(word, self.session.players).kind in ("yes", "no")
 
     def _fits(self, u: Heard) -> bool:
         """Whether the constrained search's best sentence fits the sound at least
