@@ -143,6 +143,22 @@ def test_a_word_taken_wrong_is_put_right_by_its_player(ear):
     assert [text for _, text in inputs(t)][-3:] == ["towers", "@undo", "tours"]  # logged
 
 
+def test_a_spelling_alone_just_after_a_players_word_puts_it_right(ear):
+    """A fast CPU heard Ann's "characters" surely as "captures" and scored it; her
+    spelling, said at once, became an interrupt ("Ann interrupts Ben with characters").
+    A player spells only to be understood: the spelling puts her word right. Her own
+    word spelled is nothing to put right, and another player's spelling is their play."""
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "towers", "Ann"))
+    out = said(t, hearing, support.Heard(12, "tango oscar uniform romeo sierra", "Ann"))
+    assert out[:2] == ["Sorry, Ann: tours, not towers.", "Ann scores 3 points for tours."]
+    assert t.game.state.used == [("tours", "Ann")]
+    t("@board W B J S L C D G")
+    said(t, hearing, support.Heard(20, "jawbones", "Ben"))
+    out = said(t, hearing, support.Heard(22, "j a w b o n e s", "Ben"))
+    assert not any(x.startswith("Sorry") for x in out) and t.game.state.used[-1] == ("jawbones", "Ben")
+
+
 def test_only_its_player_and_only_at_once_can_put_a_word_right(ear):
     t, hearing = ear
     said(t, hearing, support.Heard(10, "percents", "Ann"))
@@ -258,8 +274,30 @@ def test_an_unanswered_question_between_forms_of_one_word_takes_the_higher_scori
     # words that are not forms of one another keep the recognizer's order, whatever they score
     t("@board W B J S L C D G")
     assert value("cowbells") > value("cowbell") and value("jawbones") is not None
-    said(t, hearing, Unsure(20, "cowbell", ["cowbell", "jawbones", "cowbells"], speaker="Ben"))
-    assert hearing.question.options == ["cowbell", "jawbones", "cowbells"]
+    assert said(t, hearing, Unsure(20, "cowbell", ["cowbell", "jawbones", "cowbells"], speaker="Ben")) == [
+        "Did you say cowbell or cowbells?"]  # the word it would take is one of the two it asks about
+    assert hearing.question.options == ["cowbell", "cowbells", "jawbones"]
+    hearing.tick(29)
+    assert t.heard[-3:-1] == ["I'll take cowbells.", "Ben scores 16 points for cowbells."]
+
+
+def test_an_unanswered_question_keeps_a_word_heard_much_surer_than_its_higher_scoring_form(ear):
+    """A table on a fast CPU: "kitchen" heard at 5.3 nats, "kitchener" 0.3, "kitchens"
+    0.2, with an S on the board: "Did you say kitchen or kitchener?", then "I'll take
+    kitchens." -- a word the host never asked about, and not the one said. A form that
+    scores more is the guess only when heard nearly as surely ([speech] form_within)."""
+    t, hearing = ear
+    value = t.game.word_value
+    assert value("jawbones") > value("jawbone")
+    far = support.Heard(10, "jawbone", "Ann", confidence=0.9, constrained=True,
+                        alternatives=[("jawbone", 5.3), ("jawbones", 0.2)])
+    assert said(t, hearing, far) == ["Did you say jawbone or jawbones?"]
+    hearing.tick(19)
+    assert t.heard[-3:-1] == ["I'll take jawbone.", "Ann scores 14 points for jawbone."]
+    t("@board W B J S L C D G")
+    near = support.Heard(20, "cowbell", "Ben", confidence=0.6, constrained=True,
+                         alternatives=[("cowbell", 5.3), ("jawbones", 4.0), ("cowbells", 3.6)])
+    assert said(t, hearing, near) == ["Did you say cowbell or cowbells?"]
     hearing.tick(29)
     assert t.heard[-3:-1] == ["I'll take cowbells.", "Ben scores 16 points for cowbells."]
 

@@ -159,8 +159,8 @@ def test_feed_finish_reset_clone(moon, say):
     ("crystallized", "kal16", "crystalized"),  # free: "Crestalized." -> the matcher: crystalized
     ("jewelers", "rms", None),            # free: "The jewelers."
     ("lanterns", "awb", None),            # free: "Land turns."
-    ("abandoned", "awb", None),           # free: "A blandand."
     ("crystallized", "awb", False),       # free decoding gets it too: it stays right
+    ("abandoned", "awb", False),          # free: "A blandand." without VNNI, "abandoned" with it
 ])
 def test_rare_words_constrained(moon, say, game_sayable, word, voice, free_wrong):
     from voice_host.words import Words

@@ -105,8 +105,13 @@ class Confirm(Stage):
                 not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
             options = [w for w, _ in match.alternatives[:3]]  # the text as heard: its form is what was said
         elif match is not None and not spelled:
-            options = self._doubts(u, match.best)
-            guess = self._meant(options) if options else None
+            weighed = self._doubts(u, match.best)
+            if weighed:
+                options = list(weighed)
+                guess = self._meant(weighed)
+                if guess not in options[:2]:  # the guess is always one of the two asked about
+                    options.remove(guess)
+                    options.insert(1, guess)
         if options:
             q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix,
                          fits=self._fits(u))
@@ -124,36 +129,41 @@ class Confirm(Stage):
                 return None, self.announce.took_spelling(match.best)
         return None, None
 
-    def _meant(self, options: list[str]) -> str:
+    def _meant(self, weighed: dict[str, float]) -> str:
         """The word a player would have meant, should nobody answer, among the words the
-        recognizer was torn between: its best, or a form of it that scores more on the
-        board now ("amendments" for "amendment" with an S on the board: the recognizer
-        loses a final consonant before it mistakes a word); words that are not forms of
-        one word keep the recognizer's order."""
-        value, best = self.session.game.word_value, options[0]
-        forms = [w for w in options if forms_of_one_word(w, best)]
+        recognizer was torn between (word -> its score, best first): its best, or a form
+        of it that scores more on the board now and sounded nearly as likely (within
+        ``form_within`` nats: "amendments" for "amendment" at 6.86 against 6.87 with an S
+        on the board, as the recognizer loses a final consonant before it mistakes a
+        word; not "kitchens" for a "kitchen" heard 5 nats surer). Words that are not
+        forms of one word keep the recognizer's order."""
+        value = self.session.game.word_value
+        best, top = next(iter(weighed.items()))
+        forms = [w for w, score in weighed.items()
+                 if w == best or (forms_of_one_word(w, best) and top - score <= self.settings.form_within)]
         return max(forms, key=lambda w: value(w) or 0)  # ties and no values: the best heard
 
-    def _doubts(self, u: Heard, word: str) -> list[str] | None:
-        """The words a constrained recognizer weighed (`word` first) when it was unsure
-        of `word` (confidence under ``confirm_heard_below``, or its sentence fits the sound
-        under ``confirm_fit_below``); None when it was sure."""
+    def _doubts(self, u: Heard, word: str) -> dict[str, float] | None:
+        """The words a constrained recognizer weighed, with the score of the best sentence
+        each was heard in (`word` first, at the best score), when it was unsure of `word`
+        (confidence under ``confirm_heard_below``, or its sentence fits the sound under
+        ``confirm_fit_below``); None when it was sure."""
         if not u.constrained or (u.confidence >= self.settings.confirm_heard_below and self._fits(u)):
             return None
         sayable = self.understand.sayable(self.question)  # the language the sentences come from: strip its lead-ins
         leads = sorted(sayable.names if sayable is not None else (), key=len, reverse=True)
-        options, same = [word], False
-        for sentence, _ in u.alternatives:
+        options, same = {word: u.alternatives[0][1] if u.alternatives else 0.0}, False
+        for sentence, score in u.alternatives:
             rest = next((sentence[len(lead) + 1:] for lead in leads if sentence.startswith(lead + " ")), sentence)
             other = spelled_letters(rest.split()) or (rest if " " not in rest else None)
             if other and other not in options and other in self.words and not self._an_answer(other):
                 if self._same_play(word, other):
                     same = True
                 else:
-                    options.append(other)
+                    options[other] = score
         if same and len(options) == 1:  # torn only between spellings that score the same: no doubt
             return None
-        return options[:3]
+        return dict(list(options.items())[:3])
 
     def _an_answer(self, word: str) -> bool:
         """Whether `word`, offered as another reading, would be taken for an answer to the

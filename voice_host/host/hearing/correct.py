@@ -1,7 +1,9 @@
 """Not what I said: a word the host took put right by its player.
 
 A word the host took and announced can be put right by its player within
-``answer_within`` seconds: "no, persons", "no, papa echo romeo ...", "I said persons".
+``answer_within`` seconds: "no, persons", "no, papa echo romeo ...", "I said persons",
+or the right word spelled out alone ("papa, echo, romeo, ...": a player spells only to
+be understood, so a spelling just after their own word is taken means that word).
 The play is taken back (logged as undos) with the plays made since (two at most), the
 right word is played at the time it was first said, and the others again after it. With
 nothing said since, the right word is heard like any play (asked about if the recognizer
@@ -100,7 +102,7 @@ class Correct(Stage):
         nothing said since and no question open (``asking``), the right word is heard
         like any play; otherwise it is played as heard."""
         body = intents.normalize(u.body or u.text)
-        lead = next((c for c in CORRECTIONS if body.startswith(c)), None)
+        lead = next((c for c in CORRECTIONS if body.startswith(c)), "" if is_spelled(body) else None)
         player = u.speaker or next(reversed(self.last_plays), None)
         last = self.last_plays.get(player)
         if lead is None or last is None or u.start > last.announced + self.settings.answer_within:
@@ -114,6 +116,8 @@ class Correct(Stage):
         taken = records[index].text
         if text is None or not (is_spelled(word) or sounds_near(text, taken.removeprefix(prefix))):
             return None  # "no body" after jewelers is nobody, a new word
+        if text == taken.removeprefix(prefix):
+            return None  # the word taken, spelled: nothing to put right
         sentence = self.session.announcer.put_right(player, text, taken.removeprefix(prefix))
         if later or asking:  # no second question: played as heard
             again = [Said(records[i].t, records[i].speaker, records[i].text, records[i].heard) for i in later]

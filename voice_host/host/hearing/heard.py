@@ -77,6 +77,11 @@ class HearingSettings(Settings, sections=("speech",)):
     its margin: the best sentence of the language fits the sound this badly when it is
     noise or a word the language does not hold ("brie" for "prematurely", "thanks" in
     noise, at a margin of 1.00). Tuned on the real-games benchmark's tuning split."""
+    form_within: float = 2.0
+    """An unanswered "Did you say amendment or amendments?" takes the form that scores
+    more on the board when the recognizer heard it at most this many nats less surely
+    than its best (hearing.confirm.Confirm._meant); a form heard much less surely is not
+    taken for its points."""
     join_above: float = 0.9
     """Several heard words count as one word only with at least this confidence."""
     answer_within: float = 8.0

@@ -131,6 +131,8 @@ class TtsVoice:
         self._pending = 0
         self._lock = threading.Lock()
         self._stream = None
+        self._streaming = False
+        """Whether the output stream is started (it is stopped whenever nothing is left to say)."""
         self._renderer = threading.Thread(target=self._render_loop, name="host-voice-render", daemon=True)
         self._player = threading.Thread(target=self._play_loop, name="host-voice-play", daemon=True)
         self._renderer.start()
@@ -235,6 +237,8 @@ class TtsVoice:
             gen, kind, what, said_at, piece = item
             if kind == "end":
                 record, failed = None, False
+                if self._texts.empty() and self._audio.empty():
+                    self._rest_output()
                 with self._lock:
                     self._pending -= 1
                     if self._pending <= 0:
@@ -255,7 +259,7 @@ class TtsVoice:
                 failed = True
                 if kind == "say":
                     print(f"host: {what}  [voice error: {e}]", file=sys.stderr, flush=True)
-                self._stream = None
+                self._stream, self._streaming = None, False
 
     def _play_piece(self, record: HostPlayback, piece: np.ndarray, gen: int) -> None:
         from ..audio import resample
@@ -298,9 +302,23 @@ class TtsVoice:
                 open_stream, rate = sd.OutputStream, int(sd.query_devices(self.device, "output")["default_samplerate"])
             self._stream = open_stream(samplerate=rate, channels=1, dtype="float32", device=self.device,
                                        latency="low")  # the first sound as soon as it is written
-            self._stream.start()
             self._stream_rate = rate
+        if not self._streaming:
+            self._stream.start()
+            self._streaming = True
         return self._stream, self._stream_rate
+
+    def _rest_output(self) -> None:
+        """Nothing is left to say: let the output play what it holds and stop. A stream
+        left running between sentences runs dry, and ALSA's PulseAudio plugin recovers
+        from that with a buffer about a second deeper (every later sentence heard that
+        much later, and "underrun occurred" printed each time)."""
+        if self._stream is not None and self._streaming:
+            self._streaming = False
+            try:
+                self._stream.stop()
+            except Exception:  # noqa: BLE001 - the next sentence opens the output again
+                self._stream = None
 
 
 __all__ = ["HostPlayback", "HostVoice", "TtsVoice"]
