@@ -15,12 +15,16 @@ varied with sox); odd boards are HELD-OUT, said by the voices no test or tuning 
 chosen on a tuning board is never chosen on a held-out one. Conditions: clean, 20 dB and
 10 dB pink noise (tests/speech/synth.add_noise).
 
-Each utterance goes through the hearing's own language and prior (host.hearing:
-`Hearing.sayable()`, the Moonshine search), per weight setting POINTS:KNOWN ([speech]
-prior_points, prior_known; 0:0 is the search without the prior). Reported per split,
-condition and setting, for good and weak plays: right (the word heard), asked (heard
-with confidence under confirm_heard_below: the host would ask), silently wrong (a wrong
-word not asked about).
+Each word is heard as `voice-host hear --board` hears a recording of it: the word with
+0.6 s of silence before it and 0.8 s after (the noise over all of it), cut into
+utterances by the live listener's VAD, and each utterance recognized with the hearing's
+own language and prior (host.hearing: `Hearing.sayable()`, the Moonshine search), per
+weight setting POINTS:KNOWN ([speech] prior_points, prior_known; 0:0 is the search
+without the prior). `--trimmed` gives the recognizer the clip alone instead (the
+measure before 2026-11-24: it overstates what a table gets). Reported per split,
+condition and setting, for good and weak plays: right (one utterance, the word heard),
+asked (heard with confidence under confirm_heard_below, or fitting the sound under
+confirm_fit_below: the host would ask), silently wrong (a wrong word not asked about).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "speech"))
 
 from synth import add_noise, synth  # noqa: E402
+
+from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
 
 VOICES = {"tuning": ("rms", "kal16", "awb~p200~t0.95", "kal~p-150~t1.05"),
           "held-out": ("joe", "fest_slt", "slt", "joe~p250~t0.93")}
@@ -72,25 +78,45 @@ def choose(words, hearing, rng, weak: bool, taken: set[str]) -> str:
     return words.data.words[int(rng.choice(pool))]
 
 
-def plan(n_boards: int, words) -> list[dict]:
-    """The boards, the words chosen on them and their voices, tuning and held-out."""
-    rng = np.random.default_rng(19)
-    taken: dict[str, set[str]] = {"tuning": set(), "held-out": set()}
+def plan(n_boards: int, words, seed: int = 19, first_board: int = 1000, avoid: frozenset = frozenset()) -> list[dict]:
+    """The boards, the words chosen on them and their voices, tuning and held-out (the
+    boards seeded from `first_board` on, never a word of `avoid`)."""
+    rng = np.random.default_rng(seed)
+    taken: dict[str, set[str]] = {"tuning": set(avoid), "held-out": set(avoid)}
     rows = []
     for b in range(2 * n_boards):
         split = "tuning" if b % 2 == 0 else "held-out"
         other = taken["held-out" if split == "tuning" else "tuning"]
-        hearing = table(1000 + b, words)
+        hearing = table(first_board + b, words)
         weak = b // 2 % WEAK_EVERY == WEAK_EVERY - 1
         word = choose(words, hearing, rng, weak, other | taken[split])
         taken[split].add(word)
         voices = VOICES[split]
-        rows.append({"split": split, "seed": 1000 + b, "word": word, "weak": weak,
+        rows.append({"split": split, "seed": first_board + b, "word": word, "weak": weak,
                      "voice": voices[(b // 2) % len(voices)]})
     return rows
 
 
-def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words) -> dict:
+BEFORE, AFTER = 0.6, 0.8
+"""Seconds of silence around a word in the recording `hear` is given."""
+
+
+def heard_as_recorded(rec, hearing, audio: np.ndarray, snr: float | None, seed: int) -> list:
+    """The transcripts of the utterances the live listener cuts from a recording of
+    `audio` with silence around it (noise over all of it at `snr` dB below the word)."""
+    from voice_host.speech.listening.sources import ArraySource
+    from voice_host.speech.listening.turns import Listener
+
+    x = np.concatenate([np.zeros(int(BEFORE * SAMPLE_RATE), np.float32), audio,
+                        np.zeros(int(AFTER * SAMPLE_RATE), np.float32)])
+    if snr is not None:
+        x = add_noise(x, snr, seed=seed, reference=audio)
+    listener = Listener(rec, hearing.session.players)
+    listener.constrain(hearing.sayable())
+    return list(listener.utterances(ArraySource(x)))
+
+
+def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words, trimmed: bool = False) -> dict:
     from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
 
     rec = MoonshineRecognizer()
@@ -100,14 +126,21 @@ def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words)
         audio = synth(row["word"], row["voice"])
         hearings = {w: table(row["seed"], words, *w) for w in weights}
         for cond, snr in conditions:
-            x = audio if snr is None else add_noise(audio, snr, seed=zlib.crc32(row["word"].encode()))
+            seed = zlib.crc32(row["word"].encode())
             for w, hearing in hearings.items():
                 t0 = time.perf_counter()
-                tr = rec.transcribe(x, hearing.sayable())
+                if trimmed:
+                    x = audio if snr is None else add_noise(audio, snr, seed=seed)
+                    heard_all = [rec.transcribe(x, hearing.sayable())]
+                else:
+                    heard_all = heard_as_recorded(rec, hearing, audio, snr, seed)
                 seconds.append(time.perf_counter() - t0)
-                heard = tr.text.split()[-1] if tr.text else ""
-                right = heard == row["word"] and tr.constrained
-                asked = tr.constrained and tr.confidence < hearing.settings.confirm_heard_below
+                tr = heard_all[0] if len(heard_all) == 1 else None
+                heard = " / ".join(u.text for u in heard_all).split(" ")[-1] if heard_all else ""
+                right = tr is not None and heard == row["word"] and tr.constrained
+                asked = tr is not None and tr.constrained and (
+                    tr.confidence < hearing.settings.confirm_heard_below or
+                    (tr.alternatives and tr.alternatives[0][1] < hearing.settings.confirm_fit_below))
                 key = (row["split"], cond, w, "weak" if row["weak"] else "good")
                 s = out.setdefault(key, {"n": 0, "right": 0, "asked": 0, "silent": 0, "misses": []})
                 s["n"] += 1
@@ -128,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--conditions", default="clean,20 dB,10 dB")
     ap.add_argument("--weights", default="0:0,DEFAULT", help="POINTS:KNOWN settings to compare; DEFAULT: config")
     ap.add_argument("--misses", action="store_true", help="list the words missed")
+    ap.add_argument("--trimmed", action="store_true", help="give the recognizer the word's clip alone, not a recording")
     args = ap.parse_args(argv)
 
     from voice_host import config
@@ -149,8 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = [r for r in plan(n, words) if r["split"] in splits]
     conditions = [c for c in CONDITIONS if c[0] in args.conditions.split(",")]
     t0 = time.time()
-    res = run(rows, weights, conditions, words)
-    print(f"board words: {len(rows)} words ({sum(r['weak'] for r in rows)} weak plays), "
+    res = run(rows, weights, conditions, words, args.trimmed)
+    print(f"board words ({'clips alone' if args.trimmed else 'as recorded, through the VAD'}): "
+          f"{len(rows)} words ({sum(r['weak'] for r in rows)} weak plays), "
           f"{len(conditions)} conditions, settings {', '.join(f'{p:g}:{k:g}' for p, k in weights)}; "
           f"{time.time() - t0:.0f} s; latency p50/p95 {res['latency'][0] * 1000:.0f}/{res['latency'][1] * 1000:.0f} ms")
     for split in splits:

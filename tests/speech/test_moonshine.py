@@ -171,7 +171,11 @@ def test_rare_words_constrained(moon, say, game_sayable, word, voice, free_wrong
         assert tr.free != word  # the free decode alone does not have it
     if free_wrong:
         assert Words.load().match(tr.free).best == free_wrong
-    assert tr.alternatives[0][0] == word and 0.4 <= tr.confidence <= 1.0
+    assert tr.alternatives[0][0] == word
+    # how sure: the calibrated chance it is right, lower when a near reading (another
+    # spelling: crystalized) comes within a nat, as the host then weighs whether to ask
+    runner_up = tr.alternatives[1][1] if len(tr.alternatives) > 1 else -99.0
+    assert (tr.confidence < 0.75) == (tr.alternatives[0][1] - runner_up < 1.0), (tr.confidence, tr.alternatives[:2])
 
 
 def test_name_then_word(moon, say, game_sayable):

@@ -29,7 +29,7 @@ class Heard(Protocol):
     """Recognition confidence 0..1."""
     constrained: bool
     """The text is the best sentence of what may be said (a constrained search), and
-    `confidence` its margin over the others."""
+    `confidence` how likely it is the word said (calibrated)."""
     alternatives: list
     """The constrained search's best sentences, (text, score), best first."""
 
@@ -66,11 +66,12 @@ class HearingSettings(Settings, sections=("speech",)):
     """Moonshine's weights: "base", or "adapted" (speech.recognizing.moonshine.adapt)."""
     confirm_below: float = 0.6
     """Match confidence under which a word is confirmed before it is played."""
-    confirm_heard_below: float = 0.98
-    """Recognition confidence (a constrained search's margin) under which a word is
-    confirmed before it is played: the lowest that kept the words scored silently wrong
-    at or under 2% in every condition of the real-games benchmark's tuning split
-    (benchmarks/table.py; docs/SPEECH.md, "How sure before asking")."""
+    confirm_heard_below: float = 0.92
+    """Recognition confidence (a constrained search's calibrated confidence, the chance
+    the word heard is the word said) under which a word is confirmed before it is
+    played: the lowest that kept the words scored silently wrong at or under 2% in every
+    condition of the tuning split (benchmarks/confidence.py, then benchmarks/table.py;
+    docs/SPEECH.md, "How sure, calibrated")."""
     confirm_fit_below: float = 0.0
     """The constrained search's score of its best sentence (log-likelihood with the
     priors, in nats, Moonshine's scale) under which a word is confirmed however clear

@@ -64,7 +64,7 @@ class Utterance:
     """Recognizer that produced the text."""
     constrained: bool = False
     """The text is a sentence of what the recognizer was told may be said, and
-    `confidence` its margin over the others (Transcript.constrained)."""
+    `confidence` how likely it is what was said (Transcript.constrained)."""
     alternatives: list[tuple[str, float]] = field(default_factory=list)
     """A constrained recognizer's best sentences, best first (Transcript.alternatives)."""
     audio: np.ndarray | None = field(default=None, repr=False, compare=False)

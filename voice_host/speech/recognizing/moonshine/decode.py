@@ -108,14 +108,17 @@ class Decoded:
 
 def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = None, beam: int = 8,
            free: bool = True, max_tokens: int | None = None, hidden: np.ndarray | None = None,
-           prior=None) -> Decoded:
+           prior=None, fit=None) -> Decoded:
     """Free greedy decode and (with `lang`) a beam search restricted to it, run in one
     batch. The first step never ends the text; the length is capped by the audio's
     duration. `hidden`: the encoder output of this audio when already computed
     (`Decoded.hidden` of an earlier decode). `prior` (words.prior.SearchPrior over the
     language's words): the beam ranks each hypothesis by its log-likelihood plus the
     best bonus it can still reach, and a whole sentence by its log-likelihood plus its
-    own bonus; the scores returned are the log-likelihoods alone."""
+    own bonus; the scores returned are the log-likelihoods alone. `fit` (a callable, e.g.
+    recognizing.duration.LengthFit): a further bonus of each whole sentence (normalized
+    text), added where it ends, so a sentence too short for the sound does not end the
+    search early."""
     t0 = time.perf_counter()
     audio = np.asarray(audio, np.float32).reshape(-1)
     dur = audio.size / SAMPLE_RATE
@@ -190,7 +193,10 @@ def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = Non
             t_con += time.perf_counter() - tc
             if lang.final(h.states):
                 s = h.score + float(lp[r, EOS])
-                b = ahead.sentence(normalize_text(model.detokenize(h.ids))) if ahead is not None else 0.0
+                b = 0.0
+                if ahead is not None or fit is not None:
+                    text = normalize_text(model.detokenize(h.ids))
+                    b = (ahead.sentence(text) if ahead is not None else 0.0) + (fit(text) if fit is not None else 0.0)
                 cands.append((s + b, s, r, EOS, None, b))
             if ids.size:
                 sc = lp[r, ids]

@@ -30,6 +30,8 @@ import numpy as np
 from ...audio import SAMPLE_RATE
 from ..recognizer import Transcript, WholeUtterance, Word, normalize_text
 from ..sayable import Language, Sayable
+from ..duration import LengthFit
+from .confidence import calibrated, evidence
 from .decode import Decoded, _posterior, decode, lm_scores
 from .model import MoonshineModel, load_moonshine_model
 
@@ -55,6 +57,12 @@ LM_WEIGHT = 0.25
 silence) is taken out of a constrained sentence's score: rare dictionary words lose
 less to common ones ("abandoned" against "abandon"). 0.1-0.3 all gave +5 points on
 the tuning split (57 -> 62% of words and names, clean and 20 dB)."""
+LENGTH_WEIGHT = 8.0
+"""Nats a sentence of the language loses per second of voice it is too short to fill
+(recognizing.duration.LengthFit; 0: off). Neutral where measured: 8 and 16 left
+board_words.py's and confidence.py's words right as often as 0 (the long words that
+end as a short one are, with the board's prior, mostly not in the n-best at all); kept
+as the guard a scorekeeper has, at a weight that moves nothing it should not."""
 RESCORE = 8
 """How many of the search's best sentences are rescored that way."""
 SECOND_PASS_WORDS = 5
@@ -99,17 +107,21 @@ class MoonshineRecognizer(WholeUtterance):
 
     def __init__(self, model_path: str | Path | None = None, cpu_threads: int | None = None,
                  beam_size: int = 8, chatter_margin: float = CHATTER_MARGIN, convert: bool = True,
-                 lm_weight: float = LM_WEIGHT, _model: MoonshineModel | None = None, second_pass: bool = True):
+                 lm_weight: float = LM_WEIGHT, _model: MoonshineModel | None = None, second_pass: bool = True,
+                 length_weight: float = LENGTH_WEIGHT):
         self.model = _model if _model is not None else load_moonshine_model(model_path, cpu_threads, convert)
         self.model_path = self.model.model_dir
         self.beam_size = beam_size
         self.chatter_margin = chatter_margin
         self.lm_weight = lm_weight
         self.second_pass = second_pass
+        self.length_weight = length_weight
         self._sayable: Sayable | None = None
         self._chunks: list[np.ndarray] = []
         self.last: Decoded | None = None
         """The last utterance's decoding details (scores, times), for benchmarks."""
+        self.evidence: tuple[float, ...] | None = None
+        """The last constrained result's measures (.confidence.evidence), for benchmarks."""
 
     # -- the Recognizer protocol
 
@@ -141,7 +153,8 @@ class MoonshineRecognizer(WholeUtterance):
 
     def clone(self) -> "MoonshineRecognizer":
         other = MoonshineRecognizer(beam_size=self.beam_size, chatter_margin=self.chatter_margin,
-                                    lm_weight=self.lm_weight, _model=self.model, second_pass=self.second_pass)
+                                    lm_weight=self.lm_weight, _model=self.model, second_pass=self.second_pass,
+                                    length_weight=self.length_weight)
         other._sayable = self._sayable
         return other
 
@@ -157,9 +170,10 @@ class MoonshineRecognizer(WholeUtterance):
         Constrained: text is the best sentence of the language (normalized),
         ``constrained=True``, alternatives the n-best sentences (normalized, with
         their scores: the log-likelihood minus `lm_weight` times the decoder's
-        prior for the sentence, see LM_WEIGHT), confidence the best one's share of the n-best's
-        probability (1.0: no other sentence comes near; 0.5: a tie with the
-        runner-up). When the free decode's log-likelihood is more than
+        prior for the sentence, see LM_WEIGHT, plus the game's prior and the length fit),
+        confidence how likely the best one is what was said, calibrated on the tuning
+        split from its fit, its lead over the runner-up, its share of the n-best and its
+        length (.confidence.calibrated). When the free decode's log-likelihood is more than
         `chatter_margin` nats above that of every sentence of the language (table chatter, "I am Ann and I am
         ready to play"), text is the free decode with ``constrained=False`` and a
         confidence of at most 0.2.
@@ -171,8 +185,9 @@ class MoonshineRecognizer(WholeUtterance):
             return Transcript("", [], 0.0, engine=self.name)
         lang = sayable.language() if sayable is not None else None
         game_prior = sayable.prior if sayable is not None else None
-        d = decode(self.model, audio, lang, beam=self.beam_size, free=True, prior=game_prior)
-        self.last = d
+        fit = LengthFit.of(audio, weight=self.length_weight) if lang is not None and self.length_weight else None
+        d = decode(self.model, audio, lang, beam=self.beam_size, free=True, prior=game_prior, fit=fit)
+        self.last, self.evidence = d, None
         dur = audio.size / SAMPLE_RATE
         free_norm = normalize_text(d.free)
         n_free = max(1, d.free_tokens)
@@ -212,6 +227,8 @@ class MoonshineRecognizer(WholeUtterance):
         if game_prior is not None:  # the game's prior: what a player would say on this board
             ahead = lang.ahead(game_prior)
             alts = {text: score + ahead.sentence(text) for text, score in alts.items()}
+        if fit is not None:  # a sentence too short for the sound
+            alts = {text: score + fit(text) for text, score in alts.items()}
         alternatives = sorted(alts.items(), key=lambda kv: -kv[1])
         if not alternatives or all(d.free_score - score > self.chatter_margin + SPELL_SLACK * _letters(lang, text)
                                    for text, score in searched):
@@ -219,7 +236,9 @@ class MoonshineRecognizer(WholeUtterance):
             return self._transcript(free_norm, d.free, conf, dur, free=free_norm, free_score=d.free_score,
                                     alternatives=alternatives, constrained=False)
         best_text, best = alternatives[0]
-        conf = _posterior([s for _, s in alternatives])
+        self.evidence = evidence(alternatives, _posterior([s for _, s in alternatives]), free_norm,
+                                 d.free_score - acoustic)
+        conf = calibrated(self.evidence)
         raw = raw_of[best_text]
         return self._transcript(best_text, raw, conf, dur, free=free_norm, free_score=d.free_score,
                                 alternatives=alternatives, constrained=True,
