@@ -1,7 +1,7 @@
 """How sure may the host be of a word it heard? The recognizer's calibrated confidence,
 fitted on the tuning split and checked on the held-out split (issue 19, item 6).
 
-    .venv/bin/python benchmarks/confidence.py                       # hear (~6 min here), fit, report
+    .venv/bin/python benchmarks/confidence.py                       # hear (~2-3 min here), fit, report
     .venv/bin/python benchmarks/confidence.py --cache heard.json    # keep what was heard; later runs refit from it
 
 Words chosen on boards as players choose them (benchmarks/board_words.py's plan: a good
@@ -19,6 +19,8 @@ of deciding when to ask are compared per split and condition, as asked % / silen
 wrong % (a wrong word not asked about): the margin the host used before (ask under a
 share of 0.98, or a fit under 0) and the calibrated confidence at the threshold that
 keeps silently wrong at or under 2% in every tuning condition with the fewest questions.
+The host's own threshold ([speech] confirm_heard_below) is then chosen the same way on
+whole games (benchmarks/table.py --confirm-heard X,Y), where questions cost more.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ it is played, with the words it weighed, and the player can answer with the righ
 say it again, or spell it.
 
 The utterances are what the speech layer emits for a constrained recognizer
-(``constrained=True``, ``confidence`` the margin of its best sentence, ``alternatives``
+(``constrained=True``, ``confidence`` the calibrated chance its best sentence is right, ``alternatives``
 its n-best); tests/speech has the same on real audio.
 """
 
@@ -159,6 +159,16 @@ def test_a_spelling_alone_just_after_a_players_word_puts_it_right(ear):
     assert not any(x.startswith("Sorry") for x in out) and t.game.state.used[-1] == ("jawbones", "Ben")
 
 
+def test_typed_letters_after_a_typed_word_put_nothing_right(ear):
+    """Putting a word right by spelling it is a courtesy for a host that mishears: a
+    typed line is taken as typed (docs/RULINGS.md 75)."""
+    t, _ = ear
+    t("Ann: towers")
+    assert t("Ann: t o u r s") == [
+        "I didn't catch a word in 't o u r s'. Say just the word, or 'play' and the word."]
+    assert t.game.state.used == [("towers", "Ann")] and t.game.totals("Ann")[0] == 8
+
+
 def test_only_its_player_and_only_at_once_can_put_a_word_right(ear):
     t, hearing = ear
     said(t, hearing, support.Heard(10, "percents", "Ann"))
@@ -289,7 +299,7 @@ def test_an_unanswered_question_keeps_a_word_heard_much_surer_than_its_higher_sc
     t, hearing = ear
     value = t.game.word_value
     assert value("jawbones") > value("jawbone")
-    far = support.Heard(10, "jawbone", "Ann", confidence=0.9, constrained=True,
+    far = support.Heard(10, "jawbone", "Ann", confidence=0.8, constrained=True,
                         alternatives=[("jawbone", 5.3), ("jawbones", 0.2)])
     assert said(t, hearing, far) == ["Did you say jawbone or jawbones?"]
     hearing.tick(19)

@@ -66,12 +66,12 @@ class HearingSettings(Settings, sections=("speech",)):
     """Moonshine's weights: "base", or "adapted" (speech.recognizing.moonshine.adapt)."""
     confirm_below: float = 0.6
     """Match confidence under which a word is confirmed before it is played."""
-    confirm_heard_below: float = 0.92
+    confirm_heard_below: float = 0.86
     """Recognition confidence (a constrained search's calibrated confidence, the chance
     the word heard is the word said) under which a word is confirmed before it is
-    played: the lowest that kept the words scored silently wrong at or under 2% in every
-    condition of the tuning split (benchmarks/confidence.py, then benchmarks/table.py;
-    docs/SPEECH.md, "How sure, calibrated")."""
+    played: of 0.80, 0.86 and 0.92, the lowest that kept the words scored silently wrong
+    at or under 2% in every condition of the real-games benchmark's tuning split
+    (benchmarks/table.py; docs/SPEECH.md, "How sure, calibrated")."""
     confirm_fit_below: float = 0.0
     """The constrained search's score of its best sentence (log-likelihood with the
     priors, in nats, Moonshine's scale) under which a word is confirmed however clear

@@ -51,7 +51,9 @@ _TWO = re.compile(r"(?<![qg])(ia|io|iu|eo|ua|uo)")
 def syllables(sentence: str) -> int:
     """Syllables of a lower-case sentence, from its spelling (vowel groups; a silent
     final e, -es and -ed after most consonants; "io", "ia" as two). It errs towards more
-    syllables, as it should for a bound that only punishes too few."""
+    syllables, as it should for a bound that only punishes too few. (CMUdict's
+    pronunciations are read only when the dictionary is built, and loading them per
+    game would cost more than this bound needs.)"""
     total = 0
     for word in sentence.split():
         word = re.sub(r"[^a-z]", "", word)
