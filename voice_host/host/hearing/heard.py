@@ -77,7 +77,9 @@ class HearingSettings(Settings, sections=("speech",)):
     priors, in nats, Moonshine's scale) under which a word is confirmed however clear
     its margin: the best sentence of the language fits the sound this badly when it is
     noise or a word the language does not hold ("brie" for "prematurely", "thanks" in
-    noise, at a margin of 1.00). Tuned on the real-games benchmark's tuning split."""
+    noise, at a margin of 1.00). Tuned on the real-games benchmark's tuning split. With
+    the calibrated confidence it asks nothing more (the fit is one of its measures), but
+    it still decides that such a word, unanswered, is left out rather than taken."""
     form_within: float = 2.0
     """An unanswered "Did you say amendment or amendments?" takes the form that scores
     more on the board when the recognizer heard it at most this many nats less surely
