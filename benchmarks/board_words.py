@@ -138,9 +138,7 @@ def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words,
                 tr = heard_all[0] if len(heard_all) == 1 else None
                 heard = " / ".join(u.text for u in heard_all).split(" ")[-1] if heard_all else ""
                 right = tr is not None and heard == row["word"] and tr.constrained
-                asked = tr is not None and tr.constrained and (
-                    tr.confidence < hearing.settings.confirm_heard_below or
-                    (tr.alternatives and tr.alternatives[0][1] < hearing.settings.confirm_fit_below))
+                asked = tr is not None and hearing.settings.unsure(tr)
                 key = (row["split"], cond, w, "weak" if row["weak"] else "good")
                 s = out.setdefault(key, {"n": 0, "right": 0, "asked": 0, "silent": 0, "misses": []})
                 s["n"] += 1

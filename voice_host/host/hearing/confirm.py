@@ -114,7 +114,7 @@ class Confirm(Stage):
                     options.insert(1, guess)
         if options:
             q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix,
-                         fits=self._fits(u))
+                         fits=self.settings.fits(u))
             return q, self.announce.did_you_say(options[:2])
         if match is not None and not spelled:
             spellings = self._spellings(match.best)
@@ -148,7 +148,7 @@ class Confirm(Stage):
         each was heard in (`word` first, at the best score), when it was unsure of `word`
         (confidence under ``confirm_heard_below``, or its sentence fits the sound under
         ``confirm_fit_below``); None when it was sure."""
-        if not u.constrained or (u.confidence >= self.settings.confirm_heard_below and self._fits(u)):
+        if not self.settings.unsure(u):
             return None
         sayable = self.understand.sayable(self.question)  # the language the sentences come from: strip its lead-ins
         leads = sorted(sayable.names if sayable is not None else (), key=len, reverse=True)
@@ -169,11 +169,6 @@ class Confirm(Stage):
         """Whether `word`, offered as another reading, would be taken for an answer to the
         question ("yes", "no", "the second"): the player who says it means the answer."""
         return word in ORDINALS or intents.parse(word, self.session.players).kind in ("yes", "no")
-
-    def _fits(self, u: Heard) -> bool:
-        """Whether the constrained search's best sentence fits the sound at least
-        ``confirm_fit_below`` (its score; True when there is none to judge)."""
-        return not (u.constrained and u.alternatives) or u.alternatives[0][1] >= self.settings.confirm_fit_below
 
     def _same_play(self, word: str, other: str) -> bool:
         """Whether ``other`` is another spelling of ``word``'s sound that scores the same

@@ -104,6 +104,16 @@ class HearingSettings(Settings, sections=("speech",)):
     """The game's prior: nats for a word everyone knows over one nobody uses (0 and 0:
     the search alone)."""
 
+    def fits(self, u: Heard) -> bool:
+        """Whether a constrained search's best sentence fits the sound at least
+        ``confirm_fit_below`` (its score; True when there is none to judge)."""
+        return not (u.constrained and u.alternatives) or u.alternatives[0][1] >= self.confirm_fit_below
+
+    def unsure(self, u: Heard) -> bool:
+        """Whether the host asks about the word a constrained search heard: less sure
+        than ``confirm_heard_below``, or fitting the sound under ``confirm_fit_below``."""
+        return u.constrained and (u.confidence < self.confirm_heard_below or not self.fits(u))
+
 
 @dataclass
 class Stage:
