@@ -14,10 +14,10 @@ voices. One word in four is said after its player's name ("Ben, jewelers"). Clea
 
 Each utterance gives the recognizer's evidence (speech/recognizing/moonshine/
 confidence.py FEATURES) and whether the word heard was right. A logistic model is fitted
-on TUNING (its coefficients are printed, to go into confidence.py's COEF), and two ways
+on TUNING (its coefficients are printed, to go into confidence.py's COEF when refitted), and two ways
 of deciding when to ask are compared per split and condition, as asked % / silently
 wrong % (a wrong word not asked about): the margin the host used before (ask under a
-share of 0.98, or a fit under 0) and the calibrated confidence at the threshold that
+share of 0.98, or a fit under 0) and the shipped calibrated confidence at the threshold that
 keeps silently wrong at or under 2% in every tuning condition with the fewest questions.
 The host's own threshold ([speech] confirm_heard_below) is then chosen the same way on
 whole games (benchmarks/table.py --confirm-heard X,Y), where questions cost more.
@@ -74,8 +74,7 @@ def hear(rows: list[dict], words) -> list[dict]:
                 continue  # not one word of the language: chatter or several utterances, never asked about
             u = heard[0]
             out.append({"split": row["split"], "cond": cond, "word": row["word"], "heard": u.text,
-                        "right": u.text.split()[-1] == row["word"], "share": u.confidence,
-                        "fit": u.alternatives[0][1], "x": list(rec.evidence)})
+                        "right": u.text.split()[-1] == row["word"], "x": list(rec.evidence)})
     return out
 
 
@@ -120,23 +119,18 @@ def main(argv: list[str] | None = None) -> int:
           f"({sum(d['split'] == 'tuning' for d in data)} tuning), {time.time() - t0:.0f} s")
     print("fitted on tuning: COEF = (" + ", ".join(f"{c:.3f}" for c in coef) + f"), INTERCEPT = {intercept:.3f}"
           f"  [{', '.join(confidence.FEATURES)}]")
-    shipped = tuple(confidence.COEF) != (0.0,) * len(confidence.COEF)
-    model = (tuple(confidence.COEF), confidence.INTERCEPT) if shipped else (tuple(coef), intercept)
-
-    def p(d):
-        z = model[1] + sum(c * v for c, v in zip(model[0], d["x"]))
-        return 1 / (1 + np.exp(-z))
-
-    margin = rates(data, lambda d: d["share"] < 0.98 or d["fit"] < 0.0)
+    share, fit_ = confidence.FEATURES.index("share"), confidence.FEATURES.index("fit")
+    # the rule before: the share of the n-best (its log-odds in the evidence) under 0.98, or a fit under 0
+    margin = rates(data, lambda d: d["x"][share] < np.log(0.98 / 0.02) or d["x"][fit_] < 0.0)
     best = None
     for t in np.round(np.arange(0.50, 0.995, 0.01), 2):
-        r = rates(data, lambda d, t=t: p(d) < t)
+        r = rates(data, lambda d, t=t: confidence.calibrated(tuple(d["x"])) < t)
         tuning = [v for k, v in r.items() if k[0] == "tuning"]
         if all(s <= 100 * SILENT_MAX for *_, s in tuning):
             asked = np.mean([a for _, _, a, _ in tuning])
             if best is None or asked < best[1]:
                 best = (t, asked, r)
-    print(f"\nasked % / silently wrong %  ({'the shipped COEF' if shipped else 'the COEF fitted now'})")
+    print("\nasked % / silently wrong %  (the calibrated confidence as shipped: confidence.COEF)")
     print(f"{'split':9} {'noise':6} {'n':>4} {'right':>6}   margin < 0.98 or fit < 0   calibrated < {best[0] if best else '-'}")
     for key, (n, right, a, s) in margin.items():
         cal = f"{best[2][key][2]:5.1f} / {best[2][key][3]:4.1f}" if best else "-"
