@@ -35,10 +35,11 @@ For every utterance (wall times, time.perf_counter): end of speech (the last voi
 sample of the clip, known from the script) -> the hearing gets the utterance
 (Hearing.on_hear); of that, RECOGNIZE is the recognition whose transcript it is (the
 last finish() or guess before it: a guess made at a short pause and kept counts, one
-thrown away does not) and WHO the voice prints run on the listener's thread, the rest
-is the ENDPOINT wait (silence waited for, before or after the recognition) -> the
-session says the reply's first sentence or earcon (GAME: the hearing, the game, voice
-prints run there) -> the
+thrown away does not) and WHO the voice print's d-vector computed after it (by the
+guess, right after its recognition, or on the listener's thread), the rest is the
+ENDPOINT wait (silence waited for, before or after the recognition) -> the
+session says the reply's first sentence or earcon (GAME: the hearing, the game, a voice
+print computed there) -> the
 voice hands its first audio to the sound card (RENDER: Piper's first piece) -> the
 first non-silent sample is heard (OUTPUT: leading silence, the card's buffer and
 latency). The parts add up to the time to the answer. Per kind and condition: p50, p95
@@ -294,18 +295,19 @@ class TimedSynth:
 
 
 def timed_prints(log: Log):
-    """Voice prints whose identify() is timed."""
-    from voice_host.speech.listening.voiceprint import VoicePrints
+    """Voice prints whose d-vectors are timed where they are computed (on the listener's
+    guess, on its thread, or in the game), not where a remembered one is looked up."""
+    from voice_host.speech.listening.voiceprint import SpeakerEmbedder, VoicePrints
 
-    class TimedPrints(VoicePrints):
-        def identify(self, audio, candidates=None):
+    class TimedEmbedder(SpeakerEmbedder):
+        def _embed(self, audio):
             t0 = perf()
             try:
-                return super().identify(audio, candidates)
+                return super()._embed(audio)
             finally:
                 log.identifies.append(Span(t0, perf()))
 
-    return TimedPrints()
+    return VoicePrints(TimedEmbedder())
 
 
 class BenchSpeaker(Speaker):
@@ -564,7 +566,7 @@ def measure(r: Run) -> list[Measure]:
             decided = next((f for f in reversed(log.finishes) if p.start < f.start and f.end <= heard[0].start), None)
         parts = span = spoken = None
         if decided is not None:
-            said = [s for s in said if s.t >= decided.end]
+            said = [s for s in said if s.t >= heard[0].start]  # the reply (a tick while it waited is not it)
             sounds = [w for w in log.writes if said and w.t >= said[0].t and w.heard is not None]
             if said and sounds:
                 t_heard, t_said = heard[0].start, said[0].t
@@ -637,8 +639,9 @@ def report(r: Run, ms_: list[Measure]) -> None:
 def verbose_lines(ms_: list[Measure]) -> None:
     for m in ms_:
         parts = " ".join(f"{p} {ms(v)}" for p, v in (m.parts or {}).items())
-        print(f"    {m.line.kind:<9} {m.line.player}: {m.line.text:<32} {ms(m.total):>5} ms  [{parts}]"
-              f"  heard {m.heard!r} -> {(m.reply or ['nothing'])[0]}")
+        tick = "tick" if m.first is not None and m.total is not None and m.first < m.total else "answer"
+        print(f"    {m.line.kind:<9} {m.line.player}: {m.line.text:<32} first sound {ms(m.sound):>5} ms ({tick:<6})"
+              f" answer {ms(m.total):>5} ms  [{parts}]  heard {m.heard!r} -> {(m.reply or ['nothing'])[0]}")
 
 
 def summary(results: dict[str, list[Measure]], spoken: bool = False) -> str:

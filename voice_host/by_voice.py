@@ -108,6 +108,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
             inbox.put(None)
 
     listener = listener_for(hearing, recognizer, channel_players, voice, on_event, config)
+    hearing.warm()
     if hearing.voiceprints is not None and not channel_players:
         hearing.start_enrollment(offset)  # one microphone: learn each voice first
     else:

@@ -107,3 +107,33 @@ def test_a_sentence_with_a_pause_inside_is_not_cut(heard, say, first, rest, voic
     audio = place([(0.4, a, 0), (0.4 + a.size / SAMPLE_RATE + gap, b, 0)], duration=4.5)[:, 0]
     got = heard(audio)
     assert [u.text for u in got] in [[t] for t in text]
+
+
+def test_a_turn_ended_by_its_guess_is_attributed_by_the_voice_the_guess_embedded(moon, sayable, say, embedder):
+    """Issue 21: who spoke is found beside the guess, on its own thread, while the silence
+    is waited for (20-40 ms of the answer before). The utterance is the sound the guess
+    heard, and the voice print runs once on it, not again when it is attributed."""
+    import threading
+
+    from voice_host.speech.listening.voiceprint import VoicePrints
+
+    prints = VoicePrints(embedder)
+    prints.enroll("Ann", say("I am Ann, and I am ready to play.", "fest_slt"))
+    prints.enroll("Ben", say("I am Ben, and I am ready to play.", "rms"))
+    run = []
+    embed = embedder._embed
+    embedder._embed = lambda audio: run.append((audio.size, threading.current_thread().name)) or embed(audio)
+    try:
+        listener = Listener(moon, ("Ann", "Ben"), voiceprints=prints)
+        listener.constrain(sayable)
+        word = say("blizzard", "rms")
+        audio = place([(0.4, word, 0)], duration=2.5)[:, 0]
+        u, = listener.utterances(ArraySource(audio[:, None], chunk_seconds=0.02))
+    finally:
+        embedder._embed = embed
+    assert u.text == "blizzard" and u.early and (u.speaker, u.speaker_method) == ("Ben", "voiceprint")
+    assert run == [(u.audio.size, "voice_0")]  # one d-vector, of the utterance as heard, made beside the guess
+    frame = TurnConfig().frame_ms * SAMPLE_RATE // 1000
+    begin = next(i for i in range(0, audio.size, frame) if np.array_equal(audio[i:i + u.audio.size], u.audio))
+    assert 0.2 <= (begin + u.audio.size) / SAMPLE_RATE - u.end <= 0.23  # to where the guess was made, 200 ms into the silence
+    assert prints.embedder.embed(u.audio) is prints.embedder.embed(u.audio.copy())  # remembered by its sound

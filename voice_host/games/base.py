@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import copy
 import os
+import pickle
 import sys
 import traceback
 from dataclasses import dataclass, replace
@@ -24,6 +24,12 @@ class Setup:
     """Clockwise seating order."""
     seed: int | None = None
     """Where the game's randomness starts (the bag, the dice, the draw for the start player)."""
+
+
+def _copy(state):
+    """A copy of a game's state to go back to (the state is plain data: a pickle round
+    trip copies it 4-5 times faster than copy.deepcopy, and every step takes two)."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
 REGISTRY: dict[str, type["Game"]] = {}
@@ -73,13 +79,13 @@ class Game:
         raise NotImplementedError
 
     def step(self, action: Action) -> list[Event]:
-        start = copy.deepcopy(self.state)
+        start = _copy(self.state)
         player = getattr(action, "player", None)
         try:
             events = self.advance(action.t)
             if isinstance(action, Tick):
                 return self._remember_final(events)
-            before = copy.deepcopy(self.state)
+            before = _copy(self.state)
             try:
                 if isinstance(action, Query) and action.kind == "scores" and self.finished and self._final_said:
                     events.append(self._final_said)  # after the end, the scores are the final result

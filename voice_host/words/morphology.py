@@ -34,10 +34,17 @@ _PARTS = ("NOUN", "VERB", "AUX")
 
 
 def lemminflect() -> ModuleType:
-    """lemminflect, imported lazily: only the build and unknown words need it."""
+    """lemminflect, imported lazily: only the build, unknown words and the host's
+    questions about a word's forms need it."""
     import lemminflect
 
     return lemminflect
+
+
+def warm() -> None:
+    """Load lemminflect's tables now (about half a second), not at the first word the
+    host asks about ("Did you say amendment or amendments?")."""
+    lemminflect().getAllLemmas("words")
 
 
 def _forms(lemma: str, upos: str, oov: bool) -> dict[str, tuple[str, ...]]:

@@ -59,6 +59,13 @@ class Hearing:
         self.confirm = Confirm(session, words, settings, self.understand)
         self.correct = Correct(session, words, settings, self.understand)
 
+    def warm(self) -> None:
+        """Load now what the hearing would load at its first question (the forms of a
+        word: "Did you say amendment or amendments?"), before anyone waits for an answer."""
+        from voice_host.words import morphology
+
+        morphology.warm()
+
     @property
     def voiceprints(self):
         """The table's voice prints (speech.listening.voiceprint.VoicePrints) with one

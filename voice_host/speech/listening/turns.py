@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -142,6 +142,20 @@ class Discarded:
 
 # ----------------------------------------------------------------- the listener
 
+class _Guess(NamedTuple):
+    """A guess at what was said, made at a pause."""
+
+    at: float
+    """Where the pause began."""
+    samples: int
+    """How much of the utterance's audio it heard."""
+    result: Future
+    """Its Transcript, when done."""
+    voice: Future
+    """The speaker's voice embedded from the same audio, beside the recognition (see
+    Attributor.prepare): an utterance that ends here is attributed at once."""
+
+
 class Listener:
     """Turns audio into attributed utterances (see :func:`listen`)."""
 
@@ -166,10 +180,11 @@ class Listener:
         self.on_event = on_event
         self.keep_audio = keep_audio
         self._recognizers: list[Recognizer] = []
-        self._guesses: dict[int, tuple[float, Future]] = {}
-        """Per channel: the pause a guess was made at, and the guess (see SegmentPause),
-        recognized in the background while the listener goes on listening."""
+        self._guesses: dict[int, _Guess] = {}
+        """Per channel: the guess made at the last pause (see SegmentPause), recognized in
+        the background while the listener goes on listening."""
         self._pool: ThreadPoolExecutor | None = None
+        self._voice_pool: ThreadPoolExecutor | None = None
         self._told: dict[int, float] = {}
         """Per channel: the pause a Waiting event was sent for."""
         self._expected: Sequence[str] | None = None
@@ -275,18 +290,24 @@ class Listener:
                     return  # a streaming engine keeps its own endpoints; a burst of noise is no sentence
                 if pending[ch]:
                     self._feed(ch, pending[ch], ev.time)
-                if self._pool is None:  # one worker: guesses run one after another, never two at once
+                if self._pool is None:  # one worker each: guesses run one after another, never two at once
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
-                self._guesses[ch] = (ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
+                    self._voice_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="voice")
+                audio = recognizer.snapshot()  # the utterance's sound so far
+                self._guesses[ch] = _Guess(ev.time, audio.size, self._pool.submit(recognizer.transcribe, audio),
+                                           self._voice_pool.submit(self.attributor.prepare, audio, ch))
             case SegmentEnd():
                 if not early and self.config.acknowledge_after:
                     self._wait_said(ch, ev.segment.end)  # its recognition is still to come
                 self._told.pop(ch, None)
                 self._emit(SpeechEnded(ch, ev.segment.end, early))
                 recognizer = self._recognizers[ch]
-                at, guess = self._guesses.get(ch, (None, None))
-                if guess is not None and at == ev.segment.end:  # no more speech since the guess
-                    transcript = guess.result()
+                audio = ev.audio
+                guess = self._guesses.get(ch)
+                if guess is not None and guess.at == ev.segment.end:  # no more speech since the guess
+                    transcript = guess.result.result()
+                    guess.voice.result()
+                    audio = audio[:guess.samples]  # the utterance as the guess heard it (its voice embedded)
                     recognizer.reset()
                 else:
                     self._settle(ch)
@@ -295,7 +316,7 @@ class Listener:
                     transcript = recognizer.finish()
                 self._guesses.pop(ch, None)
                 pending[ch] = []
-                u = self._utterance(ev.segment, transcript, ev.audio, early)
+                u = self._utterance(ev.segment, transcript, audio, early)
                 if u is not None:
                     yield u
 
@@ -307,16 +328,16 @@ class Listener:
 
     def _settle(self, ch: int) -> None:
         """Let a guess still under way on channel `ch` finish (its recognizer is needed)."""
-        at, guess = self._guesses.pop(ch, (None, None))
+        guess = self._guesses.pop(ch, None)
         if guess is not None:
-            guess.result()
+            guess.result.result()
 
     def _end_early(self, now: float, pending: list[list[np.ndarray]], wait: bool) -> Iterator[Utterance]:
         """End each utterance silent for `end_early_after` whose guess says it is over.
         Live, a guess not yet made is not waited for (the silence may run to its end
         meanwhile); from a recording (`wait`) it is, so a recording is heard the same
         however fast the machine."""
-        for ch, (at, guess) in list(self._guesses.items()):
+        for ch, (at, _, guess, _) in list(self._guesses.items()):
             if self._segmenter.silent_since(ch) != at:
                 continue  # speech came back
             if now - at >= self.config.end_early_after - 1e-9 and (wait or guess.done()) \

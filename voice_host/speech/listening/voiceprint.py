@@ -14,7 +14,9 @@ high only when that voice is both similar and clearly ahead of the runner-up.
 
 from __future__ import annotations
 
+import hashlib
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -40,6 +42,8 @@ MIN_SECONDS = 0.8
 """Clips are never trimmed below this length (and shorter ones are padded)."""
 TARGET_RMS_DB = -23.0
 """Loudness (dBFS of the voiced frames) every clip is normalized to before embedding."""
+RECENT = 8
+"""How many clips' d-vectors the embedder remembers (SpeakerEmbedder.embed)."""
 
 
 def bundled_model_path() -> Path:
@@ -113,7 +117,9 @@ def log_mel(audio: np.ndarray) -> np.ndarray:
 class SpeakerEmbedder:
     """The d-vector embedder: audio clip -> unit 256-dim vector."""
 
-    def __init__(self, model_path: str | Path | None = None, threads: int = 1):
+    def __init__(self, model_path: str | Path | None = None, threads: int = 1, warm_up: bool = True):
+        """`warm_up`: embed a clip now (librosa's import and first features, the model's
+        first run: 2-3 s), not when the first player says who they are."""
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
@@ -125,9 +131,30 @@ class SpeakerEmbedder:
         )
         self.input_name = self.session.get_inputs()[0].name
         self._lock = threading.Lock()
+        self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        """The last clips' d-vectors by their content: a clip embedded ahead (the listener's
+        guess at a pause) is not embedded again when it is attributed, or enrolled."""
+        if warm_up:
+            self._embed(np.random.default_rng(0).normal(0, 0.1, int(MIN_SECONDS * SAMPLE_RATE)).astype(np.float32))
 
     def embed(self, audio: np.ndarray) -> np.ndarray:
-        """Unit d-vector of a mono 16 kHz clip (normalized and padded first)."""
+        """Unit d-vector of a mono 16 kHz clip (normalized and padded first); a clip
+        embedded lately is looked up, not run again."""
+        audio = np.ascontiguousarray(audio, dtype=np.float32).reshape(-1)
+        key = hashlib.blake2b(audio.tobytes(), digest_size=16).digest()
+        with self._lock:
+            if key in self._recent:
+                self._recent.move_to_end(key)
+                return self._recent[key]
+        vec = self._embed(audio)
+        vec.setflags(write=False)  # shared by whoever embeds the same clip
+        with self._lock:
+            self._recent[key] = vec
+            while len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
+        return vec
+
+    def _embed(self, audio: np.ndarray) -> np.ndarray:
         feat = log_mel(prepare(audio))
         if feat.shape[0] < WINDOW_FRAMES:
             feat = np.pad(feat, ((0, WINDOW_FRAMES - feat.shape[0]), (0, 0)), mode="edge")
