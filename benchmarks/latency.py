@@ -35,9 +35,8 @@ For every utterance (wall times, time.perf_counter): end of speech (the last voi
 sample of the clip, known from the script) -> the hearing gets the utterance
 (Hearing.on_hear); of that, RECOGNIZE is the recognition whose transcript it is (the
 last finish() or guess before it: a guess made at a short pause and kept counts, one
-thrown away does not) and WHO the voice print's d-vector computed after it (by the
-guess, right after its recognition, or on the listener's thread), the rest is the
-ENDPOINT wait (silence waited for, before or after the recognition) -> the
+thrown away does not) and WHO the voice print's d-vector computed after it on the
+listener's thread, the rest is the ENDPOINT wait (silence waited for, before or after the recognition) -> the
 session says the reply's first sentence or earcon (GAME: the hearing, the game, a voice
 print computed there) -> the
 voice hands its first audio to the sound card (RENDER: Piper's first piece) -> the
@@ -296,7 +295,7 @@ class TimedSynth:
 
 def timed_prints(log: Log):
     """Voice prints whose d-vectors are timed where they are computed (on the listener's
-    guess, on its thread, or in the game), not where a remembered one is looked up."""
+    thread, or in the game), not where a remembered one is looked up."""
     from voice_host.speech.listening.voiceprint import SpeakerEmbedder, VoicePrints
 
     class TimedEmbedder(SpeakerEmbedder):

@@ -94,13 +94,6 @@ class Attributor:
         """Enrolled voice prints, if any."""
         self.config = config or TurnConfig()
 
-    def prepare(self, audio: np.ndarray, channel: int = 0) -> None:
-        """Embed `audio`'s voice now (on the listener's guess, while the silence is waited
-        for), so that attributing or enrolling that same clip later does not wait for it;
-        nothing where the channel says who it is or there are no voice prints."""
-        if self.voiceprints is not None and not self.channel_players.get(channel) and audio.size:
-            self.voiceprints.embedder.embed(audio)
-
     def attribute(self, text: str, audio: np.ndarray | None = None, channel: int = 0) -> Attribution:
         c = self.config
         name, body, score = split_name_prefix(text, self.players)

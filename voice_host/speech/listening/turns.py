@@ -147,13 +147,8 @@ class _Guess(NamedTuple):
 
     at: float
     """Where the pause began."""
-    samples: int
-    """How much of the utterance's audio it heard."""
     result: Future
     """Its Transcript, when done."""
-    voice: Future
-    """The speaker's voice embedded from the same audio, beside the recognition (see
-    Attributor.prepare): an utterance that ends here is attributed at once."""
 
 
 class Listener:
@@ -184,7 +179,6 @@ class Listener:
         """Per channel: the guess made at the last pause (see SegmentPause), recognized in
         the background while the listener goes on listening."""
         self._pool: ThreadPoolExecutor | None = None
-        self._voice_pool: ThreadPoolExecutor | None = None
         self._told: dict[int, float] = {}
         """Per channel: the pause a Waiting event was sent for."""
         self._expected: Sequence[str] | None = None
@@ -290,24 +284,18 @@ class Listener:
                     return  # a streaming engine keeps its own endpoints; a burst of noise is no sentence
                 if pending[ch]:
                     self._feed(ch, pending[ch], ev.time)
-                if self._pool is None:  # one worker each: guesses run one after another, never two at once
+                if self._pool is None:  # one worker: guesses run one after another, never two at once
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
-                    self._voice_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="voice")
-                audio = recognizer.snapshot()  # the utterance's sound so far
-                self._guesses[ch] = _Guess(ev.time, audio.size, self._pool.submit(recognizer.transcribe, audio),
-                                           self._voice_pool.submit(self.attributor.prepare, audio, ch))
+                self._guesses[ch] = _Guess(ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
             case SegmentEnd():
                 if not early and self.config.acknowledge_after:
                     self._wait_said(ch, ev.segment.end)  # its recognition is still to come
                 self._told.pop(ch, None)
                 self._emit(SpeechEnded(ch, ev.segment.end, early))
                 recognizer = self._recognizers[ch]
-                audio = ev.audio
                 guess = self._guesses.get(ch)
                 if guess is not None and guess.at == ev.segment.end:  # no more speech since the guess
                     transcript = guess.result.result()
-                    guess.voice.result()
-                    audio = audio[:guess.samples]  # the utterance as the guess heard it (its voice embedded)
                     recognizer.reset()
                 else:
                     self._settle(ch)
@@ -316,7 +304,7 @@ class Listener:
                     transcript = recognizer.finish()
                 self._guesses.pop(ch, None)
                 pending[ch] = []
-                u = self._utterance(ev.segment, transcript, audio, early)
+                u = self._utterance(ev.segment, transcript, ev.audio, early)
                 if u is not None:
                     yield u
 
@@ -337,7 +325,7 @@ class Listener:
         Live, a guess not yet made is not waited for (the silence may run to its end
         meanwhile); from a recording (`wait`) it is, so a recording is heard the same
         however fast the machine."""
-        for ch, (at, _, guess, _) in list(self._guesses.items()):
+        for ch, (at, guess) in list(self._guesses.items()):
             if self._segmenter.silent_since(ch) != at:
                 continue  # speech came back
             if now - at >= self.config.end_early_after - 1e-9 and (wait or guess.done()) \

@@ -132,8 +132,9 @@ class SpeakerEmbedder:
         self.input_name = self.session.get_inputs()[0].name
         self._lock = threading.Lock()
         self._recent: OrderedDict[bytes, np.ndarray] = OrderedDict()
-        """The last clips' d-vectors by their content: a clip embedded ahead (the listener's
-        guess at a pause) is not embedded again when it is attributed, or enrolled."""
+        """The last clips' d-vectors by their content: a clip the listener attributed is
+        not embedded again when the host enrolls it ("I am Ann, ...") or learns from it
+        ("Ann, jewelers")."""
         if warm_up:
             self._embed(np.random.default_rng(0).normal(0, 0.1, int(MIN_SECONDS * SAMPLE_RATE)).astype(np.float32))
 

@@ -174,7 +174,7 @@ def _first_split(sentence: str) -> tuple[str | None, str]:
     return (best[1], best[2]) if best else (None, sentence)
 
 
-def _trimmed(audio: np.ndarray, rate: int, lead: float | None, tail: bool, keep: float = 0.01,
+def _trimmed(audio: np.ndarray, rate: int, lead: float | None, tail: bool, keep: float = JOIN,
              floor: float = 1e-3) -> np.ndarray:
     """`audio` without its silent start but `lead` seconds of it (None: as it is) and
     without its silent end but `keep` seconds (`tail`) (a view: the cached piece is not changed)."""
@@ -272,7 +272,7 @@ class PiperSynthesizer(_Controls):
                 # silences between them
                 first, last = i == 0 and j == 0, j == len(chunks) - 1 and not pause and i < len(parts) - 1
                 lead = ONSET if first else JOIN if joined and j == 0 else None
-                yield _trimmed(audio, self.sample_rate, lead, tail=last, keep=JOIN)
+                yield _trimmed(audio, self.sample_rate, lead, tail=last)
                 if j < len(chunks) - 1:
                     yield np.zeros(int(SENTENCE_PAUSE * self.sample_rate), np.float32)
             joined = not pause

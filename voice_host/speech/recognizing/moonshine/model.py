@@ -58,6 +58,10 @@ class MoonshineModel:
         so.intra_op_num_threads = cpu_threads or max(1, min(4, os.cpu_count() or 1))
         so.inter_op_num_threads = 1
         so.log_severity_level = 3
+        # its threads sleep between runs instead of spinning: the decoder runs once per token
+        # with Python between, and spinning threads held both cores of a 2-core machine from
+        # the listener (ticks 150-200 ms late) and from that Python (a word 139 -> 125 ms)
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session_options = so
         providers = ["CPUExecutionProvider"]
