@@ -107,32 +107,3 @@ def test_a_sentence_with_a_pause_inside_is_not_cut(heard, say, first, rest, voic
     audio = place([(0.4, a, 0), (0.4 + a.size / SAMPLE_RATE + gap, b, 0)], duration=4.5)[:, 0]
     got = heard(audio)
     assert [u.text for u in got] in [[t] for t in text]
-
-
-def test_a_voice_attributed_is_not_embedded_again_when_the_host_learns_from_it(moon, sayable, say, embedder):
-    """Issue 21: the voice prints' d-vector (20-40 ms) ran twice for an utterance the host
-    learns a voice from ("Ben, blizzard"; an introduction): when the listener attributed
-    it, and when the hearing enrolled it. The embedder remembers a clip's d-vector by its
-    sound."""
-    import threading
-
-    from voice_host.speech.listening.voiceprint import VoicePrints
-
-    prints = VoicePrints(embedder)
-    prints.enroll("Ann", say("I am Ann, and I am ready to play.", "fest_slt"))
-    prints.enroll("Ben", say("I am Ben, and I am ready to play.", "rms"))
-    run = []
-    embed = embedder._embed
-    embedder._embed = lambda audio: run.append((audio.size, threading.current_thread().name)) or embed(audio)
-    try:
-        listener = Listener(moon, ("Ann", "Ben"), voiceprints=prints)
-        listener.constrain(sayable)
-        audio = place([(0.4, say("Ben, blizzard", "rms"), 0)], duration=3.0)[:, 0]
-        u, = listener.utterances(ArraySource(audio[:, None], chunk_seconds=0.02))
-        before = prints._prints["Ben"].copy()
-        prints.enroll("Ben", u.audio.copy())  # as Voices.learn does, from the utterance's audio
-    finally:
-        embedder._embed = embed
-    assert u.text == "ben blizzard" and (u.speaker, u.speaker_method) == ("Ben", "name")
-    assert run == [(u.audio.size, threading.current_thread().name)]  # once, when the listener attributed it
-    assert not np.allclose(prints._prints["Ben"], before)  # and the print learned from it all the same

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -142,15 +142,6 @@ class Discarded:
 
 # ----------------------------------------------------------------- the listener
 
-class _Guess(NamedTuple):
-    """A guess at what was said, made at a pause."""
-
-    at: float
-    """Where the pause began."""
-    result: Future
-    """Its Transcript, when done."""
-
-
 class Listener:
     """Turns audio into attributed utterances (see :func:`listen`)."""
 
@@ -175,9 +166,9 @@ class Listener:
         self.on_event = on_event
         self.keep_audio = keep_audio
         self._recognizers: list[Recognizer] = []
-        self._guesses: dict[int, _Guess] = {}
-        """Per channel: the guess made at the last pause (see SegmentPause), recognized in
-        the background while the listener goes on listening."""
+        self._guesses: dict[int, tuple[float, Future]] = {}
+        """Per channel: the pause a guess was made at, and the guess (see SegmentPause),
+        recognized in the background while the listener goes on listening."""
         self._pool: ThreadPoolExecutor | None = None
         self._told: dict[int, float] = {}
         """Per channel: the pause a Waiting event was sent for."""
@@ -286,16 +277,16 @@ class Listener:
                     self._feed(ch, pending[ch], ev.time)
                 if self._pool is None:  # one worker: guesses run one after another, never two at once
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
-                self._guesses[ch] = _Guess(ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
+                self._guesses[ch] = (ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
             case SegmentEnd():
                 if not early and self.config.acknowledge_after:
                     self._wait_said(ch, ev.segment.end)  # its recognition is still to come
                 self._told.pop(ch, None)
                 self._emit(SpeechEnded(ch, ev.segment.end, early))
                 recognizer = self._recognizers[ch]
-                guess = self._guesses.get(ch)
-                if guess is not None and guess.at == ev.segment.end:  # no more speech since the guess
-                    transcript = guess.result.result()
+                at, guess = self._guesses.get(ch, (None, None))
+                if guess is not None and at == ev.segment.end:  # no more speech since the guess
+                    transcript = guess.result()
                     recognizer.reset()
                 else:
                     self._settle(ch)
@@ -316,9 +307,9 @@ class Listener:
 
     def _settle(self, ch: int) -> None:
         """Let a guess still under way on channel `ch` finish (its recognizer is needed)."""
-        guess = self._guesses.pop(ch, None)
+        at, guess = self._guesses.pop(ch, (None, None))
         if guess is not None:
-            guess.result.result()
+            guess.result()
 
     def _end_early(self, now: float, pending: list[list[np.ndarray]], wait: bool) -> Iterator[Utterance]:
         """End each utterance silent for `end_early_after` whose guess says it is over.
