@@ -47,11 +47,6 @@ VOLUME_STEP = 1.41
 """One "louder" multiplies the gain by this (+3 dB)."""
 SENTENCE_PAUSE = 0.25
 """Seconds of silence between two sentences of one reply (Piper gives none)."""
-JOIN = 0.01
-"""Seconds of Piper's silence kept at each side where two parts of one phrase join."""
-ONSET = 0.002
-"""Seconds of Piper's leading silence kept before a reply's first sound (the sound starts
-from silence, so no click; more is only time the table waits)."""
 CLAUSE_PAUSE = 0.1
 """Seconds of silence where a long first sentence was split for speed."""
 PIPER_RATE_WPM = 170
@@ -174,17 +169,18 @@ def _first_split(sentence: str) -> tuple[str | None, str]:
     return (best[1], best[2]) if best else (None, sentence)
 
 
-def _trimmed(audio: np.ndarray, rate: int, lead: float | None, tail: bool, keep: float = JOIN,
+def _trimmed(audio: np.ndarray, rate: int, lead: bool, tail: bool, keep: float = 0.01,
              floor: float = 1e-3) -> np.ndarray:
-    """`audio` without its silent start but `lead` seconds of it (None: as it is) and
-    without its silent end but `keep` seconds (`tail`) (a view: the cached piece is not changed)."""
-    if lead is None and not tail:
+    """`audio` without its silent start (`lead`) or end (`tail`), but `keep` seconds of
+    each (a view: the cached piece is not changed)."""
+    if not (lead or tail):
         return audio
     loud = np.flatnonzero(np.abs(audio) > floor)
     if not loud.size:
         return audio
-    start = 0 if lead is None else max(0, loud[0] - int(lead * rate))
-    end = min(audio.size, loud[-1] + 1 + int(keep * rate)) if tail else audio.size
+    k = int(keep * rate)
+    start = max(0, loud[0] - k) if lead else 0
+    end = min(audio.size, loud[-1] + 1 + k) if tail else audio.size
     return audio[start:end]
 
 
@@ -271,8 +267,7 @@ class PiperSynthesizer(_Controls):
                 # the reply's first sound at once; the parts of one phrase without Piper's own
                 # silences between them
                 first, last = i == 0 and j == 0, j == len(chunks) - 1 and not pause and i < len(parts) - 1
-                lead = ONSET if first else JOIN if joined and j == 0 else None
-                yield _trimmed(audio, self.sample_rate, lead, tail=last)
+                yield _trimmed(audio, self.sample_rate, lead=first or (joined and j == 0), tail=last)
                 if j < len(chunks) - 1:
                     yield np.zeros(int(SENTENCE_PAUSE * self.sample_rate), np.float32)
             joined = not pause
