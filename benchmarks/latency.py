@@ -36,12 +36,11 @@ sample of the clip, known from the script) -> the hearing gets the utterance
 (Hearing.on_hear); of that, RECOGNIZE is the recognition whose transcript it is (the
 last finish() or guess before it: a guess made at a short pause and kept counts, one
 thrown away does not) and WHO the voice print's d-vector computed after it on the
-listener's thread, the rest is the ENDPOINT wait (silence waited for, before or after the recognition) -> the
-session says the reply's first sentence or earcon (GAME: the hearing, the game, a voice
-print computed there) -> the
-voice hands its first audio to the sound card (RENDER: Piper's first piece) -> the
-first non-silent sample is heard (OUTPUT: leading silence, the card's buffer and
-latency). The parts add up to the time to the answer. Per kind and condition: p50, p95
+listener's thread, the rest is the ENDPOINT wait (silence waited for, before or after
+the recognition) -> the session says the reply's first sentence or earcon (GAME: the
+hearing, the game, a voice print computed there) -> the voice hands its first audio
+to the sound card (RENDER: Piper's first piece) -> the first non-silent sample is
+heard (OUTPUT: leading silence, the card's buffer and latency). The parts add up to the time to the answer. Per kind and condition: p50, p95
 and max of the FIRST SOUND the table hears (the answer, or the host's heard tick when
 that comes first: [listening] acknowledge_after), the mean of each part of the answer's
 time, and p50 and p95 of the time to the answer's first sentence (WORDS); and the

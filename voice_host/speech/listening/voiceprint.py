@@ -117,9 +117,9 @@ def log_mel(audio: np.ndarray) -> np.ndarray:
 class SpeakerEmbedder:
     """The d-vector embedder: audio clip -> unit 256-dim vector."""
 
-    def __init__(self, model_path: str | Path | None = None, threads: int = 1, warm_up: bool = True):
-        """`warm_up`: embed a clip now (librosa's import and first features, the model's
-        first run: 2-3 s), not when the first player says who they are."""
+    def __init__(self, model_path: str | Path | None = None, threads: int = 1):
+        """The model is loaded and a clip embedded at once (librosa's import and first
+        features, the model's first run: 2-3 s), not when the first player says who they are."""
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
@@ -135,8 +135,7 @@ class SpeakerEmbedder:
         """The last clips' d-vectors by their content: a clip the listener attributed is
         not embedded again when the host enrolls it ("I am Ann, ...") or learns from it
         ("Ann, jewelers")."""
-        if warm_up:
-            self._embed(np.random.default_rng(0).normal(0, 0.1, int(MIN_SECONDS * SAMPLE_RATE)).astype(np.float32))
+        self._embed(np.random.default_rng(0).normal(0, 0.1, int(MIN_SECONDS * SAMPLE_RATE)).astype(np.float32))
 
     def embed(self, audio: np.ndarray) -> np.ndarray:
         """Unit d-vector of a mono 16 kHz clip (normalized and padded first); a clip
