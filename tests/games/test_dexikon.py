@@ -194,3 +194,11 @@ def test_solo_pool_runs_out_penalties_set_aside(play):
     assert by_name(result)["Ann"]["total"] == 22 and by_name(result)["Ann"]["aside"] == 2
     assert result["finished"] is True and result["winners"] == []
     assert lines[-1] == "Game over. Ann finishes with 22 points."
+
+
+def test_voided_words_are_answered_after_a_challenge_voids_or_the_speller_concedes(table):
+    t = table("Ann,Ben,Cat", game="dexikon", start="Ann", board=None)
+    assert t("Ben: voided words") == ["No word has been voided."]
+    t("Ann: bank flurb for 5\nBen: challenge\nAnn: check")
+    t("Ann: bank glorp for 4\nCat: challenge\nAnn: concede")
+    assert t("Ben: voided words") == ["Voided by a challenge: flurb by Ann in round 1, glorp by Ann in round 1."]

@@ -268,3 +268,20 @@ def test_parts_of_speech_count_plurals_and_verb_forms():
     assert parts_of_speech("geese") == {"NOUN"}
     assert "NOUN" not in parts_of_speech("beautiful")
     assert parts_of_speech("oxen") == frozenset()  # unknown to the resource: no verdict
+
+
+def test_an_illegal_bell_with_partners_names_the_word_that_failed_not_an_unreported_partner(table):
+    t = table("Ann,Ben,Cat,Dan", game="phlounder", start=None, board=None,
+              sections={"phlounder": {"teams": ["Ann+Ben", "Cat+Dan"]}})
+    t("@dice *N\nBen: bell")
+    said = t("Ben: quickly")
+    assert said[-3] == ("Round 1: Ben's bell was illegal, Ben's quickly: it is not a noun. "
+                        "Ann and Ben minus 10; Cat and Dan plus 14."), said
+
+
+def test_words_marks_the_words_a_challenge_voided_and_the_bells_that_were_illegal(table):
+    t = table("Ann,Ben,Cat", game="phlounder", start=None, board=None)
+    t("@dice 5N\nBen: bell\nBen: table\nAnn: flurb, unused 1\nCat: no word, unused 0\nBen: challenge Ann")
+    t("@dice 5N\nCat: bell\nCat: happy")
+    assert t("Ann: words") == [
+        "Words played: table by Ben, flurb by Ann (voided), happy by Cat (an illegal bell)."]

@@ -213,3 +213,33 @@ def test_redux_two_players_twelve_turns_best_six(play):
     assert lines.count("Ann, draw 4 tiles and tell me the letters.") == 6  # two players: discard and draw four
     assert "Prolix Redux for Ann and Ben: 12 rounds." in lines
     assert lines[-1] == "Game over. Final scores: Ben 85; Ann 69. Ben wins!"
+
+
+def test_redux_an_interjector_who_passes_plays_no_word_and_loses_nothing(table):
+    t = table(game="prolix-redux")
+    said = t("Ann: jewelers\nBen: pass")
+    assert said[-1] == "Ben passes."
+    assert "pass" not in str(t.game.result())
+    said = t("Cat: no word")  # everyone has a word or has passed: the turn is scored at once
+    assert any(line == "Round 1 scores: Ann jewelers 15." for line in said), said
+    p = by_name(t.game.result())
+    assert (p["Ben"]["total"], p["Ben"]["words"], p["Cat"]["total"]) == (0, [], 0)
+
+
+def test_redux_an_active_player_who_passes_has_no_word_and_a_minus_one(table):
+    t = table(game="prolix-redux")
+    assert t("Ann: nothing")[-1] == "Ann passes: no word this turn, minus 1."
+    said = t("Ben: jawbones\nCat: pass")
+    assert any(line.startswith("Round 1 scores: Ann no word, minus 1;") for line in said), said
+    assert by_name(t.game.result())["Ann"]["total"] == -1
+
+
+def test_redux_help_says_how_to_pass(table):
+    t = table(game="prolix-redux")
+    assert "'pass'" in t("Ben: help")[-1]
+
+
+def test_redux_the_word_pass_is_played_with_play(table):
+    t = table(game="prolix-redux")
+    t("Ann: jewelers\nBen: play pass")
+    assert [w["word"] for w in by_name(t.game.result())["Ben"]["words"]] == ["pass"]

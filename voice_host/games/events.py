@@ -128,6 +128,9 @@ class TurnReport(Event):
 class WordsReport(Event):
     words: tuple[tuple[str, str], ...]
     """(word, player) in play order."""
+    notes: tuple[str | None, ...] = ()
+    """Beside each word, what became of it where the game keeps it on the list: "voided"
+    (a challenge voided it), "illegal_bell" (it made the bell illegal); None: nothing."""
 
 
 class StandingsReport(Event):

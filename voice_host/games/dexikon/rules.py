@@ -212,6 +212,7 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
         if outcome == "stands":
             return [event] + self._close(o)
         s.open.remove(o)
+        s.voided.append((o.word, o.player, s.round))
         if o.kind == "bank":
             sheet.banked.remove((o.word, o.points))
             sheet.banked_in.pop(o.word, None)
@@ -304,7 +305,7 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
 
     # ------------------------------------------------------------------ questions and results
     moves = ("challenge",)
-    questions = ("scores", "turn", "time", "words", "sheet", "banked", "marks", "penalties")
+    questions = ("scores", "turn", "time", "words", "sheet", "banked", "marks", "penalties", "voided")
 
     def query(self, q: A.Query) -> list[E.Event]:
         s = self.state
@@ -326,6 +327,8 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
             who = self.whose(q)
             sh = s.sheets[who]  # asked for: every banked word with its round too
             return [replace(self.sheet(who), rounds=tuple(sh.banked_in.get(w, 0) for w, _ in sh.banked))]
+        if q.kind == "voided":
+            return [E.VoidedReport(tuple(s.voided))]
         if q.kind == "words":
             return [E.WordsReport(tuple((w, p) for p in s.order for w, _ in s.sheets[p].banked))]
         raise Refusal("unknown_question", kind=q.kind)

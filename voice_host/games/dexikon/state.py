@@ -87,6 +87,8 @@ class DexikonState(TurnOrder):
     attempt: int = 0
     """Words the active player has tried this turn (a second is the last)."""
     open: list[Open] = field(default_factory=list)
+    voided: list[tuple[str, str, int]] = field(default_factory=list)
+    """(word, player, round) of each word a challenge voided or its speller conceded, in order."""
     final_turn: bool = False
     """Solo: the pool deck ran out, so this turn is the last."""
     clock: float = 0.0

@@ -242,7 +242,10 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
         cfg = self.settings
         ringing = self.side_of(r.ringer)
         k = len(ringing)  # partners: the bell penalty and bonus are doubled or tripled
-        bad = [(p, self.report(r, p).word, f) for p in ringing if (f := self.fault(r, p)) is not None]
+        # the ringer's word first, then a partner's; a partner who had not yet reported when a
+        # failed word scored the round early is no reason of its own
+        order = sorted(ringing, key=lambda p: (p not in r.reports, p != r.ringer))
+        bad = [(p, self.report(r, p).word, f) for p in order if (f := self.fault(r, p)) is not None]
         if bad:
             scores = {side: (-cfg.illegal_bell_penalty if side == ringing else cfg.illegal_bell_bonus) * k
                       for side in self.state.sides}
@@ -376,8 +379,18 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
         if q.kind == "board":
             return [E.DiceShown(r.number, r.target, r.children)]
         if q.kind == "words":  # every word said since the first bell, round by round
-            return [E.WordsReport(tuple((x.word, p) for rnd in s.rounds for p, x in rnd.reports.items() if x.word))]
+            said = [(rnd, p, x.word) for rnd in s.rounds for p, x in rnd.reports.items() if x.word]
+            return [E.WordsReport(tuple((w, p) for _, p, w in said), tuple(self._note(rnd, p) for rnd, p, _ in said))]
         raise Refusal("unknown_question", kind=q.kind)
+
+    def _note(self, r: Round, player: str) -> str | None:
+        """What became of the player's word in round ``r``: voided, or the word that made the
+        bell illegal; None when neither."""
+        if player in r.void:
+            return "voided"
+        if r.scored and player in self.side_of(r.ringer) and self.fault(r, player) is not None:
+            return "illegal_bell"
+        return None
 
     def sheet_holders(self) -> list[str]:
         return [side[0] for side in self.state.sides]  # partners: each team's sheet once

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from voice_host.games.actions import *  # noqa: F401,F403  (the actions every game shares)
-from voice_host.games.actions import Action
+from voice_host.games.actions import Action, Move
 
 
 class FlipTimer(Action):
+    player: str
+
+
+class Pass(Move):
+    """Redux: the player has no word this turn (an interjector loses nothing; the active
+    player has no word)."""
+
     player: str
 
 

@@ -202,6 +202,14 @@ class MarkAwarded(Event):
     """round, challenge."""
 
 
+class Passed(Event):
+    """Redux: a player has no word this turn."""
+
+    player: str
+    active: bool
+    """The active player passed (no word: minus 1 at the end of the turn)."""
+
+
 class ReduxScored(Event):
     """The end of a Redux turn: the active player's word, then each interjection."""
 

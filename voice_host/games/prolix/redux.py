@@ -33,6 +33,8 @@ class ReduxTurn:
     """Players whose word has been challenged (once is enough)."""
     failed_challenges: list[str] = field(default_factory=list)
     """Challengers whose challenge failed."""
+    passed: list[str] = field(default_factory=list)
+    """Players who said they have no word this turn."""
     done: bool = False
     tiles: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     """player -> (letter, points) of the tiles the word flipped."""
@@ -119,19 +121,37 @@ class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
                 return self._flip(player)
             case A.Challenge(player=player, target=target):
                 return self._challenge(player, target)
+            case A.Pass(player=player):
+                return self._pass(player)
         return super().play(action)
 
     def _word(self, a: A.PlayWord) -> list[E.Event]:
         s = self.state
         turn = s.turns[-1]
         heard = [(w, p) for p, (w, _) in turn.words.items()]  # words heard this turn count as used
+        if a.player in turn.passed:
+            turn.passed.remove(a.player)  # a word after all: it is the player's word
         events: list[E.Event] = [self._take_word(a, turn.words, turn.tiles, heard)]
         if s.timer.until is None:
             s.timer = Timer(a.player, s.clock + self.settings.redux_timer)
             events.append(E.TimerStarted(int(self.settings.redux_timer), a.player))
-        if len(turn.words) == len(s.players):
-            events += self._end_turn()
-        return events
+        return events + self._end_if_all_said(turn)
+
+    def _pass(self, player: str) -> list[E.Event]:
+        """No word this turn: free for an interjector, no word (-1) for the active player."""
+        s = self.state
+        self._accepting(player)
+        turn = s.turns[-1]
+        if player in turn.words:
+            raise Refusal("word_is_final", word=turn.words[player][0])
+        if player in turn.passed:
+            raise Refusal("already_passed")
+        turn.passed.append(player)
+        return [E.Passed(player, player == turn.active)] + self._end_if_all_said(turn)
+
+    def _end_if_all_said(self, turn: ReduxTurn) -> list[E.Event]:
+        """The turn ends at once when every player has a word or has passed."""
+        return self._end_turn() if len(turn.words) + len(turn.passed) == len(self.state.players) else []
 
     def _flip(self, player: str) -> list[E.Event]:
         """A stalled table may start the timer without a word (see docs/RULINGS.md)."""

@@ -148,4 +148,9 @@ def _(e: E.RoundsSheet) -> str:
 def _(e: E.WordsReport) -> str:
     if not e.words:
         return "No words have been played yet."
-    return "Words played: " + ", ".join(f"{w} by {p}" for w, p in e.words) + "."
+    notes = e.notes or (None,) * len(e.words)
+    return "Words played: " + ", ".join(f"{w} by {p}{WORD_NOTES[n]}" for (w, p), n in zip(e.words, notes)) + "."
+
+
+WORD_NOTES = {None: "", "voided": " (voided)", "illegal_bell": " (an illegal bell)"}
+"""What a word's note in the list of words played says."""

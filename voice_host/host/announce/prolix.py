@@ -205,6 +205,11 @@ def _(e: P.MarkAwarded) -> str:
 
 
 @sentence.register
+def _(e: P.Passed) -> str:
+    return f"{e.player} passes: no word this turn, minus 1." if e.active else f"{e.player} passes."
+
+
+@sentence.register
 def _(e: P.ReduxScored) -> str:
     parts = []
     for player, word, value, mark in e.entries:

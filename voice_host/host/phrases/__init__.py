@@ -14,9 +14,9 @@ from types import ModuleType
 from voice_host.games.actions import Action
 from voice_host.games.events import Refused
 from voice_host.host import intents
-from voice_host.host.phrases import common, dexikon, phlounder, prolix, road
+from voice_host.host.phrases import common, dexikon, phlounder, prolix, redux, road
 
-FAMILIES: dict[str, ModuleType] = {"phlounder": phlounder, "dexikon": dexikon, "road": road}
+FAMILIES: dict[str, ModuleType] = {"phlounder": phlounder, "dexikon": dexikon, "road": road, "prolix-redux": redux}
 """Game name -> its phrases; every other game (the Prolix modes) reads prolix's."""
 
 
