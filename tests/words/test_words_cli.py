@@ -28,13 +28,25 @@ def test_invalid_words_and_reasons(words: Words, capsys: pytest.CaptureFixture[s
     assert code == 1
     assert lines[0] == "wrenches: invalid, cheapie of wrench played by Ann (plural)"
     assert lines[1] == "begrudged: invalid, cheapie of begrudging (chain: begrudged -tense-> begrudge -ing-> begrudging)"
-    assert lines[2].startswith("Scotland: invalid, proper noun")
-    assert lines[3].startswith("NORAD: invalid, acronym")
-    assert lines[4].startswith("don't: invalid, punctuation")
-    assert lines[5].startswith("zxqvbn: invalid, not in the dictionary")
+    assert lines[2] == "Scotland: invalid, a proper noun"
+    assert lines[3] == "NORAD: invalid, an acronym"
+    assert lines[4] == "don't: invalid, punctuation or spaces in it"
+    assert lines[5] == "zxqvbn: invalid, not in the dictionary"
     assert lines[6] == "jewelers: valid"
 
 
 def test_parse_used() -> None:
     assert parse_used("wrench:Ann, jump ,,") == [("wrench", "Ann"), ("jump", "")]
     assert parse_used("") == []
+
+
+def test_each_invalid_word_says_why_once(words: Words, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["word", "xyz", "Scotland", "NORAD", "don't", "abc1", "Lkjh"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "xyz: invalid, not in the dictionary",
+        "Scotland: invalid, a proper noun",
+        "NORAD: invalid, an acronym",
+        "don't: invalid, punctuation or spaces in it",
+        "abc1: invalid, not made of the letters a-z",
+        "Lkjh: invalid, capitalized and not in the dictionary",
+    ]

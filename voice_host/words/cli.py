@@ -12,12 +12,14 @@ from voice_host.words.lexicon import LexiconError, LexiconSettings
 
 _REASON_TEXT = {
     "not_found": "not in the dictionary",
-    "proper_noun": "proper noun",
-    "acronym": "acronym",
-    "punctuation": "punctuation",
-    "capitalized": "capitalized",
-    "not_letters": "not letters a-z",
+    "proper_noun": "a proper noun",
+    "acronym": "an acronym",
+    "punctuation": "punctuation or spaces in it",
+    "capitalized": "capitalized and not in the dictionary",
+    "not_letters": "not made of the letters a-z",
 }
+"""Why a word is invalid, after "WORD: invalid, " (the verdict's detail says the same
+again, word and all, so it is not printed)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -64,7 +66,7 @@ def verdict_line(words: Words, word: str, used: Sequence[tuple[str, str]]) -> tu
     """(valid?, the line printed for `word`)."""
     verdict = words.check(word)
     if not verdict.ok:
-        return False, f"{word}: invalid, {_REASON_TEXT[verdict.reason or 'not_found']}: {verdict.detail}"
+        return False, f"{word}: invalid, {_REASON_TEXT[verdict.reason or 'not_found']}"
     conflict = words.cheapie(word, used)
     if conflict is not None:
         return False, f"{word}: invalid, {describe_conflict(conflict)}"
