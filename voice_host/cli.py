@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from voice_host import app, demo, hear
@@ -63,18 +64,97 @@ def cmd_resume(args: argparse.Namespace) -> int:
 CHOICES = {"game": "game", "engine": "speech engine", "command": "command", "models_command": "models command"}
 """What each option with a fixed set of values chooses, as a bad choice's sentence names it."""
 
+NUMBERS = {"timer": "a number of seconds", "tie_window": "a number of seconds", "pace": "a number of seconds",
+           "seed": "a whole number", "set_size": "a whole number of tiles"}
+"""What each number option takes, as a value that is no number is answered
+("--timer needs a number of seconds, not 'abc'.")."""
+
+MISSING = {
+    "players": "Say who is playing: --players and their names in clockwise seating order, e.g. --players Ann,Ben,Cat.",
+    "log": "Say which game to carry on: voice-host resume and its event log, e.g. voice-host resume game.log.",
+    "words": "Say which words to check, e.g. voice-host word jewelers geese.",
+}
+"""What a command says when a value it cannot do without (by dest) is not given."""
+
+
+def listed(items: list[str], last: str = "or") -> str:
+    """"a, b or c"."""
+    return ", ".join(items[:-1]) + f" {last} " + items[-1] if len(items) > 1 else items[0]
+
+
+def option_name(action: argparse.Action) -> str:
+    """How the command line writes an option (its long form) or a positional."""
+    longs = [o for o in action.option_strings if o.startswith("--")]
+    return (longs or action.option_strings or [action.metavar or action.dest])[0]
+
 
 class Parser(argparse.ArgumentParser):
-    """argparse's parser, saying a bad choice (``--game classic``) in one sentence that
-    names the choices, instead of the whole usage text. Subcommands' parsers are this
-    class too (argparse makes them of their parent's class)."""
+    """argparse's parser, saying each of the command line's mistakes in one sentence (a
+    bad choice names the choices, a value that is no number says what the option takes,
+    a missing or unknown option says what to do), raised as ``UserError`` instead of
+    the whole usage text. Subcommands' parsers are this class too (argparse makes them
+    of their parent's class)."""
 
     def _check_value(self, action: argparse.Action, value) -> None:
         if action.choices is not None and value not in action.choices:
-            choices = [str(c) for c in action.choices]
-            listed = ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]
             what = CHOICES.get(action.dest, action.dest.replace("_", " "))
-            raise UserError(f"There is no {what} called {value}; choose one of {listed}.")
+            raise UserError(f"There is no {what} called {value}; choose one of {listed([str(c) for c in action.choices])}.")
+
+    def _get_value(self, action: argparse.Action, arg_string: str):
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError:
+            kind = {int: "a whole number", float: "a number"}.get(action.type, "something else")  # type: ignore[call-overload]
+            raise UserError(f"{option_name(action)} needs {NUMBERS.get(action.dest, kind)}, not '{arg_string}'.") from None
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            command = " ".join([self.prog, *[getattr(parsed, d) for d in ("command", "models_command")
+                                               if getattr(parsed, d, None)]])
+            if extra[0].startswith("-"):
+                raise UserError(f"There is no option {extra[0]} for {command}; {command} --help lists them.")
+            if hasattr(parsed, "players"):  # most likely names with spaces after the commas
+                raise UserError(f"{command} does not know what '{extra[0]}' is: put quotes around a value with "
+                                "spaces in it, e.g. --players 'Ann, Ben, Cat'.")
+            raise UserError(f"{command} does not know what '{extra[0]}' is; {command} --help says what it takes.")
+        return parsed
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UserError(self.sentence(message))
+
+    def action_named(self, name: str) -> argparse.Action | None:
+        """This parser's option or positional that argparse's messages call ``name``."""
+        return next((a for a in self._actions if name in a.option_strings or name in (a.metavar, a.dest)), None)
+
+    def sentence(self, message: str) -> str:
+        """argparse's error ``message`` as one sentence a player understands."""
+        if m := re.match(r"the following arguments are required: ([^,]+)", message):
+            action = self.action_named(m.group(1))
+            if isinstance(action, argparse._SubParsersAction):
+                return (f"Say what to do: {self.prog} {listed(list(action.choices))} "
+                        f"({self.prog} --help says what each does).")
+            if action is not None and action.dest in MISSING:
+                return MISSING[action.dest]
+            return f"{self.prog} needs {m.group(1)}: {self.plain_help(action)}."
+        if m := re.match(r"ambiguous option: (-[^\s=]+)\S* could match (.*)", message):
+            return f"{m.group(1)} could be {listed(m.group(2).split(', '))}: write the option out in full."
+        if m := re.match(r"argument (\S+): (.*)", message):
+            name, problem = m.group(1).split("/")[-1], m.group(2)
+            action = self.action_named(name)
+            if problem.startswith("expected") and action is not None:
+                if action.dest in NUMBERS:
+                    return f"{name} needs {NUMBERS[action.dest]} after it."
+                return f"{name} needs a value after it ({self.plain_help(action)})."
+            if problem.startswith("ignored explicit argument"):
+                return f"{name} takes no value: say just {name}."
+            return f"{name} can't be given like that ({problem}); {self.prog} --help says how."
+        return f"{message[:1].upper()}{message[1:]}; {self.prog} --help says how to use it."
+
+    @staticmethod
+    def plain_help(action: argparse.Action | None) -> str:
+        """An option's help, without what it says in brackets (its default)."""
+        return re.sub(r"\s*\([^()]*\)", "", action.help or "") if action is not None else "see --help"
 
 
 def output_options(p: argparse.ArgumentParser) -> None:
@@ -89,7 +169,8 @@ def output_options(p: argparse.ArgumentParser) -> None:
 
 def game_options(p: argparse.ArgumentParser) -> None:
     """The game, its players, and the files it reads and writes."""
-    p.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY))
+    p.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY),
+                   help=f"the game to host: {listed(sorted(REGISTRY))} (default: prolix-classic)")
     p.add_argument("--players", required=True, help="names in clockwise seating order, comma-separated")
     p.add_argument("--seed", type=int, help="seed for the tile bag and the start player (default: random)")
     p.add_argument("--script", metavar="FILE", help="a scripted session to play (default: typed lines on stdin)")
@@ -127,7 +208,8 @@ def speech_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="voice-host", description="An offline, voice-driven host for word games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True,
+                                help="what to do ('voice-host COMMAND --help' says more about each)")
 
     play = sub.add_parser("play", help="host a game (scripted, typed or spoken)")
     for options in (game_options, table_options, family_options, speech_options, output_options):
@@ -135,7 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
 
     resume = sub.add_parser("resume", help="continue the game an event log holds")
-    resume.add_argument("log", metavar="LOG")
+    resume.add_argument("log", metavar="LOG", help="the game's event log: the file given to --log, or the one the "
+                                                   "host named when the game stopped")
     resume.add_argument("--script", metavar="FILE", help="the same script: its lines already in the log are skipped")
     output_options(resume)
     resume.set_defaults(func=cmd_resume)

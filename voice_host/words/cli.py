@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="check words against the dictionary and No Cheapies",
         description="Print one line per WORD: valid, or invalid and why. Exit 0 only if all are valid.",
     )
-    parser.add_argument("words", nargs="+", metavar="WORD")
+    parser.add_argument("words", nargs="+", metavar="WORD", help="the words to check, e.g. jewelers geese")
     parser.add_argument(
         "--used",
         default="",
