@@ -82,7 +82,8 @@ def run_typed(session: Session, stream=None, *, after: float | None = None) -> N
     start = time.monotonic() - session.t
     session.begin(session.t)
     if interactive:
-        print("host: Type 'Name: word' lines; 'Name: help' for commands; Ctrl-D ends.", flush=True)
+        print("host: Type 'Name: word' lines; 'Name: help' for commands; Ctrl-D or Ctrl-C stops and saves.",
+              flush=True)
     t_prev = session.t if after is None else after
     while True:
         if interactive:
@@ -182,7 +183,7 @@ def pause(session: Session, log: EventLog | None) -> None:
     """Ctrl-C (or Ctrl-D at a terminal): score what was said just before, keep the clock,
     say the standings and how to carry on."""
     try:
-        session.settle()
+        session.settle(windows=False)  # a window the table could still act in stays open for the resume
         if log is not None:
             session.feed(Wait(session.t, 0, pause=True))  # a timer's time left survives the break
         session.ask("scores")  # after the end: the final result
@@ -241,6 +242,8 @@ def play(args, players: list[str], cfg: dict) -> int:
         raise UserError(str(exc)) from exc
 
     def body() -> None:
+        if log is not None and interactive(args):  # a live game: where it is kept, before it starts
+            session.say(session.announcer.saving(str(log.path)))
         session.log = None  # the setup is in the log already: written with its header, so no kill falls between
         for record in setup:
             session.feed(record)
@@ -287,16 +290,17 @@ def resume(args) -> int:
             session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
         session.say(session.announcer.resuming(header.game, inputs(records)))
         last, stream, rest = session.t, sys.stdin, None
+        live = script is None and stream.isatty()
         if script is not None:
             done = max((r.line or 0 for r in records if hasattr(r, "line")), default=0)
             rest = [r for r in parse_script(script) if r.line > done]
             upcoming = rest[0].t if rest else None
-        elif stream.isatty():  # live: like a break at Ctrl-C, what was said just before is scored now
+        elif live:  # like a break at Ctrl-C, what was said just before is scored now
             upcoming = None
         else:  # piped lines go on at their own times, as if nothing had happened
             stream, upcoming = _peek(stream, last)
-        if upcoming is None:
-            session.settle()  # the end of the input (or a live break): the words said are scored
+        if upcoming is None:  # the end of the input, or a live break: the words said are scored
+            session.settle(windows=not live)  # at a terminal the table may still act: a window stays open
         elif session.begun:
             session.tick(upcoming)  # what the clock settles before the next input, said before whose turn it is
         session.ask(*session.game.status_questions)

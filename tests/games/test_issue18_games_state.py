@@ -140,8 +140,8 @@ def test_phlounder_words_are_every_word_of_the_game(core):
     c(FA.Report, "Ann", "table", 0)
     c(FA.Report, "Ben", "lamp", 2)
     assert c.state.phase == "roll"  # round 2 waits for the roll: round 1's words were played all the same
-    assert c(FA.Query, "words", "Ann") == [FE.WordsReport((("table", "Ann"), ("lamp", "Ben")))]
+    assert c(FA.Query, "words", "Ann") == [FE.WordsReport((("table", "Ann"), ("lamp", "Ben")), (None, None))]
     c(FA.SetDice, ("4", "N"))
     c(FA.Bell, "Ben")
     c(FA.Report, "Ben", "ruin", 0)
-    assert c(FA.Query, "words", "Ann") == [FE.WordsReport((("table", "Ann"), ("lamp", "Ben"), ("ruin", "Ben")))]
+    assert c(FA.Query, "words", "Ann") == [FE.WordsReport((("table", "Ann"), ("lamp", "Ben"), ("ruin", "Ben")), (None, None, None))]

@@ -88,7 +88,7 @@ def test_help_lists_the_phrases_of_the_game_being_played(table):
     phlounder = table("Ann,Ben", game="phlounder", start=None, board=None)("Ann: help")[-1]
     assert "'dice'" in phlounder and "'who owes a report'" in phlounder and "'board'" not in phlounder
     dexikon = table("Ann,Ben", game="dexikon", start=None, board=None)("Ann: help")[-1]
-    assert "'banked', 'marks' or 'penalty count'" in dexikon and "'board'" not in dexikon
+    assert "'banked', 'marks', 'penalty count' or 'voided words'" in dexikon and "'board'" not in dexikon
 
 
 def test_challenging_a_player_who_is_not_at_the_table_says_so(table):

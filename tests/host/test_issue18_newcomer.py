@@ -284,3 +284,18 @@ def test_typed_lines_that_end_are_not_a_live_game(tmp_path):
                       "--typed", stdin="Ann: jewelers\n")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "host: Ann, draw 2 tiles and tell me the letters."
+
+
+def test_a_live_game_says_where_it_is_saved_when_it_starts_and_in_help(tmp_path):
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    games = tmp_path / "voice-host" / "games"
+    rc, out, err = at_a_terminal(["play", "--game", "road", "--players", "Ann,Ben", "--start", "Ann", "--no-voice",
+                                  "--typed"], ["Ann: help"], env=env,
+                                 wait_for=lambda: any("help" in p.read_text() for p in games.glob("*.log")))
+    assert rc == 0, err
+    [saved] = games.glob("road-*.log")
+    assert out[0] == f"host: This game is saved as it goes, in {saved}."  # before the game's opening
+    assert "host: Type 'Name: word' lines; 'Name: help' for commands; Ctrl-D or Ctrl-C stops and saves." in out
+    [help_] = [line for line in out if "'speak softer', or 'help'." in line]
+    assert help_.endswith(f"This game is saved in {saved}; Ctrl-C stops it, and voice-host resume {saved} "
+                          "carries on.")

@@ -190,7 +190,7 @@ def test_partners_sheets_are_the_teams(play):
     ben_dan = ("Ben and Dan's sheet. round 1: Ben lamp 2 and Dan no word, minus 1: 1; "
                "round 2: Cat's illegal bell: plus 14. Total 15.")
     assert lines[-6:] == [ann_cat, ann_cat, ann_cat, ben_dan, "Round 3 of 11. Scores: Ben and Dan 15; Ann and Cat 2.",
-                          "Words played: table by Ann, chair by Cat, lamp by Ben, ruin by Cat, very by Ann."]
+                          "Words played: table by Ann, chair by Cat, lamp by Ben, ruin by Cat, very by Ann (an illegal bell)."]
 
 
 def test_sheet_please_is_the_askers_sheet():

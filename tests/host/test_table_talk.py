@@ -44,7 +44,7 @@ def test_questions_repeat_and_help(table):
     assert t("Cat: sheet Ann") == ["Ann's sheet. Regular: round 1 jewelers 15. Interrupts: none. Total 15."]
     t("Cat: timer")
     assert t("Ann: whose turn") == ["Round 1: Ben's turn. The timer is in front of Cat, 44 seconds left."]
-    assert t("Ann: repeat") == ["Cat flips the timer: 45 seconds."]
+    assert t("Ann: repeat") == ["Round 1: Ben's turn. The timer is in front of Cat, 44 seconds left."]
     assert t("Ann: help")[0].startswith("Say your word alone")
 
 
@@ -58,3 +58,19 @@ def test_undo_takes_back_the_last_change(table):
     t(f"Ann: jewelers\n{B}\nBen: jigsaw")
     assert t("Ben: undo")[0] == "Undone: Ben: jigsaw."
     assert t.state.active == "Ben" and t.total("Ann") == 15
+
+
+def test_repeat_says_the_last_thing_the_host_said_whatever_it_was(table):
+    t = table()
+    t(f"Ann: jewelers\n{B}")
+    scores = t("Cat: scores")
+    assert t("Ben: repeat") == scores == ["Round 1 of 6. Scores: Ann 15; Ben 0; Cat 0."]
+    sheet = t("Cat: sheet Ann")
+    assert t("Ben: repeat") == sheet
+    refused = t("Ann: jewelers")
+    assert t("Ben: repeat") == refused == ["No cheapies: Ann already played jewelers."]
+    help_ = t("Ben: help")
+    assert t("Cat: repeat") == help_
+    t("Ben: cowbell")
+    undone = t("Ben: undo")
+    assert undone[0] == "Undone: Ben: cowbell." and t("Cat: repeat") == undone

@@ -214,8 +214,10 @@ class Game:
         """The result JSON: ``finished``, ``winners``, ``players`` (name, total, words)."""
         raise NotImplementedError
 
-    def settles_at(self) -> float | None:
-        """When the words waiting on the clock (the tie window) will have been scored."""
+    def settles_at(self, windows: bool = True) -> float | None:
+        """When what waits on the clock will have settled: the words in the tie window
+        scored and, with ``windows``, the windows the table may still act in (a word open
+        to a challenge) closed. None: nothing waits."""
         return None
 
     def expectation(self):

@@ -9,6 +9,7 @@ replays the rest; repeat says the last announcement again.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field, replace
 from typing import Callable, NamedTuple
 
@@ -107,7 +108,7 @@ class Session:
         if self.log is not None:
             self.log.append(record)
         self.records.append(record)
-        return self._apply(len(self.records) - 1, quiet=quiet)
+        return self._remember(self._apply(len(self.records) - 1, quiet=quiet))
 
     def begin(self, t: float, *, quiet: bool = False) -> list[str]:
         """Begin the game at ``t`` unless it has begun (logged: the opening is an input)."""
@@ -136,13 +137,15 @@ class Session:
     def tick(self, t: float, *, quiet: bool = False) -> list[str]:
         """Let the clock run to ``t`` (not logged: replay reaches the same events)."""
         self.t = max(self.t, t)
-        return self._say(self.game.step(A.Tick(self.t)), quiet=quiet, remember=True)
+        return self._remember(self._say(self.game.step(A.Tick(self.t)), quiet=quiet))
 
-    def settle(self, *, quiet: bool = False) -> list[str]:
+    def settle(self, *, windows: bool = True, quiet: bool = False) -> list[str]:
         """Let the clock run until nothing waits on it (end of a script): the words in
-        the tie window scored, then the last word's challenge window closed."""
+        the tie window scored, then (with ``windows``) the windows the table could still
+        act in closed, such as the last word's challenge window. A break (Ctrl-C, a
+        resume at a terminal) settles without ``windows``: they stay open for later."""
         said, last = [], None
-        while (t := self.game.settles_at()) is not None and t != last:
+        while (t := self.game.settles_at(windows)) is not None and t != last:
             said += self.tick(t, quiet=quiet)
             last = t
         return said
@@ -174,7 +177,7 @@ class Session:
         match record:
             case Begin():
                 self.begun = True
-                return self._say(self.game.step(A.Begin(self.t)), quiet=quiet, remember=True)
+                return self._say(self.game.step(A.Begin(self.t)), quiet=quiet)
             case Wait():
                 return self.tick(self.t, quiet=quiet)
             case Unreadable(error=code, text=text):
@@ -225,7 +228,7 @@ class Session:
         if action is None:
             action = phrases.common.action(intent, player, t, self.players)
         if isinstance(action, E.Refused):
-            return self._say([action], quiet=quiet, remember=False)
+            return self._say([action], quiet=quiet)
         events = None
         if isinstance(action, A.Answer) and (self.asking is not None or self._also_a_word(record.text)):
             events = self.game.step(action)  # a refusal leaves the game as it was
@@ -239,7 +242,7 @@ class Session:
             if cost is not None and cost[0] - cost[1] <= 0:  # the rulebook's tip, for a word the host may have misheard
                 self.asking = Asking(player, "interrupt", action.word, len(self.undoable))
                 return said + self._say_lines([self.announcer.confirm_interrupt(player, action.word, cost[0] - cost[1])],
-                                              quiet, remember=True)
+                                              quiet)
             return said + self._act(index, action, quiet)
         return self._act(index, action, quiet, events)
 
@@ -285,12 +288,12 @@ class Session:
         player, what, mark = asked.player, asked.what, asked.mark
         if asked.about == "undo":
             if not yes:
-                return self._say_lines([self.announcer.kept(player, what)], quiet, remember=True)
+                return self._say_lines([self.announcer.kept(player, what)], quiet)
             if self.undoable[-1:] != [mark]:  # something else was played since
                 return self._refuse("undo_passed", {"player": player, "text": what}, quiet)
             return self._undo(None, quiet)
         if not yes:
-            return self._say_lines([self.announcer.taken_back(player, what)], quiet, remember=True)
+            return self._say_lines([self.announcer.taken_back(player, what)], quiet)
         if len(self.undoable) != mark:  # the game moved on while the player thought about it
             return self._refuse("moment_passed", {"word": what}, quiet)
         return self._act(index, A.PlayWord(self.t, player, what), quiet)
@@ -298,24 +301,25 @@ class Session:
     def _host_request(self, kind: str, player: str, quiet: bool) -> list[str]:
         """What the host answers itself: what it said, the help, undo, its voice and detail."""
         if kind == "repeat":
-            return self._say_lines(self.last_said, quiet, remember=False)
+            return self._say_lines(self.last_said, quiet)
         if kind == "help":
-            return self._say_lines([self.announcer.help(phrases.help(self.game), self.game.moves, self.game.questions)],
-                                   quiet, remember=False)
+            saved = shlex.quote(str(self.log.path)) if self.log is not None else None
+            return self._say_lines([self.announcer.help(phrases.help(self.game), self.game.moves, self.game.questions,
+                                                        saved)], quiet)
         if kind == "undo":
             return self._undo(player, quiet)
         if kind == "spell":
-            return self._say_lines([self.announcer.spelled(self.last_word)], quiet, remember=False)
+            return self._say_lines([self.announcer.spelled(self.last_word)], quiet)
         if kind in ("brief", "full"):
             self.brief = kind == "brief"
-            return self._say_lines([self.announcer.verbosity(self.brief)], quiet, remember=False)
+            return self._say_lines([self.announcer.verbosity(self.brief)], quiet)
         # slower, faster, louder, softer: the voice's own controls (speech.voice.TtsVoice.adjust)
         steps = {"slower": (-1, 0), "faster": (1, 0), "softer": (0, -1), "louder": (0, 1)}[kind]
         adjust = getattr(self.speak, "adjust", None)
         if quiet:  # replaying the log: the voice keeps the pace it has now
             return []
         level = adjust(rate_step=steps[0], volume_step=steps[1]) if adjust is not None else None
-        return self._say_lines([self.announcer.voice_adjusted(kind, level)], quiet, remember=False)
+        return self._say_lines([self.announcer.voice_adjusted(kind, level)], quiet)
 
     def _act(self, index: int, action: A.Action, quiet: bool, events: list | None = None) -> list[str]:
         """Apply `action` (or take the `events` the game already gave for it) and say what happened."""
@@ -328,7 +332,7 @@ class Session:
         if said and not refused:  # "spell it" spells the last word said
             self.last_word = said if isinstance(said, str) else said[0]
         asked = isinstance(action, A.Query)
-        return self._say(events, quiet=quiet, remember=not asked, answer=asked)
+        return self._say(events, quiet=quiet, answer=asked)
 
     def _undo(self, player: str | None, quiet: bool) -> list[str]:
         """Take back the last input that changed the game: ``player``'s own, or (asked
@@ -343,12 +347,12 @@ class Session:
             return self._refuse("game_over", self.game.final_result(), quiet)
         if player is not None and owner is not None and owner != player:
             self.asking = Asking(owner, "undo", record.text, target)
-            return self._say_lines([self.announcer.confirm_undo(owner, player, record.text)], quiet, remember=True)
+            return self._say_lines([self.announcer.confirm_undo(owner, player, record.text)], quiet)
         self.undone.add(target)
         self._rebuild()
         what = f"{record.speaker}: {record.text}" if isinstance(record, Said) else "@" + " ".join(
             [record.name, *record.args])
-        return self._say_lines([self.announcer.undone(what)], quiet, remember=True) + self.ask(
+        return self._say_lines([self.announcer.undone(what)], quiet) + self.ask(
             *self.game.status_questions, quiet=quiet)
 
     def _would_reopen(self, target: int) -> bool:
@@ -383,19 +387,19 @@ class Session:
 
     def say(self, line: str) -> None:
         """Say one host sentence that is not about the game state (questions to the table)."""
-        self._say_lines([line], False, remember=True)
+        self._remember(self._say_lines([line], False))
 
     def ask(self, *kinds: str, quiet: bool = False) -> list[str]:
         """Answer questions (board, scores, turn, words) aloud."""
         events = [e for kind in kinds for e in self.game.step(A.Query(self.t, kind))]
-        return self._say(events, quiet=quiet, remember=False, answer=True)
+        return self._remember(self._say(events, quiet=quiet, answer=True))
 
     # ------------------------------------------------------------------ speaking
     def _refuse(self, code: str, params: dict, quiet: bool) -> list[str]:
         self.refused = self.announcer.refusal(code, params)
-        return self._say_lines([self.refused], quiet, remember=False)
+        return self._say_lines([self.refused], quiet)
 
-    def _say(self, events: list[E.Event], *, quiet: bool, remember: bool, answer: bool = False) -> list[str]:
+    def _say(self, events: list[E.Event], *, quiet: bool, answer: bool = False) -> list[str]:
         if self.brief and not answer:  # brief: scores and whose turn, the board only when asked
             events = [e for e in events if not isinstance(e, BRIEF_SKIPS)]
         if self.cue is not None and not quiet:
@@ -404,11 +408,16 @@ class Session:
         for e in events:
             if isinstance(e, E.Refused):
                 self.refused = self.announcer.say(e)
-        return self._say_lines(lines, quiet, remember and bool(lines))
+        return self._say_lines(lines, quiet)
 
-    def _say_lines(self, lines: list[str], quiet: bool, remember: bool) -> list[str]:
-        if remember:
+    def _remember(self, lines: list[str]) -> list[str]:
+        """What the host said for one input, or on its own (the clock, a question): what
+        'repeat' says again, whatever it was (an answer, a refusal, a repeat itself)."""
+        if lines:
             self.last_said = list(lines)
+        return lines
+
+    def _say_lines(self, lines: list[str], quiet: bool) -> list[str]:
         if not quiet:
             for line in lines:
                 self.speak(line)

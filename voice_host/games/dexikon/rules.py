@@ -37,9 +37,10 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
     def solo(self) -> bool:
         return len(self.state.players) == 1
 
-    def settles_at(self) -> float | None:
-        """When every open word (and pending challenge) will have closed by itself."""
-        return max((self._due(o) for o in self.state.open), default=None)
+    def settles_at(self, windows: bool = True) -> float | None:
+        """When every open word (and pending challenge) will have closed by itself: a
+        window the table may still act in, so None without ``windows``."""
+        return max((self._due(o) for o in self.state.open), default=None) if windows else None
 
     def _due(self, o: Open) -> float:
         return o.asked + self.settings.challenge_window if o.asked is not None else o.until

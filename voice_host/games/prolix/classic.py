@@ -33,11 +33,11 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         self.penalty = settings.interrupt_penalty_3_players if n == 3 else settings.interrupt_penalty_4_5_players
         self.state.sheets = {p: Sheet() for p in setup.players}
 
-    def settles_at(self) -> float | None:
+    def settles_at(self, windows: bool = True) -> float | None:
         s = self.state
         if s.pending:
             return s.pending[0].t + self.settings.tie_window + 0.001
-        return s.ends_at if s.phase == Phase.ENDING and s.vote is None else None
+        return s.ends_at if windows and s.phase == Phase.ENDING and s.vote is None else None
 
     # ------------------------------------------------------------------ scores
     def totals(self, player: str) -> tuple[int, list[tuple[Entry, bool]]]:

@@ -73,6 +73,9 @@ class HostSentences:
     def saved(self, path: str) -> str:
         return f"Stopped. The game is saved; to carry on, run: voice-host resume {path}"
 
+    def saving(self, path: str) -> str:
+        return f"This game is saved as it goes, in {path}."
+
     def not_saved(self) -> str:
         return "Stopped. This game had no log, so it can't be resumed; start with --log FILE to save one."
 
@@ -83,8 +86,9 @@ class HostSentences:
         return f"Undone: {what}."
 
     def help(self, extra: dict[str, str] | None = None, moves=("word", "challenge", "flip"),
-             questions=("board", "scores", "turn", "words", "sheet")) -> str:
-        """The phrases of the game being played: its moves, its questions, the host's own."""
+             questions=("board", "scores", "turn", "words", "sheet"), saved: str | None = None) -> str:
+        """The phrases of the game being played: its moves, its questions, the host's own;
+        ``saved``: the log the game is kept in."""
         lines = []
         if "word" in moves or "final" in moves:
             lines.append("Say your word alone, or 'play' and the word.")
@@ -100,6 +104,8 @@ class HostSentences:
                      "at any time.")
         lines.append("Say 'repeat', 'spell it', 'undo', 'be brief' or 'more detail', 'speak slower', 'speak faster', "
                      "'speak louder' or 'speak softer', or 'help'.")
+        if saved:
+            lines.append(f"This game is saved in {saved}; Ctrl-C stops it, and voice-host resume {saved} carries on.")
         return " ".join(lines)
 
     # ------------------------------------------------------------------ the host's own answers

@@ -99,12 +99,13 @@ class Hearing:
         if self.question is None:
             self.session.tick(t)
 
-    def finish(self) -> None:
+    def finish(self, *, windows: bool = True) -> None:
         """The input ended (a recording's end, the microphone closed): settle an open
-        question as its time would, then let the words waiting on the clock be scored."""
+        question as its time would, then let the words waiting on the clock be scored
+        (and, with ``windows``, the table's windows close: not when the table stopped)."""
         while self.question is not None:
             self.tick(self.question.asked_at + self.settings.answer_within)
-        self.session.settle()
+        self.session.settle(windows=windows)
 
     def start_enrollment(self, t: float) -> None:
         """The live opening with one microphone: ask each player whose voice the host
@@ -188,7 +189,7 @@ class Hearing:
             return True
         for r in c.replay:
             self._take(r)
-            settled = self.session.game.settles_at()  # each scored in turn, before a word being asked about
+            settled = self.session.game.settles_at(windows=False)  # each scored in turn, before a word asked about
             if settled is not None:
                 self.session.feed(Wait(settled))  # logged: a replay scores them the same way
         return True
