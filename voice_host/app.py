@@ -288,6 +288,8 @@ def resume(args) -> int:
         speaker.attach(session)  # the file starts at the resume point
         if kept is not None:
             session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
+            if changed := session.meanings_after(damaged[0].before):
+                session.say(session.announcer.meanings_after_damage(changed))
         session.say(session.announcer.resuming(header.game, inputs(records)))
         last, stream, rest = session.t, sys.stdin, None
         live = script is None and stream.isatty()

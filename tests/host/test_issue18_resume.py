@@ -237,3 +237,23 @@ def test_many_damaged_lines_are_counted_past_the_fifth():
     assert HostSentences().log_damaged(lines, "g.log", 30, "g.log.damaged") == (
         "Lines 3, 4 (Ann: jewelers), 5, 6 (@draw M N), 7 and 2 more of g.log are damaged, so I skipped them and "
         "replayed the other 30 inputs; the original log is kept as g.log.damaged.")
+
+
+def test_a_damaged_word_that_changes_the_meaning_of_a_later_one_is_said(tmp_path):
+    """Ann's jewelers is lost: Ben's word, said on his turn, now interrupts Ann's."""
+    script = "@start Ann\n@board W B J S L C D G\nAnn: jewelers\n@draw M N\nBen: cowbells\n"
+    _, lines = played(tmp_path, script)
+    # header, @start, @board, begin, jewelers (line 5), @draw, cowbells
+    assert json.loads(lines[4])["text"] == "jewelers"
+    log = tmp_path / "game.log"
+    log.write_bytes(b"".join(lines[:4]) + lines[4][:20] + b"\n" + b"".join(lines[5:]))
+    _, said = resumed(tmp_path, log)
+    assert said[1] == "After the skipped line, '@draw M N' was refused; Ben's 'cowbells' counts as an interrupt."
+
+
+def test_a_damaged_question_changes_the_meaning_of_nothing_and_says_nothing_more(tmp_path):
+    reference, lines = played(tmp_path)
+    log = tmp_path / "game.log"
+    log.write_bytes(b"".join(lines[:5]) + lines[5][:25] + b"\n" + b"".join(lines[6:]))
+    _, said = resumed(tmp_path, log)
+    assert said[1] == "Resuming prolix-classic after 10 logged inputs."

@@ -26,7 +26,7 @@ def test_a_refused_play_stays_refused_when_an_undo_makes_it_possible(table):
     t("Ann: play jump for 15\nBen: play fire for 7")
     refused = t("Ben: play quiz for 22")  # Ann's turn: refused
     assert refused == ["It's Ann's turn."]
-    assert t("Ben: undo")[0] == "Undone: Ben: play fire for 7."
+    assert t("@undo")[0] == "Undone: Ben: play fire for 7."  # the table's undo: the last change
     sheet = {p["name"]: [w["word"] for w in p["words"]] for p in t.game.result()["players"]}
     assert sheet == {"Ann": ["jump"], "Ben": []}  # quiz did not come back as Ben's play
     assert t.state.active == "Ben"
@@ -50,7 +50,7 @@ def test_an_undo_in_the_middle_of_redux_does_not_run_a_refused_timer(table):
     t("Ann: jewelers")
     before = t("Ann: timer")  # refused: it is no time to flip (Ann's own turn now, or Ben's word missing)
     assert len(before) == 1 and t.session.refused == before[0]
-    t("Ann: undo")
+    t("@undo")  # the table's undo: jewelers (Ann's own would say her timer was refused)
     assert t.state.timer.holder is None
 
 
@@ -165,3 +165,18 @@ def test_the_host_knows_what_it_will_say_when_the_game_begins(words):
     session.play(Said(2.0, "Ann", "midnight"))
     assert said[1:5] == coming  # what the game then says, word for word
     assert session.opening() == []
+
+
+def test_an_undo_right_after_the_players_own_refused_word_takes_nothing_back(table):
+    t = table()
+    t("Ann: jewelers\n@draw M N")
+    assert t("Ben: jewelers") == ["No cheapies: Ann already played jewelers."]
+    assert t("Ben: undo") == ["Your 'jewelers' was refused, so it changed nothing: there is nothing of yours to undo."]
+    assert t.game.result()["players"][0]["total"] == 15
+    assert "Waiting for Ann to draw" not in t("Ben: whose turn")[0]
+
+
+def test_undo_of_the_tables_draw_says_which_tiles_it_took_back(table):
+    t = table()
+    t("Ann: jewelers\n@draw M N")
+    assert t("@undo")[0] == "Undone: the tiles drawn, M and N."

@@ -74,3 +74,18 @@ def test_repeat_says_the_last_thing_the_host_said_whatever_it_was(table):
     t("Ben: cowbell")
     undone = t("Ben: undo")
     assert undone[0] == "Undone: Ben: cowbell." and t("Cat: repeat") == undone
+
+
+def test_a_question_just_after_a_word_is_answered_once_the_word_is_settled(table):
+    t = table()
+    said = t("Ann: jewelers\n[+0.1] Ben: words\n[+0.1] Cat: scores")
+    assert said[0] == "Ann scores 15 points for jewelers."
+    assert said[-2:] == ["Words played: jewelers by Ann.", "Round 1 of 6. Scores: Ann 15; Ben 0; Cat 0."]
+
+
+def test_an_undo_just_after_anothers_word_asks_that_player_once_the_word_is_settled(table):
+    t = table()
+    said = t(f"Ann: jewelers\n{B}\nBen: cowbell\n[+0.1] Cat: undo")
+    assert said[-3:] == ["Ben scores 13 points for cowbell.", "Ben, draw 2 tiles and tell me the letters.",
+                         "Ben, Cat asks to undo your 'cowbell'. Say yes or no."]
+    assert t("Ben: yes")[0] == "Undone: Ben: cowbell."

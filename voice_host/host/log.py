@@ -32,6 +32,8 @@ class Damaged(NamedTuple):
     """Its line number in the file (the header is line 1)."""
     looks_like: str | None
     """What it seems to have held, when that much is readable: "Ben: jigsaw", "@draw M N"."""
+    before: int = 0
+    """How many of the records read come before it (their index of the first one after it)."""
 
 
 class EventLog:
@@ -98,11 +100,13 @@ class EventLog:
                 continue
             record = _record(raw)
             if record is None:
-                damaged.append(Damaged(n, _looks_like(raw)))
+                damaged.append(Damaged(n, _looks_like(raw), len(records)))
             else:
                 records.append(record)
         if damaged:
-            records = _with_begin(records)
+            records, at = _with_begin(records)
+            if at is not None:  # the opening put back shifts what comes after it
+                damaged = [d._replace(before=d.before + 1) if d.before >= at else d for d in damaged]
         return header, records, damaged
 
     @staticmethod
@@ -212,15 +216,16 @@ def _looks_like(raw: bytes) -> str | None:
     return None
 
 
-def _with_begin(records: list[Record]) -> list[Record]:
+def _with_begin(records: list[Record]) -> tuple[list[Record], int | None]:
     """The records with the game's opening (Begin) back in place when its line was lost,
-    before the first record that needs the game running, as Session.play put it there."""
+    before the first record that needs the game running, as Session.play put it there;
+    and where it was put (None: nowhere)."""
     if any(isinstance(r, Begin) for r in records):
-        return records
+        return records, None
     for i, r in enumerate(records):
         if not (isinstance(r, Unreadable) or isinstance(r, Directive) and r.name in ("start", "board")):
-            return [*records[:i], Begin(r.t), *records[i:]]
-    return records
+            return [*records[:i], Begin(r.t), *records[i:]], i
+    return records, None
 
 
 def _write_whole(path: Path, lines: list[dict]) -> None:

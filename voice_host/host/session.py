@@ -95,6 +95,9 @@ class Session:
         """The last word said that the game took, for "spell it"."""
         self.brief = self.header.config.get("table", {}).get("verbosity", "full") == "brief"
         """Brief: scores and whose turn; full: the board after every move too."""
+        self.held: list[int] = []
+        """Questions and host requests said while words wait on the tie window: answered
+        once those words are settled, so that they are about the game with them."""
 
     @property
     def players(self) -> list[str]:
@@ -105,10 +108,11 @@ class Session:
         """Log, apply and announce one input record (a dict: its JSON); returns the
         sentences said."""
         record = as_record(record)
+        said = self._held_until(record, quiet)
         if self.log is not None:
             self.log.append(record)
         self.records.append(record)
-        return self._remember(self._apply(len(self.records) - 1, quiet=quiet))
+        return self._remember(said + self._apply(len(self.records) - 1, quiet=quiet))
 
     def begin(self, t: float, *, quiet: bool = False) -> list[str]:
         """Begin the game at ``t`` unless it has begun (logged: the opening is an input)."""
@@ -137,7 +141,21 @@ class Session:
     def tick(self, t: float, *, quiet: bool = False) -> list[str]:
         """Let the clock run to ``t`` (not logged: replay reaches the same events)."""
         self.t = max(self.t, t)
-        return self._remember(self._say(self.game.step(A.Tick(self.t)), quiet=quiet))
+        said = self._say(self.game.step(A.Tick(self.t)), quiet=quiet)
+        if self.held and self.game.settles_at(windows=False) is None:  # the words before them are settled
+            held, self.held = self.held, []
+            for index in held:
+                said += self._utterance(index, self.records[index], quiet)
+                if self.refused is not None:
+                    self.refusals.add(index)
+        return self._remember(said)
+
+    def _held_until(self, record: Record, quiet: bool) -> list[str]:
+        """Before the next input: the clock to its time, so that what was held for the tie
+        window is answered first (and with the records it knew)."""
+        if self.held and record.t is not None:
+            return self.tick(float(record.t), quiet=quiet)
+        return []
 
     def settle(self, *, windows: bool = True, quiet: bool = False) -> list[str]:
         """Let the clock run until nothing waits on it (end of a script): the words in
@@ -152,8 +170,9 @@ class Session:
 
     def replay(self, records: list[Record]) -> None:
         """Rebuild from a log's records, silently."""
-        for record in records:
-            self.records.append(as_record(record))
+        for record in map(as_record, records):
+            self._held_until(record, quiet=True)
+            self.records.append(record)
             self._apply(len(self.records) - 1, quiet=True)
 
     # ------------------------------------------------------------------ applying
@@ -216,6 +235,10 @@ class Session:
             asked, self.asking = self.asking, None  # anything else from the player asked: the question lapses
             if intent.kind in ("yes", "no"):
                 return self._answered(index, asked, intent.kind == "yes", quiet)
+        if (intent.kind in intents.HOST or intent.kind in intents.QUESTIONS) \
+                and self.game.settles_at(windows=False) is not None:
+            self.held.append(index)  # answered once the words said just before are settled
+            return []
         if intent.kind in intents.HOST:
             return self._host_request(intent.kind, player, quiet)
         action = None
@@ -338,6 +361,9 @@ class Session:
         """Take back the last input that changed the game: ``player``'s own, or (asked
         first) another player's; ``player`` None: the table's or the host's undo, anyone's.
         A finished game stays finished."""
+        own = self._last_input_of(player) if player is not None else None
+        if own is not None and own in self.refusals and (not self.undoable or own > self.undoable[-1]):
+            return self._refuse("undo_refused", {"text": self.records[own].text}, quiet)  # it changed nothing
         if not self.undoable:
             return self._refuse("nothing_to_undo", {}, quiet)
         target = self.undoable[-1]
@@ -350,10 +376,16 @@ class Session:
             return self._say_lines([self.announcer.confirm_undo(owner, player, record.text)], quiet)
         self.undone.add(target)
         self._rebuild()
-        what = f"{record.speaker}: {record.text}" if isinstance(record, Said) else "@" + " ".join(
-            [record.name, *record.args])
+        what = f"{record.speaker}: {record.text}" if isinstance(record, Said) else \
+            self.announcer.directive(record.name, record.args)
         return self._say_lines([self.announcer.undone(what)], quiet) + self.ask(
             *self.game.status_questions, quiet=quiet)
+
+    def _last_input_of(self, player: str) -> int | None:
+        """The record of the player's last input before this one, undo requests aside."""
+        said = [i for i, r in enumerate(self.records[:-1]) if isinstance(r, Said) and not self._is_undo(r)
+                and intents.find_player(r.speaker, self.players) == player]
+        return said[-1] if said else None
 
     def _would_reopen(self, target: int) -> bool:
         """Whether taking back record ``target`` would reopen the finished game (tried,
@@ -422,6 +454,30 @@ class Session:
             for line in lines:
                 self.speak(line)
         return lines
+
+    def meanings_after(self, first: int) -> list[tuple[str, str]]:
+        """From record ``first`` on (the inputs after a line a damaged log lost), each input
+        that counted as an interrupt or was refused: (what was said, "interrupt" or
+        "refused"), for the table to check what the lost line changed. Words still waiting
+        on the tie window are taken as they will be scored (a silent twin settles them)."""
+        twin = Session(self.header, self.words, speak=lambda _: None, announcer=self.announcer)
+        twin.replay(self.records)
+        twin.settle(windows=False, quiet=True)
+        interrupts = {(p["name"], w["word"]) for p in twin.game.result()["players"] for w in p.get("words", ())
+                      if w.get("kind") == "interrupt"}
+        out = []
+        for i in range(first, len(self.records)):
+            record = self.records[i]
+            if isinstance(record, Said):
+                player = intents.find_player(record.speaker, self.players)
+                said = intents.normalize(record.text).split()
+                if i in self.refusals:
+                    out.append((f"{record.speaker}'s '{record.text}'", "refused"))
+                elif any((player, w) in interrupts for w in said):
+                    out.append((f"{record.speaker}'s '{record.text}'", "interrupt"))
+            elif isinstance(record, Directive) and i in self.refusals:
+                out.append(("'@" + " ".join([record.name, *record.args]) + "'", "refused"))
+        return out
 
     def result(self) -> dict:
         """The game's result, its teams named as the table hears them."""

@@ -62,13 +62,21 @@ class HostSentences:
 
     def log_damaged(self, lines: list[tuple[int, str | None]], path: str, inputs: int, kept: str) -> str:
         """``lines``: each damaged line's number and what it seems to have held (None: unreadable)."""
-        which = [f"{n} ({what})" if what else str(n) for n, what in lines[:5]]
+        which = [f"{n} ({what})" if what else str(n) for n, what, *_ in lines[:5]]
         if len(lines) > 5:
             which.append(f"{len(lines) - 5} more")
         one = len(lines) == 1
         return (f"{'Line' if one else 'Lines'} {names(which)} of {path} {'is' if one else 'are'} damaged, so I "
                 f"skipped {'it' if one else 'them'} and replayed the other {plural(inputs, 'input')}; the original "
                 f"log is kept as {kept}.")
+
+    def meanings_after_damage(self, changed: list[tuple[str, str]]) -> str:
+        """``changed``: (what was said, "interrupt" or "refused") for the inputs after a
+        skipped line that now count as an interrupt or were refused."""
+        parts = [f"{what} counts as an interrupt" if how == "interrupt" else f"{what} was refused"
+                 for what, how in changed[:3]]
+        more = f"; and {plural(len(changed) - 3, 'more input')} like these" if len(changed) > 3 else ""
+        return "After the skipped line, " + "; ".join(parts) + more + "."
 
     def saved(self, path: str) -> str:
         return f"Stopped. The game is saved; to carry on, run: voice-host resume {path}"
@@ -84,6 +92,14 @@ class HostSentences:
 
     def undone(self, what: str) -> str:
         return f"Undone: {what}."
+
+    @staticmethod
+    def directive(name: str, args) -> str:
+        """A table's directive as the table would say it ("the tiles drawn, M and N")."""
+        said = names(list(args))
+        return {"draw": f"the tiles drawn, {said}", "board": f"the board {' '.join(args)}",
+                "start": f"{said} as the start player", "dice": f"the dice {' '.join(args)}"}.get(
+            name, "@" + " ".join([name, *args]))
 
     def help(self, extra: dict[str, str] | None = None, moves=("word", "challenge", "flip"),
              questions=("board", "scores", "turn", "words", "sheet"), saved: str | None = None) -> str:

@@ -46,6 +46,8 @@ COMMON: dict[str, Callable[..., str]] = {
     "too_late": lambda what, **_: f"It's too late to set the {what} player; the game has started.",
     "game_over": lambda **kw: game_over(**kw),
     "not_a_word": lambda word, reason: f"{word} is refused: {word_reason(reason)}.",
+    "undo_refused": lambda text: (f"Your '{text}' was refused, so it changed nothing: "
+                                  "there is nothing of yours to undo."),
     "already_passed": lambda **_: "You already passed this turn; say a word if you found one after all.",
     "word_is_final": lambda word: f"Your word this round is {word}; it can't be changed.",
     "challenge_in_progress": lambda word: f"Play is stopped while {word} is challenged.",
