@@ -348,3 +348,19 @@ def test_yes_among_the_words_weighed_is_not_the_word_a_yes_answers(ear):
     assert "yes" not in hearing.question.options
     out = said(t, hearing, support.Heard(12, "yes", "Ann"))
     assert out[0].startswith("Ann scores") and out[0].endswith("for cheers.")
+
+
+def test_an_offensive_reading_is_never_offered_though_a_player_may_play_one(ear):
+    t, hearing = ear
+    # the recognizer weighed "bitch" beside "pitch": the host asks about no vulgar word
+    assert said(t, hearing, Unsure(10, "pitch", ["pitch", "bitch", "patch"])) == ["Did you say pitch or patch?"]
+    assert hearing.question.options == ["pitch", "patch"]
+    out = said(t, hearing, support.Heard(20, "pitch", "Ann"))
+    assert any(line.endswith("for pitch.") for line in out), out
+
+
+def test_a_word_heard_unsure_whose_only_other_reading_is_offensive_is_not_asked_about(table):
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings())
+    out = said(t, hearing, Unsure(10, "snack", ["snack", "snatch"]))
+    assert not any("snatch" in line for line in out) and out[0].endswith("for snack."), out

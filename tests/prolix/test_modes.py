@@ -243,3 +243,10 @@ def test_redux_the_word_pass_is_played_with_play(table):
     t = table(game="prolix-redux")
     t("Ann: jewelers\nBen: play pass")
     assert [w["word"] for w in by_name(t.game.result())["Ben"]["words"]] == ["pass"]
+
+
+def test_solo_never_names_an_offensive_best_word(play):
+    for letters, vulgar in (("F C K N G S H T", "motherfucking"), ("B L W J B S D T", "blowjobs")):
+        _, lines = play("Ann: honks\n@wait 46\n", "Ann", "--board", letters, game="prolix-solo")
+        [best] = [line for line in lines if line.startswith("The best word on that board was")]
+        assert vulgar not in best, best

@@ -60,3 +60,26 @@ def test_used_words_and_their_cheapies_are_left_out(words: Words) -> None:
 def test_empty_board(words: Words) -> None:
     assert words.best([], 5) == []
     assert words.best([("q", 0)], 5) == []
+
+
+def board(letters: str) -> list[tuple[str, int]]:
+    """Eight tiles, leftmost column first, as the table gives them: columns worth 4, 3, 2, 1."""
+    values = (4, 4, 3, 3, 2, 2, 1, 1)
+    return [(c.lower(), v) for c, v in zip(letters.split(), values)]
+
+
+def test_the_best_words_are_never_offensive_though_they_stay_playable(words: Words) -> None:
+    for letters, vulgar in (("F C K N G S H T", "motherfucking"), ("B L W J B S D T", "blowjobs")):
+        best = [w for w, _ in words.best(board(letters), 25)]
+        assert vulgar not in best and best, best
+        assert words.offensive(vulgar) and words.check(vulgar).ok  # a player may still play it
+    assert not any(map(words.offensive, ("jewelers", "cocktail", "peacock", "class", "scunthorpe", "snack")))
+
+
+def test_no_offensive_word_is_proposed_on_a_thousand_random_boards(words: Words) -> None:
+    rng = random.Random(7)
+    consonants = "BCDFGHLMNPRSTKVWYJQXZ"
+    for _ in range(1000):
+        tiles = board(" ".join(rng.choice(consonants) for _ in range(8)))
+        offensive = [w for w, _ in words.best(tiles, 5) if words.offensive(w)]
+        assert not offensive, (tiles, offensive)

@@ -100,9 +100,50 @@ class Words:
     def best(self, tiles: Sequence[Tile], n: int = 5, used: Sequence[tuple[str, str]] = ()) -> list[tuple[str, int]]:
         """The `n` best-scoring dictionary words for a board of (letter, points) tiles,
         best first (ties: more frequent, then alphabetical). Words that would be
-        cheapies of `used` are left out."""
-        exclude = self._cheapie_ids(used) if used else None
+        cheapies of `used` are left out, and so are offensive words: the host never
+        proposes one (a player may still play it)."""
+        exclude = self._offensive_ids
+        if used:
+            exclude = np.union1d(exclude, self._cheapie_ids(used))
         return self._solver.best(tiles, n, exclude)
+
+    def offensive(self, word: str) -> bool:
+        """Whether `word` is offensive or vulgar, so that the host never proposes or
+        suggests it (best words, hints, the readings it asks about): see ``_offensive_ids``."""
+        i = self._index.get(word.strip().lower())
+        if i is not None and i < self._n:
+            return bool(self._offensive_mask[i])
+        return word.strip().lower() in _offensive_list()
+
+    @cached_property
+    def _offensive_mask(self) -> np.ndarray:
+        mask = np.zeros(self._n, dtype=bool)
+        mask[self._offensive_ids] = True
+        return mask
+
+    @cached_property
+    def _offensive_ids(self) -> np.ndarray:
+        """Ids of the dictionary words that are offensive: a word of glin-profanity's
+        maintained English list; an inflection of one (lemminflect: blowjobs, bitching;
+        not the other way round, so "finger" stays clean beside a listed "fingering");
+        or a compound of a word of four letters or more and a listed word of six or more
+        (motherfucking). Shorter parts are not enough: peacock, cocktail and therapist
+        stay clean."""
+        from voice_host.words.morphology import lemminflect
+
+        lem = lemminflect()
+        listed = _offensive_list()
+        forms = set(listed)
+        for w in listed:
+            found = lem.getAllInflections(w) or {**lem.getAllInflectionsOOV(w, "NOUN"),
+                                                 **lem.getAllInflectionsOOV(w, "VERB")}
+            forms.update(f for fs in found.values() for f in fs)
+        ids = {self._index[w] for w in forms if w in self}
+        tails = {w for w in listed if len(w) >= 6}
+        for i, w in enumerate(self._words):
+            if len(w) >= 10 and any(w[k:] in tails and w[:k] in self for k in range(4, len(w) - 5)):
+                ids.add(i)
+        return np.array(sorted(ids), dtype=np.int64)
 
     def values(self, tiles: Sequence[Tile], used: Sequence[tuple[str, str]] = ()) -> np.ndarray:
         """What every dictionary word (``data.words`` order) scores on a board of
@@ -137,6 +178,15 @@ class Words:
         """wordfreq's Zipf frequency of a dictionary word (about 1-7), 0 if unknown."""
         i = self._index.get(word.strip().lower())
         return float(self.data.zipf[i]) if i is not None and i < self._n else 0.0
+
+
+@lru_cache(maxsize=1)
+def _offensive_list() -> frozenset[str]:
+    """glin-profanity's English list: its single words, lower case (phrases and spellings
+    with symbols or digits are no dictionary words)."""
+    from glin_profanity.data.dictionary import dictionary
+
+    return frozenset(w.lower() for w in dictionary.get_words("english") if w.isalpha() and w.isascii())
 
 
 @lru_cache(maxsize=8)

@@ -103,7 +103,7 @@ class Confirm(Stage):
         options, guess = None, None
         if match is not None and match.confidence < self.settings.confirm_below and not (
                 not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
-            options = [w for w, _ in match.alternatives[:3]]  # the text as heard: its form is what was said
+            options = [w for w, _ in match.alternatives if self._sayable(w)][:3]  # as heard: its form is what was said
         elif match is not None and not spelled:
             weighed = self._doubts(u, match.best)
             if weighed:
@@ -117,7 +117,7 @@ class Confirm(Stage):
                          fits=self.settings.fits(u))
             return q, self.announce.did_you_say(options[:2])
         if match is not None and not spelled:
-            spellings = self._spellings(match.best)
+            spellings = [w for w in self._spellings(match.best) if w == match.best or self._sayable(w)]
             if len(spellings) > 1:
                 value = self.session.game.word_value
                 values = {value(w) for w in spellings}
@@ -163,7 +163,16 @@ class Confirm(Stage):
                     options[other] = score
         if same and len(options) == 1:  # torn only between spellings that score the same: no doubt
             return None
-        return dict(list(options.items())[:3])
+        options = {w: score for w, score in options.items() if self._sayable(w)}
+        if list(options) == [word]:  # its other readings were offensive: nothing to weigh it against
+            return None
+        return dict(list(options.items())[:3]) or None
+
+    def _sayable(self, word: str) -> bool:
+        """Whether the host may say `word` as a reading of its own: never an offensive or
+        vulgar one (a player who said one may still play it)."""
+        offensive = getattr(self.words, "offensive", None)
+        return offensive is None or not offensive(word)
 
     def _an_answer(self, word: str) -> bool:
         """Whether `word`, offered as another reading, would be taken for an answer to the
