@@ -18,30 +18,56 @@ from voice_host.words.lexicon import fold
 PHRASES: dict[str, tuple[str, ...]] = {
     "challenge": ("challenge", "i challenge", "i challenge that", "challenge that", "challenge it"),
     "flip": ("flip", "timer", "flip the timer", "flip timer", "start the timer", "timer please"),
-    "board": ("board", "read the board", "the board", "what's on the board", "whats on the board", "board please"),
+    "board": ("board", "read the board", "the board", "what's on the board", "whats on the board", "board please",
+              "what is on the board", "what is the board", "show the board", "show me the board", "read out the board",
+              "read the board out", "read me the board", "what tiles are on the board", "which tiles are on the board",
+              "what letters are on the board", "what are the tiles"),
     "scores": ("scores", "score", "the scores", "standings", "what's the score", "whats the score", "what is the score", "scores please",
-               "total", "totals", "my total", "the totals", "what's my total", "whats my total"),
+               "total", "totals", "my total", "the totals", "what's my total", "whats my total",
+               "what are the scores", "the score", "my score", "what is my score", "what's my score", "what is my total",
+               "who is winning", "who's winning", "who is ahead", "who's ahead", "what are the standings",
+               "read the scores", "show the scores", "read out the scores"),
     "turn": ("whose turn", "whose turn is it", "turn", "who's turn", "whos turn", "who is up",
-             "round", "what round", "which round", "what round is it", "which round is it"),
-    "words": ("words", "used words", "words used", "what words have been used", "the words"),
-    "sheet": ("sheet", "my sheet", "scoresheet", "my scoresheet", "read my sheet"),
-    "sheets": ("sheets", "all sheets", "every sheet", "read the sheets", "all the sheets", "scoresheets"),
+             "round", "what round", "which round", "what round is it", "which round is it",
+             "who's turn is it", "who is next", "who's next", "who is up next", "who's up", "whose go", "whose go is it",
+             "who goes next", "who plays next", "what round are we on", "what round are we in",
+             "which round are we on", "which round are we in"),
+    "words": ("words", "used words", "words used", "what words have been used", "the words",
+              "what words have been played", "which words have been played", "which words have been used",
+              "what words are used", "which words are used", "what has been played", "words played",
+              "the words used", "the used words", "read the words", "read out the words"),
+    "sheet": ("sheet", "my sheet", "scoresheet", "my scoresheet", "read my sheet", "what is on my sheet",
+              "what's on my sheet", "show my sheet", "read me my sheet", "my score sheet"),
+    "sheets": ("sheets", "all sheets", "every sheet", "read the sheets", "all the sheets", "scoresheets",
+               "read all the sheets", "read every sheet", "show all the sheets", "show the sheets", "everyone's sheet",
+               "all the score sheets"),
     "time": ("time", "time left", "how much time", "how much time is left", "how much time left", "timer status",
-             "how long", "how long is left", "how many seconds", "seconds left", "what's the time", "whats the time"),
+             "how long", "how long is left", "how many seconds", "seconds left", "what's the time", "whats the time",
+             "how much time do we have", "how much time do i have", "how much time do we have left",
+             "how much time do i have left", "how long do we have", "how long do i have", "how long do we have left",
+             "how long do i have left", "how long left", "how many seconds are left", "how many seconds left",
+             "time remaining", "how much time remains", "what is the time left", "what's the time left"),
     "bag": ("bag", "the bag", "tiles left", "how many tiles", "how many tiles are left", "tiles in the bag",
-            "bag count", "what's in the bag", "whats in the bag"),
+            "bag count", "what's in the bag", "whats in the bag", "what is in the bag", "how many tiles are in the bag",
+            "how many tiles in the bag", "how many tiles left", "tiles remaining"),
     "interrupts": ("interrupts", "interrupts left", "how many interrupts", "how many interrupts left",
-                   "how many interrupts are left", "my interrupts"),
+                   "how many interrupts are left", "my interrupts", "how many interrupts do i have",
+                   "how many interrupts do i have left", "interrupts remaining"),
     "voided": ("voided", "voided words", "void words", "which words were voided", "what was voided",
-               "challenged words"),
+               "challenged words", "what words were voided", "which words have been voided", "what has been voided"),
     "how": ("how did that score", "how did it score", "how was that scored", "which tiles", "what tiles",
             "how did the last word score"),
-    "dice": ("dice", "the dice", "what are the dice", "what did we roll", "what's the roll", "whats the roll"),
+    "dice": ("dice", "the dice", "what are the dice", "what did we roll", "what's the roll", "whats the roll",
+             "what is the roll", "what was the roll", "what is on the dice", "what's on the dice", "what did i roll",
+             "read the dice"),
     "reports": ("who owes", "who still owes", "who owes a report", "who still owes a report", "missing reports",
                 "who's missing", "whos missing", "who are we waiting for", "waiting for"),
-    "banked": ("banked", "banked words", "my banked words", "what have i banked"),
-    "marks": ("marks", "bonus marks", "my marks", "how many marks"),
-    "penalties": ("penalty count", "how many penalties", "my penalty count", "how many penalty cards"),
+    "banked": ("banked", "banked words", "my banked words", "what have i banked", "what words have i banked",
+               "which words have i banked", "what did i bank"),
+    "marks": ("marks", "bonus marks", "my marks", "how many marks", "how many marks do i have",
+              "how many bonus marks do i have"),
+    "penalties": ("penalty count", "how many penalties", "my penalty count", "how many penalty cards",
+                  "how many penalties do i have", "how many penalty cards do i have"),
     "spell": ("spell it", "spell that", "spell", "spell the word", "spell the last word", "how is it spelled",
               "how is that spelled"),
     "brief": ("be brief", "brief mode", "less detail", "say less"),
@@ -59,7 +85,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
 }
 """Spoken phrases per command. Extend them; do not change them (scripts depend on them).
 The host's settings are phrases of two words or more: a word a player could play ("brief",
-"louder") is never a setting (ruling 66)."""
+"louder") is never a setting (ruling 66). They are also what the recognizer listens for
+(host.hearing.understand), so a new one can change what a recording is heard as: "played
+words", the first phrase to start with "pl", made "bank quagmire for eleven" (Dexikon,
+tests/speech/test_hear.py) chatter; run the speech tests after adding phrases. A question
+said in other words (contractions spelled out, "please" or "can you" around it) is
+understood too (``plain``)."""
 
 PLAIN_ANSWERS = ("yes", "yeah", "yep", "no", "nope")
 """Answers that are only answers: the other yes/no phrases that are words ("right",
@@ -78,6 +109,40 @@ WORDLIKE = re.compile(r"^[a-z]+$")
 PUNCTUATED = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
 
 _LOOKUP = {phrase: kind for kind, phrases in PHRASES.items() for phrase in phrases}
+
+CONTRACTIONS = {"what's": "what is", "whats": "what is", "what're": "what are", "who's": "who is", "whos": "who is",
+                "how's": "how is", "there's": "there is", "it's": "it is", "that's": "that is", "let's": "let us"}
+"""Contractions said either way: "what's on the board" is "what is on the board"."""
+OPENINGS = ("can you please", "could you please", "can you tell me", "could you tell me", "can you", "could you",
+            "would you", "will you", "tell me", "tell us", "please", "hey host", "ok host", "okay host", "host")
+"""What a player may say before a question ("can you read the board")."""
+ENDINGS = ("please", "thanks", "thank you", "now", "again", "for me", "for us")
+"""... and after it ("board please", "whose turn is it now")."""
+
+
+def plain(said: str) -> str:
+    """A normalized utterance with contractions spelled out and the polite words around
+    a question dropped: "can you read me the board please" -> "read me the board"."""
+    words = " ".join(CONTRACTIONS.get(w, w) for w in said.split())
+    changed = True
+    while changed:
+        changed = False
+        for opening in OPENINGS:
+            if words.startswith(opening + " "):
+                words, changed = words[len(opening) + 1:], True
+        for ending in ENDINGS:
+            if words.endswith(" " + ending):
+                words, changed = words[:-len(ending) - 1], True
+    return words
+
+
+_PLAIN: dict[str, str] = {}
+for _phrase, _kind in _LOOKUP.items():
+    if _PLAIN.setdefault(plain(_phrase), _kind) != _kind:
+        raise ValueError(f"'{_phrase}' means both {_PLAIN[plain(_phrase)]} and {_kind}")
+del _phrase, _kind
+"""The phrases said plainly: a question asked in other words ("what are the tiles,
+please") is understood as the phrase it says plainly."""
 
 GAME_COMMANDS = ("roll", "bell", "mulligan", "pass", "concede", "check", "spend", "bank", "last")
 """The games' own command words (Phlounder, Dexikon, road), for near-misses."""
@@ -140,6 +205,9 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
     said = normalize(text)
     if said in _LOOKUP:
         return Intent(_LOOKUP[said], text=text)
+    asked = _PLAIN.get(plain(said)) if " " in said else None  # a word said alone is never rephrased
+    if asked in QUESTIONS or asked in HOST:  # not yes or no: "no, thanks" may put a word right
+        return Intent(asked, text=text)
     words = said.split()
     if not words:
         return Intent("unclear", text=text)
