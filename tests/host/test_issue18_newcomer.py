@@ -102,7 +102,7 @@ def test_the_readme_commands_run_as_written_after_its_set_up():
                           capture_output=True, text=True, timeout=120)
     assert proc.stderr == ""
     assert proc.stdout.splitlines() == ["jewelers: valid", "geese: valid",
-                                        "well-being: invalid, punctuation: 'well-being' contains punctuation or spaces"]
+                                        "well-being: invalid, punctuation or spaces in it"]
 
 
 def test_the_readme_names_each_game_with_its_game_value():
