@@ -1,13 +1,13 @@
 """Playing by voice: the recognizer and the listener a table uses, and the two loops
 that feed heard utterances to the hearing: ``play_recording`` (``--audio``, as fast as
-the machine allows, on the recording's clock) and ``play_live`` (the microphone, on real
-time, with the late-answer tick). ``app.run_by_voice`` chooses between them; ``voice-host
-hear`` and ``voice-host demo`` use the same recognizer and listener.
+the machine allows, on the recording's clock) and ``play_live`` (the microphone, on the
+clock of the audio heard so far, with the late-answer tick). ``app.run_by_voice``
+chooses between them; ``voice-host hear`` and ``voice-host demo`` use the same
+recognizer and listener.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from voice_host.errors import UserError
@@ -72,12 +72,40 @@ def live_options(cfg: dict, speaker=None) -> dict:
     return options
 
 
+TICK_EVERY = 0.1
+"""play_live's clock ticks at most this often, in seconds of audio heard (and once after
+each utterance): each tick is a game step."""
+
+
+class _Consumed:
+    """A source as play_live's listener reads it: the same chunks (and channels, realtime,
+    clock), and `reached(chunk)` called when the listener asks for the chunk after it, so
+    once every utterance that ended in it has been yielded."""
+
+    def __init__(self, source, reached):
+        self.source, self.reached = source, reached
+
+    def __getattr__(self, name):
+        return getattr(self.source, name)
+
+    def __iter__(self):
+        for chunk in self.source:
+            yield chunk
+            self.reached(chunk)
+
+
 def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, config=None,
               acknowledge=None) -> None:
-    """Play by voice at the table: listen in a thread, keep the game clock on real time.
+    """Play by voice at the table: listen in a thread, the game clock on the audio heard.
 
-    The clock is held back while anyone is speaking, so that a word said at the same
-    moment as another is compared with it however long it takes to say.
+    The clock follows the audio the listener has read, in order with the utterances it
+    gives: a microphone's audio comes at the pace of the world, so the clock keeps real
+    time, a little behind while the listener catches up (and it waits while the
+    microphone gives nothing). It is held back while anyone is speaking, so that a word
+    said at the same moment as another is compared with it however long it takes to say.
+    A source that is not `realtime` (nothing but the machine paces it) is heard in step:
+    the listener reads on once the host has acted on all it has heard, as a recording
+    is, so what is heard does not depend on how fast the machine is.
     `acknowledge`: a tick (the heard earcon), played when the listener says a player has
     been silent ``[listening] acknowledge_after`` seconds and the utterance is not over
     yet (Waiting), unless the host's `voice` is already speaking.
@@ -87,9 +115,10 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
 
     from voice_host.speech.listening.turns import Discarded, SpeechStarted, Waiting
 
-    inbox: queue.Queue = queue.Queue()
-    speaking: dict[int, float] = {}
+    inbox: queue.Queue = queue.Queue()  # utterances, and (as floats) the times the clock may reach, in order
+    speaking: dict[int, float] = {}  # the listener's thread alone reads and writes it
     offset = hearing.session.t
+    in_step = not getattr(source, "realtime", False)
 
     def on_event(event) -> None:
         if isinstance(event, SpeechStarted):
@@ -99,11 +128,19 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
         elif isinstance(event, Waiting) and acknowledge is not None and voice is not None and not voice.speaking:
             acknowledge()
 
+    def put(item) -> None:
+        inbox.put(item)
+        if in_step:
+            inbox.join()  # the host has acted on it (the recognizer told what may be said next)
+
+    def reached(chunk) -> None:  # the clock may go to the chunk's end, or to where a player still speaking began
+        put(float(min([chunk.end, *speaking.values()])))
+
     def run() -> None:
         try:
-            for u in listener.utterances(source):
+            for u in listener.utterances(_Consumed(source, reached)):
                 speaking.pop(u.channel, None)
-                inbox.put(u)
+                put(u)
         finally:
             inbox.put(None)
 
@@ -114,28 +151,30 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
     else:
         hearing.open(offset)
     threading.Thread(target=run, daemon=True, name="listener").start()
-    start = getattr(source, "started_at", None) or time.monotonic()  # the source's time 0: utterances are on it
-
-    def catch_up() -> None:  # the clock to now, or to where a player still speaking began
-        now = offset + time.monotonic() - start
-        hold = min(speaking.values(), default=None)
-        hearing.tick(now if hold is None else min(now, offset + hold))
-
+    ticked, heard = offset, False
     while True:
         try:
-            u = inbox.get(timeout=0.2)
+            item = inbox.get(timeout=0.2)
         except queue.Empty:
-            catch_up()
-            continue
+            continue  # no audio: the clock waits for it
         except KeyboardInterrupt:  # the table stops the game: what was said counts, then it is saved
             hearing.finish()
             raise
-        if u is None:
-            break
-        u.start += offset
-        u.end += offset
-        hearing.hear(u)
-        catch_up()  # a word whose tie window has passed is scored now, not at the next tick
+        try:
+            if item is None:
+                break
+            if isinstance(item, float):
+                t = offset + item
+                if heard or t >= ticked + TICK_EVERY - 1e-9:  # after an utterance at once: its tie window may be over
+                    hearing.tick(t)
+                    ticked, heard = max(ticked, t), False
+                continue
+            item.start += offset
+            item.end += offset
+            hearing.hear(item)
+            heard = True
+        finally:
+            inbox.task_done()
     hearing.finish()
 
 

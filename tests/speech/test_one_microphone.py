@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+import pytest
 from audio_script import play, render
 
-from voice_host.speech.audio import write_wav
+from voice_host.speech.audio import SAMPLE_RATE, write_wav
 
 PLAYERS = ("Ann", "Ben", "Cat")
 VOICES = {"Ann": "fest_slt", "Ben": "rms", "Cat": "awb"}
@@ -68,26 +70,70 @@ def test_a_player_who_never_said_who_they_are_is_asked_about_not_given_away(tmp_
 
 
 class LiveMic:
-    """A microphone stand-in: the recording's chunks handed out in real time."""
+    """A microphone stand-in for the live loop: the recording in a microphone's 50 ms
+    chunks, each handed out as soon as the listener asks for it. The game clock follows
+    the audio heard, and a source that is not `realtime` is heard in step with the host,
+    so the game comes out the same on a busy machine as on an idle one (reply times, in
+    real time, are benchmarks/latency.py's). `heard`: (chunk start, the game clock) as
+    each chunk is asked for."""
 
-    realtime = True
+    realtime = False
     channels = 1
 
-    def __init__(self, audio):
+    def __init__(self, audio, session=None):
         from voice_host.speech.listening.sources import ArraySource
 
         self.chunks = ArraySource(audio, chunk_seconds=0.05)
+        self.session = session
+        self.heard: list[tuple[float, float]] = []
 
     def __iter__(self):
-        import time
-
-        start = time.monotonic()
         for chunk in self.chunks:
-            time.sleep(max(0.0, chunk.start - (time.monotonic() - start)))
+            if self.session is not None:
+                self.heard.append((chunk.start, self.session.t))
             yield chunk
 
     def close(self):
         pass
+
+
+class Deaf:
+    """A recognizer for audio with no speech in it: never fed."""
+
+    name = "deaf"
+
+    def expect(self, phrases):
+        pass
+
+    def reset(self):
+        pass
+
+
+def _game(said: list[str]):
+    from voice_host import config
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.host.session import Session, new_header
+    from voice_host.words import Words
+
+    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), said.append)
+    session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
+    return session, Hearing(session, session.words, HearingSettings())
+
+
+@pytest.mark.parametrize("realtime", [False, True])
+def test_the_live_clock_follows_the_audio_heard_not_the_wall_clock(realtime):
+    """Ten seconds of a quiet room, handed out at once: the game clock ends where the
+    audio does, however little wall time went by; heard in step, it is never ahead of the
+    audio and at most a tick behind when the next chunk is asked for."""
+    from voice_host.by_voice import TICK_EVERY, play_live
+
+    session, hearing = _game([])
+    mic = LiveMic(np.zeros(10 * SAMPLE_RATE, np.float32), session)
+    mic.realtime = realtime
+    play_live(hearing, mic, Deaf())
+    assert session.t == pytest.approx(10.0)
+    if not realtime:
+        assert all(start - TICK_EVERY - 1e-6 <= t <= start + 1e-6 for start, t in mic.heard), mic.heard
 
 
 def test_the_live_host_asks_each_player_to_say_who_they_are(say, moonshine_ready):
