@@ -158,7 +158,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
         except queue.Empty:
             continue  # no audio: the clock waits for it
         except KeyboardInterrupt:  # the table stops the game: what was said counts, then it is saved
-            hearing.finish()
+            hearing.finish(windows=False)  # a word still open to a challenge stays open for the resume
             raise
         try:
             if item is None:

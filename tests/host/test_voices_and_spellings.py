@@ -230,3 +230,50 @@ def test_the_rest_of_an_introduction_misheard_in_that_voice_is_not_a_play(ear):
     cat = support.Heard(10.2, "i am worthy", "Ann", 0.2, speaker_method="voiceprint", audio=np.ones(16000, np.float32))
     assert said(t, hearing, cat)[0].startswith("I didn't catch a word")  # not Ben's voice: not Ben's sentence
     assert hearing.voiceprints.clips == {"Ann": 2, "Ben": 1}
+
+
+def voice(start, text, speaker="Ann", level=0.1, method="voiceprint", ask=False):
+    """An utterance of a voice at ``level`` (peak amplitude of a 0.5 s tone)."""
+    tone = level * np.sin(np.linspace(0, 400 * np.pi, 8000)).astype(np.float32)
+    return support.Heard(start, text, speaker, speaker_method=method, ask=ask,
+                         audio=np.concatenate([np.zeros(4000, np.float32), tone]))
+
+
+def test_talk_far_quieter_than_the_players_is_the_rooms_never_a_play(ear):
+    t, hearing = ear(board="W B J S L C D G")
+    said(t, hearing, voice(1, "i am ann and i am ready to play", "Ann"), voice(4, "i am ben and i am ready to play", "Ben"))
+    said(t, hearing, voice(8, "jewelers", "Ann"))
+    t("@draw M N")
+    assert t.game.state.used == [("jewelers", "Ann")]
+    # a television 15 dB under the players: its words go on no sheet, and nothing is said of them
+    assert said(t, hearing, voice(12, "cowbell", "Ben", level=0.1 * 10 ** (-15 / 20))) == []
+    assert said(t, hearing, voice(14, "i am cat and i am ready to play", "Cat", level=0.1 * 10 ** (-15 / 20))) == []
+    assert t.game.state.used == [("jewelers", "Ann")] and "Cat" not in hearing.voiceprints.players
+    # a player a little quieter than at the introduction (5 dB) is still a player
+    said(t, hearing, voice(16, "cowbell", "Ben", level=0.1 * 10 ** (-5 / 20)))
+    assert ("cowbell", "Ben") in t.game.state.used
+
+
+def test_the_room_is_never_heard_before_any_player_has_a_level_nor_on_a_players_own_channel(ear):
+    t, hearing = ear(board="W B J S L C D G")
+    said(t, hearing, voice(1, "jewelers", "Ann", level=0.001))
+    hearing.tick(5)
+    assert t.game.state.used == [("jewelers", "Ann")]
+    t, hearing = ear(board="W B J S L C D G")
+    said(t, hearing, voice(1, "i am ann and i am ready to play", "Ann"))
+    said(t, hearing, voice(4, "jewelers", "Ann", level=0.001, method="channel"))
+    hearing.tick(8)
+    assert t.game.state.used == [("jewelers", "Ann")]
+
+
+def test_a_quieter_voice_like_no_player_is_the_rooms_once_everyone_has_a_print(ear):
+    t, hearing = ear(board="W B J S L C D G")
+    intro = "i am {} and i am ready to play"
+    said(t, hearing, voice(1, intro.format("ann"), "Ann"), voice(4, intro.format("ben"), "Ben"))
+    eight_db = 0.1 * 10 ** (-8 / 20)
+    said(t, hearing, voice(7, intro.format("cat"), "Ann", level=eight_db, ask=True))  # Cat is quieter: still Cat
+    assert "Cat" in hearing.voiceprints.players
+    assert said(t, hearing, voice(10, "jewelers", "Ben", level=eight_db, ask=True)) == []  # like nobody, 8 dB down
+    said(t, hearing, voice(12, "jewelers", "Ben", level=eight_db))  # a voice the host is sure of is a player's
+    hearing.tick(16)
+    assert t.game.state.used == [("jewelers", "Ben")]

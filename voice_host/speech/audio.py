@@ -38,6 +38,19 @@ class DeviceInfo:
     """True for the system's default output device."""
 
 
+def speech_level(audio: np.ndarray) -> float:
+    """The speech level of a clip in dB full scale: the RMS of its voiced 10 ms frames
+    (those within 26 dB of the loudest), so that the silence around a word does not
+    lower it. -120 for silence."""
+    x = np.asarray(audio, dtype=np.float32).reshape(-1)
+    n = x.size // 160
+    if n == 0:
+        return -120.0
+    rms = np.sqrt(np.mean(x[: n * 160].reshape(n, 160) ** 2, axis=1) + 1e-12)
+    voiced = rms[rms > rms.max() * 0.05]
+    return float(20 * np.log10(np.sqrt(np.mean(voiced ** 2)) + 1e-6))
+
+
 def resample(samples: np.ndarray, rate: float, to: int = SAMPLE_RATE) -> np.ndarray:
     """Resample a whole signal ((n,) or (n, channels)) from `rate` to `to` Hz with soxr."""
     samples = np.asarray(samples, dtype=np.float32)

@@ -130,6 +130,8 @@ class Hearing:
         if self.on_hear is not None:
             self.on_hear(u)
         self.now = max(self.now, u.end)
+        if self.voices.background(u):  # the room's talk (a television): not the table's, so nothing
+            return
         if self.voices.enroll(u):  # an introduction: a voice print, not an input
             return
         body = intents.normalize(u.body or u.text)

@@ -14,10 +14,12 @@ import sys
 from dataclasses import dataclass, field
 
 import jellyfish
+import numpy as np
 
 from voice_host.host import intents
 from voice_host.host.hearing.heard import Heard, Stage
 from voice_host.host.hearing.understand import Understand
+from voice_host.speech.audio import speech_level
 
 ENROLL = re.compile(r"^(?:i am|i'm|im|my name is|my name's|this is)\s+(\S+)")
 """A player naming themself ("I am Ann, and I am ready to play"): their voice print."""
@@ -72,6 +74,9 @@ class Voices(Stage):
     """Players who did not answer the opening's question (told to say their name first)."""
     last: tuple[str, float] | None = None
     """The player last enrolled and when their introduction ended."""
+    levels: dict[str, list[float]] = field(default_factory=dict)
+    """Each player's speech level at the microphone (dB full scale), from the clips their
+    voice print was learnt from: what the table sounds like, against the room."""
 
     @property
     def players(self) -> list[str]:
@@ -199,7 +204,32 @@ class Voices(Stage):
         except Exception as exc:
             print(f"voice print for {name} failed: {exc}", file=sys.stderr)
             return False
+        kept = [] if fresh else self.levels.get(name, [])[-7:]
+        self.levels[name] = kept + [speech_level(audio)]
         return True
+
+    # ------------------------------------------------------------------ the room
+    def background(self, u) -> bool:
+        """Whether ``u`` is the room's speech, not the table's (a television, another
+        conversation): with one microphone, ``background_below`` dB quieter than the
+        player whose voice it is nearest (the quietest player when no voice print says),
+        or ``background_unsure_below`` dB quieter in a voice the host is unsure of
+        (``u.ask``) once every player has a print. A person at the table does not score
+        the television. Said into a player's own microphone channel, or before any
+        player's level is known, nothing is the room's."""
+        audio = getattr(u, "audio", None)
+        below = self.settings.background_below
+        if not below or audio is None or not len(audio) or not self.levels \
+                or getattr(u, "speaker_method", None) == "channel":
+            return False
+        levels = {p: float(np.median(heard)) for p, heard in self.levels.items()}
+        nearest = u.speaker if getattr(u, "speaker_method", None) == "voiceprint" else None
+        own = levels[nearest] if nearest in levels else min(levels.values())
+        said = speech_level(audio)
+        if said < own - below:
+            return True
+        everyone = set(self.players) <= set(levels)
+        return everyone and bool(getattr(u, "ask", False)) and said < own - self.settings.background_unsure_below
 
     # ------------------------------------------------------------------ the opening
     def start(self, t: float) -> None:

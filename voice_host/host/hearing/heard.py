@@ -95,6 +95,16 @@ class HearingSettings(Settings, sections=("speech",)):
     """A homophone this common (wordfreq Zipf) is a spelling worth asking about."""
     enroll_within: float = 15.0
     """Seconds the live opening waits for each player to say who they are."""
+    background_below: float = 12.0
+    """With one microphone: speech this many dB quieter than the player whose voice it is
+    nearest, at the microphone (their level learnt from their introduction and named
+    words), is the room's, not the table's (a television, another conversation): never a
+    play, an answer or an introduction. 0: off. (On the tuning table with talk 15 dB
+    under the players: the players' words came at most 5 dB under their own level, the
+    talk 12.6-15.6 dB.)"""
+    background_unsure_below: float = 6.0
+    """... and this many dB quieter in a voice the host would ask about ("Was that
+    Ann?"), once every player has a voice print."""
     sentence_gap: float = 3.0
     """The rest of an introduction heard within this many seconds is the same voice."""
     prior_points: float = 3.0
