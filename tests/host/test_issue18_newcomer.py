@@ -247,14 +247,21 @@ def test_ctrl_d_at_a_terminal_says_the_scores_and_the_resume_command(tmp_path):
     assert "host: Round 1: Ben's turn." in resumed.stdout
 
 
-def test_ctrl_d_without_a_log_names_the_saved_game(tmp_path):
+def road_without_a_log(tmp_path, line: str, logged: str):
+    """A road game typed at a terminal with no --log: ``line`` typed (once the saved game
+    holds ``logged``), then Ctrl-D. Returns (stdout lines, the game saved)."""
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     games = tmp_path / "voice-host" / "games"
     rc, out, err = at_a_terminal(["play", "--game", "road", "--players", "Ann,Ben", "--start", "Ann", "--no-voice",
-                                  "--typed"], ["Ann: play fire for 7"], env=env,
-                                 wait_for=lambda: any("fire" in p.read_text() for p in games.glob("*.log")))
+                                  "--typed"], [line], env=env,
+                                 wait_for=lambda: any(logged in p.read_text() for p in games.glob("*.log")))
     assert rc == 0, err
     [saved] = games.glob("road-*.log")
+    return out, saved
+
+
+def test_ctrl_d_without_a_log_names_the_saved_game(tmp_path):
+    out, saved = road_without_a_log(tmp_path, "Ann: play fire for 7", "fire")
     assert out[-2:] == ["host: Scores: Ann 7; Ben 0.",
                         f"host: Stopped. The game is saved; to carry on, run: voice-host resume {saved}"]
 
@@ -287,13 +294,7 @@ def test_typed_lines_that_end_are_not_a_live_game(tmp_path):
 
 
 def test_a_live_game_says_where_it_is_saved_when_it_starts_and_in_help(tmp_path):
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-    games = tmp_path / "voice-host" / "games"
-    rc, out, err = at_a_terminal(["play", "--game", "road", "--players", "Ann,Ben", "--start", "Ann", "--no-voice",
-                                  "--typed"], ["Ann: help"], env=env,
-                                 wait_for=lambda: any("help" in p.read_text() for p in games.glob("*.log")))
-    assert rc == 0, err
-    [saved] = games.glob("road-*.log")
+    out, saved = road_without_a_log(tmp_path, "Ann: help", "help")
     assert out[0] == f"host: This game is saved as it goes, in {saved}."  # before the game's opening
     assert "host: Type 'Name: word' lines; 'Name: help' for commands; Ctrl-D or Ctrl-C stops and saves." in out
     [help_] = [line for line in out if "'speak softer', or 'help'." in line]
