@@ -359,8 +359,17 @@ def test_an_offensive_reading_is_never_offered_though_a_player_may_play_one(ear)
     assert any(line.endswith("for pitch.") for line in out), out
 
 
-def test_a_word_heard_unsure_whose_only_other_reading_is_offensive_is_not_asked_about(table):
+def test_a_word_heard_unsure_whose_only_other_reading_is_offensive_is_asked_about_alone(table):
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings())
-    out = said(t, hearing, Unsure(10, "snack", ["snack", "snatch"]))
-    assert not any("snatch" in line for line in out) and out[0].endswith("for snack."), out
+    assert said(t, hearing, Unsure(10, "snack", ["snack", "snatch"])) == ["Did you say snack?"]
+    assert hearing.question.options == ["snack"]
+
+
+def test_a_reading_that_scores_nothing_on_the_board_is_never_offered(table):
+    for alternatives, asked in ((["cheers", "aa", "tours"], "Did you say cheers or tours?"),
+                                (["cheers", "aa"], "Did you say cheers?")):
+        t = table()  # the jewelers board: no A tile, so "aa" scores nothing
+        hearing = Hearing(t.session, t.session.words, HearingSettings())
+        assert said(t, hearing, Unsure(10, "cheers", alternatives)) == [asked]
+        assert any(line.endswith("for cheers.") for line in said(t, hearing, support.Heard(12, "yes", "Ann")))

@@ -163,10 +163,14 @@ class Confirm(Stage):
                     options[other] = score
         if same and len(options) == 1:  # torn only between spellings that score the same: no doubt
             return None
-        options = {w: score for w, score in options.items() if self._sayable(w)}
-        if list(options) == [word]:  # its other readings were offensive: nothing to weigh it against
-            return None
-        return dict(list(options.items())[:3]) or None
+        options = {w: score for w, score in options.items() if self._sayable(w) and (w == word or self._plausible(w))}
+        return dict(list(options.items())[:3]) or None  # alone, it is asked about alone: "Did you say snack?"
+
+    def _plausible(self, word: str) -> bool:
+        """Whether a reading is a play a player would make: not one that scores nothing on
+        the board ("aa" with no A tile, offered for "accomplice"); True where the game
+        cannot tell."""
+        return self.session.game.word_value(word) != 0
 
     def _sayable(self, word: str) -> bool:
         """Whether the host may say `word` as a reading of its own: never an offensive or
