@@ -45,7 +45,7 @@ SAID = [
      "Ben's sheet. round 1: jawbones for 17 (counts, plus 2). Total 19."),
     (shared.RoundsSheet("Ann", ((1, (("fire", 7), ("fir", 6)), 13, ()), (2, None, 0, ("pass",))), 13),
      "Ann's sheet. round 1: fire 7 and fir 6 for 13; round 2: pass. Total 13."),
-    # issue 18: a road play's one word is said once with its points
+    # a road play's one word is said once with its points
     (shared.RoundsSheet("Ann", ((1, (("jump", 15),), 15, ()),), 15), "Ann's sheet. round 1: jump 15. Total 15."),
     (shared.TurnReport(None, 6, over=True), "Nobody's turn: the game is over."),
     (shared.TurnReport(None, 0), "Nobody's turn yet: the game hasn't begun."),

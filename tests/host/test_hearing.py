@@ -118,7 +118,7 @@ def test_words_said_while_a_question_is_open_wait_their_turn(ear):
      ["market unused", "unused two", "market and used to"]),
 ])
 def test_every_game_hears_the_sentences_its_plays_are_made_of(table, words, game, heard, refused):
-    """Issue 19, item 4: each game's plays are a language the recognizer searches ("bank
+    """Each game's plays are a language the recognizer searches ("bank
     WORD for N", "play WORD for N, WORD for N", "WORD, unused N"), numbers said either way."""
     t = table("Ann,Ben", game=game, board=None)
     sayable = Hearing(t.session, words, HearingSettings()).sayable()

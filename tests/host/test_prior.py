@@ -1,4 +1,4 @@
-"""The game's prior as a bonus per word (issue 19): points on the board, how well-known."""
+"""The game's prior as a bonus per word: points on the board, how well-known."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_a_better_play_and_a_better_known_word_get_more(words):
 
 
 def test_phlounder_expects_no_word_before_the_bell_and_the_dice_length_after(table, words):
-    """Issue 19, item 2: "bell" said during the race is not heard as "well" (a better-known
+    """"bell" said during the race is not heard as "well" (a better-known
     word), and after the bell the length the dice asked for is favoured."""
     from voice_host.games.expect import NoWord, WordLength
 

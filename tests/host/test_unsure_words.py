@@ -1,4 +1,4 @@
-"""Issue 10, item 2 in the host: a word the recognizer was unsure of is confirmed before
+"""A word the recognizer was unsure of is confirmed before
 it is played, with the words it weighed, and the player can answer with the right one,
 say it again, or spell it.
 
@@ -107,7 +107,7 @@ def test_another_players_word_is_not_an_answer(ear):
 
 
 def test_a_new_word_from_the_player_asked_is_not_the_word_again(ear):
-    """Issue 19, item 5: in a recording nobody answers, the player asked goes on playing.
+    """In a recording nobody answers, the player asked goes on playing.
     "cheerleaders" shares letters with "cheers" but sounds otherwise: it is not the word
     said again, so it waits, and the question is settled first (no word moved)."""
     t, hearing = ear
@@ -250,7 +250,7 @@ def test_spellings_that_score_the_same_are_one_word_not_a_question(ear):
 
 
 def test_a_table_that_goes_on_while_a_word_is_asked_about_comes_out_as_typed(table):
-    """Issue 19, item 5, in a recording nobody answers: Ann is asked about her word; Ben
+    """In a recording nobody answers: Ann is asked about her word; Ben
     plays, Ann interrupts Cat with a new word, Cat plays. Once the host settles the
     question itself, every word is judged in order, at its moment, on its player's
     sheet: the game is the one a table sure of every word would have."""
@@ -272,7 +272,7 @@ def test_a_table_that_goes_on_while_a_word_is_asked_about_comes_out_as_typed(tab
 
 
 def test_an_unanswered_question_between_forms_of_one_word_takes_the_higher_scoring(ear):
-    """Issue 19, item 3: held-out table, nobody answering: "Did you say amendment or
+    """Held-out table, nobody answering: "Did you say amendment or
     amendments?", then "I'll take amendment.", when the S on the board made the plural
     the play a player would have meant (4 of 11 words missed clean were such)."""
     t, hearing = ear

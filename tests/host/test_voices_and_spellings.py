@@ -1,4 +1,4 @@
-"""Issue 10 in the host: voices enrolled in play, names heard by sound, spellings asked
+"""Voices enrolled in play, names heard by sound, spellings asked
 about, and the game's opening said before anything heard is judged.
 
 The utterances are what the speech layer emits; the voice prints are a stand-in that

@@ -125,7 +125,7 @@ Ben: cowbell              # 13
 Dan: jigsaw               # Cat's turn, Dan's interrupt 2: 14 - 3 = 11
 {B}
 Dan: dig                  # Dan's interrupt 3: d1 g1 = 2 - 3 = -1; Cat's second: Cat scores zero
-[+0] Dan: yes             # a low interrupt is confirmed first (the rulebook's tip, issue 11)
+[+0] Dan: yes             # a low interrupt is confirmed first (the rulebook's tip)
 {B}
 Dan: jumbled              # Dan's own turn: 12
 {B}

@@ -1,5 +1,5 @@
 """What a Prolix game expects to hear: the board's points as plain data, and the words
-layer's values of every dictionary word on it (issue 19: the game's prior)."""
+layer's values of every dictionary word on it (the game's prior)."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ def test_solo_scratch_words_timeout_fallback_and_a_missed_target(play):
                          "Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G.",
                          "Round 1: Ann's turn.",
                          "Round 1: reach 15 to stay alive; you have 0.",
-                         "The timer is running: 45 seconds."]  # the table's board said once (issue 18)
+                         "The timer is running: 45 seconds."]  # the table's board said once
     assert "Scratch: jewelers would score 15." in lines
     assert "15 in all: the target of 15 is reached." in lines
     assert "Ann, draw 4 tiles and tell me the letters." in lines  # the board moves two columns

@@ -1,4 +1,4 @@
-"""Ending a turn as soon as it is over (issue 21): at a short pause the listener guesses
+"""Ending a turn as soon as it is over: at a short pause the listener guesses
 what was said so far, ends the utterance at once when the guess is a whole sentence that
 cannot go on, and keeps listening when it could (a name before its word, a phrase cut
 short). Real synthesized speech through the real listener and Moonshine; the tests' own

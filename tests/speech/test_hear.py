@@ -1,5 +1,5 @@
 """`voice-host hear`: what the host hears in recordings, with the language and the
-game's prior it would use on that board (issue 19, items 2 and 8)."""
+game's prior it would use on that board."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_a_file_that_cannot_be_read_or_a_board_of_another_game_is_one_sentence(t
 
 
 def test_the_adapted_recognizer_asked_for_and_not_installed_is_one_sentence(tmp_path, monkeypatch):
-    """[speech] model = "adapted" reaches the recognizer the commands build (issue 20);
+    """[speech] model = "adapted" reaches the recognizer the commands build;
     with no adapted model shipped, the command says what to do instead."""
     monkeypatch.setenv("VOICE_HOST_MOONSHINE_DELTA", str(tmp_path / "none.delta"))  # as if none were shipped
     settings = tmp_path / "adapted.toml"
@@ -59,7 +59,7 @@ def test_the_adapted_recognizer_asked_for_and_not_installed_is_one_sentence(tmp_
 
 
 def test_every_games_plays_are_heard_as_sentences_of_that_game(tmp_path, say):
-    """Issue 19, item 4: Dexikon's, Phlounder's and the road game's plays are searched in
+    """Dexikon's, Phlounder's and the road game's plays are searched in
     their own language, numbers included (a free decode heard "bang pocket for nine",
     "market and used to", "blame arcade for six, window for seven")."""
     said = {

@@ -1,5 +1,5 @@
 """The host's voice engines (Piper by default, pyttsx3 as the fallback), retries,
---speak-to on the game's timeline, and earcons (issue 13 items 1, 2, 5)."""
+--speak-to on the game's timeline, and earcons."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_piper_streams_the_first_clause_first(piper):
 
 
 def test_a_reply_opening_with_a_prepared_phrase_sounds_it_first(piper):
-    """Issue 21: the openings the host says most are rendered before they are needed;
+    """The openings the host says most are rendered before they are needed;
     a reply starting with one plays that audio first, unchanged, then the rest."""
     from voice_host.host.announce import Announcer, sentence
     from voice_host.games.events import TurnStarted
@@ -93,7 +93,7 @@ def test_a_reply_opening_with_a_prepared_phrase_sounds_it_first(piper):
 
 
 def test_the_game_s_first_sentences_are_prepared_first(piper, words):
-    """Issue 21: the slowest first samples were the opening's first question and the
+    """The slowest first samples were the opening's first question and the
     sentences said once, when the game begins (170-250 ms of Piper, with nothing
     prepared). The speaker hands the voice what it will say first, first; a known
     sentence is prepared as the piece it will be said with first."""

@@ -1,4 +1,4 @@
-"""Live play through a real audio server (issue 19, item 7): PulseAudio, started by the
+"""Live play through a real audio server: PulseAudio, started by the
 test, with a null sink for the speakers and a pipe source for the microphone (four
 channels, one per player). `voice-host play` runs at a terminal (a pseudo-terminal) as
 a table would start it; the players' words, said by the tests' voices, stream into the

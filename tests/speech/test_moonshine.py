@@ -62,7 +62,7 @@ def test_language_may_hold_a_spelled_word():
 
 def test_a_games_plays_are_a_word_between_a_lead_in_and_a_tail():
     """Dexikon's "bank catch for 5", Phlounder's "ruin, unused 3", the road game's "play
-    fire for 7, fir for 6 and re for 2" (issue 19, item 4)."""
+    fire for 7, fir for 6 and re for 2"."""
     words = ("catch", "fire", "fir", "re", "ruin", "bank")
     bank = Sayable(("spend", "ann spend"), words, ("bank", "ann bank"), tails=("for 5", "for five points"),
                    bare=False)

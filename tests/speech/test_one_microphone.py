@@ -54,7 +54,7 @@ def test_enrolled_voices_on_one_microphone_put_every_word_on_the_right_sheet(tmp
 
 
 def test_a_player_who_never_said_who_they_are_is_asked_about_not_given_away(tmp_path, say, moonshine_ready):
-    """Issue 19, item 7: Cat's introduction never came. Cat's words sound like no voice
+    """Cat's introduction never came. Cat's words sound like no voice
     print, so the host asks "Was that Cat?" (the one player it has no print of) instead
     of giving them to the nearest enrolled voice; nobody answers, and the host keeps
     its guess: the same sheets as the typed game."""
@@ -203,7 +203,7 @@ class QuietVoice:
 
 
 def test_the_live_host_ticks_when_its_answer_is_late(say, moonshine_ready):
-    """Issue 21: a player who stops speaking hears a tick (the heard earcon) when the
+    """A player who stops speaking hears a tick (the heard earcon) when the
     utterance is not over `acknowledge_after` seconds later and the host is quiet; one
     tick a word."""
     from voice_host import config

@@ -134,7 +134,7 @@ def test_voice_print_identifies_four_enrolled_voices(enrolled, say):
 
 
 def test_a_voice_like_no_print_is_the_player_not_enrolled_yet(embedder, say):
-    """Issue 19, item 7: Dave's introduction was lost. A word in a voice that matches no
+    """Dave's introduction was lost. A word in a voice that matches no
     print well is not the nearest enrolled player's: it is Dave's, the one player the
     host has no print of, and the host asks ("Was that Dave?"); with two players not
     enrolled it cannot guess ("Who said kingdom?")."""
@@ -215,7 +215,7 @@ def test_listen_reports_speech_start_and_partials_before_the_utterance(say, vosk
 
 
 def test_a_voice_attributed_is_not_embedded_again_when_the_host_learns_from_it(moon, say, embedder):
-    """Issue 21: the voice prints' d-vector (20-40 ms) ran twice for an utterance the host
+    """The voice prints' d-vector (20-40 ms) ran twice for an utterance the host
     learns a voice from ("Ben, blizzard"; an introduction): when the listener attributed
     it, and when the hearing enrolled it. The embedder remembers a clip's d-vector by its
     sound."""

@@ -146,7 +146,7 @@ def test_state_stays_plain(words: Words) -> None:
     assert used == (("jump", "Ann"),)
 
 
-# issue 11, item 1: an adjective's -ly comes from its spelling, whatever the sound change
+# an adjective's -ly comes from its spelling, whatever the sound change
 @pytest.mark.parametrize(
     ("base", "adverb"),
     [

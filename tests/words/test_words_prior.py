@@ -1,4 +1,4 @@
-"""The search prior's range maxima (issue 19: the best bonus below a trie node)."""
+"""The search prior's range maxima (the best bonus below a trie node)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11 in the scorekeeper games: Phlounder's illegal bell is scored at once."""
+"""Phlounder's illegal bell is scored at once."""
 
 from __future__ import annotations
 

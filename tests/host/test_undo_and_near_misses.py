@@ -1,4 +1,4 @@
-"""Issue 18, the session's share: undo that never brings back a refused input nor
+"""The session's share: undo that never brings back a refused input nor
 reopens a finished game, undo of another player's input asked first, the worthless
 interrupt asked only of heard input, setting commands that are no words, and typed
 near-misses of commands."""
@@ -146,7 +146,7 @@ def test_the_last_word_of_a_classic_game_can_be_challenged_at_the_table(table):
     assert [w["word"] for w in t.session.result()["players"][2]["words"]] == ["dig"]
 
 
-# ---------------------------------------------------------------------- issue 21: the opening known ahead
+# ---------------------------------------------------------------------- the opening known ahead
 def test_the_host_knows_what_it_will_say_when_the_game_begins(words):
     """The voice renders the game's first sentences before they are said (the intro,
     the draw, the board, whose turn): a silent twin of the session begins the game."""

@@ -1,4 +1,4 @@
-"""Issue 18, the rules' share: the last word of a Classic game can be challenged before
+"""The rules' share: the last word of a Classic game can be challenged before
 the final scores (ruling 65)."""
 
 from __future__ import annotations

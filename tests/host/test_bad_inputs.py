@@ -1,4 +1,4 @@
-"""Issue 11, inputs: a sentence for each, never a traceback, nothing lost."""
+"""Inputs: a sentence for each, never a traceback, nothing lost."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11, the rules a table found wrong in one evening: game over is over, a voided
+"""The rules a table found wrong in one evening: game over is over, a voided
 duel word leaves the word list, Redux's timer follows --timer."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11 at the command line: missing and damaged files, bad setup options, Ctrl-C
+"""Missing and damaged files, bad setup options, Ctrl-C
 and resume, each answered with a sentence and never a traceback."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def test_a_damaged_line_mid_log_is_skipped_and_the_original_kept(tmp_path):
     second = voice_host("resume", str(log), "--no-voice", "--result-json", str(out), stdin="Ben: jigsaw\n")
     assert second.returncode == 0, second.stderr
     said = [x[len("host: "):] for x in second.stdout.splitlines()]
-    assert said[:2] == [  # issue 18: the lines after the damaged one are replayed too
+    assert said[:2] == [  # the lines after the damaged one are replayed too
         f"Line 7 of {log} is damaged, so I skipped it and replayed the other 5 inputs; "
         f"the original log is kept as {log}.damaged.",
         "Resuming prolix-classic after 5 logged inputs.",
@@ -109,7 +109,7 @@ def test_ctrl_c_scores_the_last_word_saves_the_clock_and_says_how_to_resume(tmp_
     app.pause(s, log)
     log.close()
     assert heard == ["Ben scores 10 points for jigsaw.", "Ben, draw 2 tiles and tell me the letters.",
-                     "Round 1 of 6. Scores: Ann 15; Ben 10; Cat 0.",  # the standings (issue 18)
+                     "Round 1 of 6. Scores: Ann 15; Ben 10; Cat 0.",  # the standings
                      f"Stopped. The game is saved; to carry on, run: voice-host resume {path}"]
     resumed = voice_host("resume", str(path), "--no-voice", stdin="@draw R T\nCat: whose turn\n")
     said = [x[len("host: "):] for x in resumed.stdout.splitlines()]
@@ -171,7 +171,7 @@ def test_ctrl_c_in_typed_play_says_the_resume_command(tmp_path):
 
 
 def test_every_section_of_the_settings_is_read_one_way(tmp_path):
-    """Issue 22: [listening], [speech], [voice] and [dictionary] are Settings classes read
+    """[listening], [speech], [voice] and [dictionary] are Settings classes read
     from the merged configuration, a table's file over the defaults."""
     from voice_host import config
     from voice_host.host.hearing import HearingSettings

@@ -1,4 +1,4 @@
-"""Issue 11 items 10, 11, 13 and issue 13 items 3-4: questions are never words, near
+"""Questions are never words, near
 misses of commands are the commands, low interrupts are confirmed, help lists the
 phrases of the game being played, and every fact of the table is answered on request
 (each answer compared with the game's state)."""
@@ -123,7 +123,7 @@ def test_road_says_the_bag_and_warns_before_the_last_pass(words):
     assert t("Ann: pass")[-1] == "Game over. Final scores: Ann 7; Ben 0; Cat 0. Ann wins!"
 
 
-# ---------------------------------------------------------------------- issue 13, item 3: every fact on request
+# ---------------------------------------------------------------------- every fact on request
 def test_time_left_for_anyone_the_active_player_included(table):
     t = table()
     t("Ben: timer")
@@ -209,7 +209,7 @@ def test_dexikon_banked_words_bonus_marks_and_penalty_count(table):
     assert t("Ben: penalty count") == ["Penalty cards: Ann 0; Ben 2."] and t.state.sheets["Ben"].penalties == 2
 
 
-# ---------------------------------------------------------------------- issue 13, item 4: the listener sets the pace
+# ---------------------------------------------------------------------- the listener sets the pace
 def test_spell_it_repeat_and_brief_or_full(table):
     t = table()
     assert t("Ann: spell it") == ["No word has been said yet."]

@@ -1,4 +1,4 @@
-"""Issue 18, item 8, the rules' share in Prolix: what the modes report must agree with their
+"""The rules' share in Prolix: what the modes report must agree with their
 state (the round a word was voided in, a duel's missing word, whose turn it is while the
 tiles are drawn and after the end)."""
 

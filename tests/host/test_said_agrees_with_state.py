@@ -1,4 +1,4 @@
-"""Issue 18, items 7 and 8, end to end: what the host says agrees with the game's state, and
+"""End to end: what the host says agrees with the game's state, and
 a setup the game cannot be played with is one sentence and a non-zero exit before it starts."""
 
 from __future__ import annotations

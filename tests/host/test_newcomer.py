@@ -1,4 +1,4 @@
-"""Issue 18, item 9: a newcomer's play-through, end to end through the real command line.
+"""A newcomer's play-through, end to end through the real command line.
 
 The README's commands run as written after its own set-up, the games are named with
 their --game values, a bad choice or another game's option is one sentence, Ctrl-D at a

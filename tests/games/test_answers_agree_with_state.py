@@ -1,4 +1,4 @@
-"""Issue 18, items 7 and 8, the rules' share: what the road game, Dexikon and Phlounder
+"""The rules' share: what the road game, Dexikon and Phlounder
 accept and answer must agree with their state (a rack holds ten tiles, a set must fill
 the racks, last words are nobody's turn but not a stopped game, a team's sheet is the
 team's)."""

@@ -1,4 +1,4 @@
-"""Issue 18, items 3 and 4: a damaged log loses nothing it can still read, and a game
+"""A damaged log loses nothing it can still read, and a game
 killed at any moment resumes exactly as if it had not been."""
 
 from __future__ import annotations
