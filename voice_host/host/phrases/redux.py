@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from voice_host.games.prolix.actions import Pass
-from voice_host.host.phrases import prolix
+from voice_host.host.phrases import prolix, road
 from voice_host.host.phrases.language import Spoken
 
-PASS = ("pass", "i pass", "i'll pass", "no word", "i have no word", "nothing", "i have nothing")
+PASS = (*road.PASS, "no word", "i have no word", "nothing", "i have nothing")
+"""The road game's pass, and saying there is no word."""
 
 HELP = {"No word": "say 'pass' (or 'no word'): an interjector loses nothing, the active player gets minus 1; "
                    "'play pass' plays the word pass."}
