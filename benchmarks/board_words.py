@@ -1,5 +1,5 @@
 """Game words said alone, chosen the way players choose them on a board, heard with and
-without the game's prior (issue 19): what `voice-host hear --board` hears.
+without the game's prior: what `voice-host hear --board` hears.
 
     .venv/bin/python benchmarks/board_words.py --quick              # 2 x 24 boards (~5 min a setting)
     .venv/bin/python benchmarks/board_words.py                      # 2 x 60 boards

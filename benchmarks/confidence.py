@@ -1,5 +1,5 @@
 """How sure may the host be of a word it heard? The recognizer's calibrated confidence,
-fitted on the tuning split and checked on the held-out split (issue 19, item 6).
+fitted on the tuning split and checked on the held-out split.
 
     .venv/bin/python benchmarks/confidence.py                       # hear (~2-3 min here), fit, report
     .venv/bin/python benchmarks/confidence.py --cache heard.json    # keep what was heard; later runs refit from it

@@ -1,4 +1,4 @@
-"""Ending a turn early (issue 21, item 2): how often the listener ends a one-word play at
+"""Ending a turn early: how often the listener ends a one-word play at
 its first short pause, whether it still hears the same word, and how often it cuts a
 sentence at a pause inside it (a false ending).
 
@@ -11,7 +11,7 @@ that split's voices, clean and at 10 dB pink noise, through the real Listener (V
 the guess at `guess_after`, the early end at `end_early_after`) and the hearing's own
 language and prior (Hearing.sayable()), fed in 20 ms blocks. Each is heard twice: with
 today's settings, and with guessing off (guess_after = 0: every utterance waits for the
-full trailing silence, as before issue 21). Reported: ended early (the share of plays
+full trailing silence, as before turns ended early). Reported: ended early (the share of plays
 that end at the short pause), right (the word heard) with and without, and where the
 two hear differently.
 

@@ -1,5 +1,5 @@
 """Phlounder's, Dexikon's and the road game's plays said aloud, heard freely and in the
-game's own language (issue 19, item 4): what `voice-host hear --game G` hears.
+game's own language: what `voice-host hear --game G` hears.
 
     .venv/bin/python benchmarks/game_plays.py --quick     # 6 plays a game and split (~6 min)
     .venv/bin/python benchmarks/game_plays.py             # 16 plays a game and split

@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/latency.py --quick     # 4 words a condition (about 6 minutes)
     .venv/bin/python benchmarks/latency.py --conditions idle --verbose   # what the host says, as it says it
 
-Issue 21, item 1. Held-out speech (the voices no tuning set uses: piper's neural joe,
+Held-out speech (the voices no tuning set uses: piper's neural joe,
 festival's HTS slt and flite's slt; no word of the tuning game of benchmarks/table.py)
 is played into the LIVE loop (`voice_host.by_voice.play_live`: the Listener with its VAD and
 echo gate, the default recognizer (Moonshine, told what may be said), voice prints, the
@@ -50,7 +50,7 @@ included, as the host runs).
 Conditions: idle, and loaded: a busy process on one core beside it (``--hogs N``).
 The last line: ``latency p95: one-word N ms, other N ms, loaded N ms`` (first sound:
 idle one-word plays; idle everything else; loaded, every kind), after the same for the
-first sentence. Targets (issue 21, idle 2-core
+first sentence. Targets (idle 2-core
 machine): p95 <= 400 ms one-word, <= 600 ms other, <= 800 ms loaded; Piper's first
 sample p95 <= 120 ms.
 """

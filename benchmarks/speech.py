@@ -1,4 +1,4 @@
-"""Speech-layer benchmark: prints, per engine, the figures issue 4 asks for.
+"""Speech-layer benchmark: prints, per engine, its timing, words and attribution figures.
 
     .venv/bin/python benchmarks/speech.py            # full: 300 words, 3 voices, clean/20/10 dB
     .venv/bin/python benchmarks/speech.py --quick    # 60 words, for a quick look

@@ -11,9 +11,9 @@
     .venv/bin/python benchmarks/table.py --quick --no-answers --talk 15   # other people talking, 15 dB under the players
 
 A game of Prolix Classic (the host's own bag, seeded; 20 rounds, so that every word said
-is a play) as issue 10 asks a host to handle it with its default settings: one
+is a play) as a host must handle it with its default settings: one
 microphone, each player says "I am NAME, and I am ready to play." once, then only bare
-words, about 2.5 s apart. The words are chosen the way players choose them (issue 19):
+words, about 2.5 s apart. The words are chosen the way players choose them:
 the game is first played as typed, to know the board the game shows before each word;
 the active player says a known word (wordfreq Zipf >= 3.3, 4 letters or more, not used,
 not a cheapie: `Words.values(tiles, used)` > 0) among the 25 best-scoring on that
@@ -62,8 +62,8 @@ the player right (who) and the pipeline's real-time factor.
 Two splits: TUNING, said by flite rms and awb and awb shifted with sox (no festival
 HTS slt, piper joe or flite slt), and HELD-OUT, said by voices no test uses (piper's
 neural joe, flite kal16, and sox pitch/tempo-shifted festival slt and rms), whose
-words are never chosen in the tuning game. Targets (issue
-19, held-out, one microphone, nobody answering): right on the sheet >= 95% clean, >=
+words are never chosen in the tuning game. Targets (held-out, one
+microphone, nobody answering): right on the sheet >= 95% clean, >=
 90% at 20 dB, >= 75% at 10 dB; silently wrong <= 2% in every condition; questions <=
 15% of words clean; a table that answers >= 99% clean, >= 97% at 20 dB. The rare-word
 stress case stays in benchmarks/recognition.py.

@@ -38,7 +38,7 @@ class HostSentences:
     def nobody_claimed(self, text: str) -> str:
         return f"Nobody said who said {text}, so it doesn't count. Say your name first, like 'Ann, jewelers'."
 
-    # voices and spellings (issue 10)
+    # voices and spellings: who spoke, and which spelling
     def enroll_prompt(self, player: str) -> str:
         return f"{player}, so I know your voice, please say: I am {player}, and I am ready to play."
 

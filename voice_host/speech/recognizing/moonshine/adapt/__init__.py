@@ -1,6 +1,6 @@
-"""Adapting Moonshine base to words said alone at a noisy table (issue 20).
+"""Adapting Moonshine base to words said alone at a noisy table.
 
-One module per job (docs/SPEECH.md, "Adapting the recognizer"):
+One module per job (docs/ADAPTING.md):
 
 - ``voices``: the training voices, and the check that refuses the held-out ones;
 - ``heldout``: the words the benchmarks and speech tests use (never trained on);

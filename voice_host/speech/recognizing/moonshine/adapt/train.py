@@ -4,7 +4,7 @@ as a delta (.delta).
     python -m voice_host.speech.recognizing.moonshine.adapt train MANIFEST OUT \\
         --steps 1200 --batch 128 --lr 3e-5 --warmup 200       # on a GPU: bf16
 
-The recipe the trial found (issue 20): AdamW, lr 3e-5, 200 warm-up steps, cosine down
+The recipe the first trial run found: AdamW, lr 3e-5, 200 warm-up steps, cosine down
 to 10%, weight decay 0.01, batch 128, bf16 autocast on a GPU (fp32 on a CPU), ~1,200
 steps. ``--part`` adapts only part of the model (decoder, upper encoder layers), and
 ``--distill W`` adds W x KL(base || adapted) over the same batch, both to keep what
