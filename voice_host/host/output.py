@@ -5,7 +5,7 @@ and ``demo``: every sentence is printed as ``host: ...``; with a voice it is als
 aloud (speech.speaking.voice.TtsVoice: Piper or pyttsx3 by ``[voice] engine``); with ``--speak-to
 FILE.wav`` it is also laid into that file on the game's timeline (speech.speaking.record.SpeakTo).
 Earcons (``[voice] earcons``) go to both. ``--no-voice`` silences the loudspeakers only:
-the file is still written (docs/SPEECH.md, "Rulings").
+the file is still written (docs/VOICE.md, "`--no-voice` with `--speak-to`").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The speech layer: audio in, recognition, speaker turns, voice prints, the host's voice.
 
-One package per stage (docs/SPEECH.md):
+One package per stage (docs/SPEECH.md indexes a page for each):
 
 - ``listening/``: audio in to utterances: ``sources`` (audio in), ``vad`` (where speech
   starts and ends), ``echo`` (the host's own voice kept out), ``attribution`` (who

@@ -71,7 +71,7 @@ class HearingSettings(Settings, sections=("speech",)):
     the word heard is the word said) under which a word is confirmed before it is
     played: of 0.80, 0.86 and 0.92, the lowest that kept the words scored silently wrong
     at or under 2% in every condition of the real-games benchmark's tuning split
-    (benchmarks/table.py; docs/SPEECH.md, "How sure, calibrated")."""
+    (benchmarks/table.py; docs/HEARING.md, "Which word")."""
     confirm_fit_below: float = 0.0
     """The constrained search's score of its best sentence (log-likelihood with the
     priors, in nats, Moonshine's scale) under which a word is confirmed however clear

@@ -75,7 +75,7 @@ class Transcript:
     complete: float = 0.0
     """How sure the recognizer is that this is a whole sentence of its language that
     cannot go on (0..1; 0 when it cannot tell): the listener ends an utterance at a
-    short pause only when this is high (docs/SPEECH.md, "Answering at once")."""
+    short pause only when this is high (docs/LISTENING.md, "A turn ends as soon as it is over")."""
 
 
 class Recognizer(Protocol):

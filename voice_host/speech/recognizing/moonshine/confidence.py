@@ -7,7 +7,7 @@ and one of them still takes it all ("brie" for "prematurely"), and low when two 
 of one word are torn although either would do. A logistic model over a few measures of
 the search (:data:`FEATURES`) says instead how often such a sentence was right, fitted
 on the tuning split's words heard as a table says them (benchmarks/confidence.py
-refits it and prints :data:`COEF`; docs/SPEECH.md, "How sure, calibrated").
+refits it and prints :data:`COEF`; docs/RECOGNIZING.md, "How sure, calibrated").
 """
 
 from __future__ import annotations
