@@ -120,14 +120,6 @@ def test_a_new_word_from_the_player_asked_is_not_the_word_again(ear):
         (10, "Ann", "cheers"), (13, "Ann", "cheerleaders")]
 
 
-def test_no_then_the_word(ear):
-    t, hearing = ear
-    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
-    assert said(t, hearing, support.Heard(12, "no", "Ann")) == ["Then please say it again, or spell it."]
-    out = said(t, hearing, support.Heard(14, "tours", "Ann"))
-    assert out[0].endswith("for tours.") and t.game.state.used == [("tours", "Ann")]
-
-
 def test_a_word_taken_wrong_is_put_right_by_its_player(ear):
     t, hearing = ear
     assert said(t, hearing, support.Heard(10, "percents", "Ann"))[0] == "Ann scores 5 points for percents."
@@ -318,18 +310,14 @@ def test_a_word_that_fits_the_sound_badly_is_asked_about_however_sure_the_margin
     not fit), and brie went on Dee's sheet without a question. Unanswered, such a word
     is left out, not taken on a guess."""
     t, hearing = ear
-    junk = support.Heard(10, "jawbones", "Ann", confidence=1.0, constrained=True,
-                         alternatives=[("jawbones", -2.15), ("jawbone", -8.6)])
-    assert said(t, hearing, junk) == ["Did you say jawbones or jawbone?"]
+    assert said(t, hearing, junk(10)) == ["Did you say jawbones or jawbone?"]
     assert hearing.question.fits is False
-    hearing.tick(10 + hearing.settings.answer_within + 1)
-    assert t.heard[-1] == "I'll leave out jawbones. If you played a word, say it again."
-    assert t.game.state.used == [] and hearing.question is None
+    hearing.tick(10 + hearing.settings.answer_within + 1)  # not taken on a guess: asked for again
+    assert t.heard[-1] == "Ann, I missed your word. Say it again, or spell it."
+    assert t.game.state.used == [] and hearing.question.kind == "again"
     assert [r for r in t.session.records if isinstance(r, Said)] == []  # nothing logged: a replay plays nothing
-    again = support.Heard(30, "jawbones", "Ann", confidence=1.0, constrained=True,
-                          alternatives=[("jawbones", -2.15), ("jawbone", -8.6)])
-    said(t, hearing, again)
-    assert said(t, hearing, support.Heard(32, "yes", "Ann"))[0] == "Ann scores 17 points for jawbones."  # confirmed
+    said(t, hearing, junk(21))  # said again, as badly: asked about
+    assert said(t, hearing, support.Heard(23, "yes", "Ann"))[0] == "Ann scores 17 points for jawbones."  # confirmed
 
 
 def test_a_word_that_fits_the_sound_and_is_sure_is_taken_at_once(ear):
@@ -373,3 +361,59 @@ def test_a_reading_that_scores_nothing_on_the_board_is_never_offered(table):
         hearing = Hearing(t.session, t.session.words, HearingSettings())
         assert said(t, hearing, Unsure(10, "cheers", alternatives)) == [asked]
         assert any(line.endswith("for cheers.") for line in said(t, hearing, support.Heard(12, "yes", "Ann")))
+
+
+def junk(start, speaker="Ann") -> support.Heard:
+    """A sentence of the language forced onto a sound it does not fit (left out if unanswered)."""
+    return support.Heard(start, "jawbones", speaker, confidence=1.0, constrained=True,
+                         alternatives=[("jawbones", -2.15), ("jawbone", -8.6)])
+
+
+def test_a_word_left_out_is_asked_for_again_by_name_and_the_next_word_waits_for_it(ear):
+    """A person keeping score who missed a word asks its player for it before the game
+    goes on: Ben's word, said at his usual time, waits, so it is not an interrupt of
+    Ann's turn; Ann's word, said again, is played at the time of her first try."""
+    t, hearing = ear
+    said(t, hearing, junk(10))
+    hearing.tick(10 + hearing.settings.answer_within + 1)
+    assert t.heard[-1] == "Ann, I missed your word. Say it again, or spell it."
+    assert hearing.question.kind == "again" and hearing.question.speaker == "Ann"
+    assert said(t, hearing, support.Heard(20, "cowbells", "Ben")) == []  # waits for Ann
+    out = said(t, hearing, support.Heard(21, "jawbones", "Ann"))
+    assert out[0] == "Ann scores 17 points for jawbones."
+    assert [(r.t, r.speaker, r.text) for r in t.session.records if isinstance(r, Said)] == [
+        (10, "Ann", "jawbones"), (20, "Ben", "cowbells")]
+    assert "interrupt" not in " ".join(t.heard).lower()
+
+
+def test_a_word_asked_for_again_and_still_missed_is_left_out_once(ear):
+    t, hearing = ear
+    said(t, hearing, junk(10))
+    hearing.tick(19)
+    assert hearing.question.kind == "again"
+    said(t, hearing, junk(21))  # said again, fits no better: asked about, once
+    assert t.heard[-1] == "Did you say jawbones or jawbone?"
+    hearing.tick(21 + hearing.settings.answer_within + 1)
+    assert t.heard[-1] == "I'll leave it out, Ann." and hearing.question is None
+    assert [r for r in t.session.records if isinstance(r, Said)] == [] and t.game.state.used == []
+
+
+def test_a_word_asked_for_again_and_not_said_is_left_out_and_the_table_goes_on(ear):
+    t, hearing = ear
+    said(t, hearing, junk(10))
+    hearing.tick(19)
+    said(t, hearing, support.Heard(20, "cowbells", "Ben"))
+    hearing.tick(19 + hearing.settings.answer_within + 1)
+    i = t.heard.index("I'll leave it out, Ann.")  # Ann's turn goes on: Ben's word interrupts it
+    assert t.heard[i + 1] == "Ben interrupts Ann with cowbells: 16, minus 2, scores 14."
+    assert [(r.t, r.speaker, r.text) for r in t.session.records if isinstance(r, Said)] == [(20, "Ben", "cowbells")]
+
+
+def test_no_to_did_you_say_asks_the_player_again_by_name(ear):
+    t, hearing = ear
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
+    assert said(t, hearing, support.Heard(12, "no", "Ann")) == ["Then say it again, Ann, or spell it."]
+    assert said(t, hearing, support.Heard(13, "cowbells", "Ben")) == []  # waits for Ann's word
+    out = said(t, hearing, support.Heard(14, "tours", "Ann"))
+    assert out[0].endswith("for tours.")
+    assert [(r.t, r.text) for r in t.session.records if isinstance(r, Said)] == [(10, "tours"), (13, "cowbells")]

@@ -20,11 +20,14 @@ class HostSentences:
     def put_right(self, player: str, word: str, taken: str) -> str:
         return f"Sorry, {player}: {word}, not {taken}."
 
-    def left_out(self, word: str) -> str:
-        return f"I'll leave out {word}. If you played a word, say it again."
+    def missed_word(self, player: str) -> str:
+        return f"{player}, I missed your word. Say it again, or spell it."
 
-    def say_again(self) -> str:
-        return "Then please say it again, or spell it."
+    def left_out_again(self, player: str) -> str:
+        return f"I'll leave it out, {player}."
+
+    def say_again(self, player: str) -> str:
+        return f"Then say it again, {player}, or spell it."
 
     def who_said(self, text: str) -> str:
         return f"Who said {text}?"

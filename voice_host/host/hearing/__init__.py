@@ -199,8 +199,8 @@ class Hearing:
     # ------------------------------------------------------------------ questions
     def _ask(self, q: Question, sentence: str) -> None:
         self.confirm.question = q
-        if self.expect is not None:
-            self.expect(["yes", "no", *q.options, *self.session.players])
+        if self.expect is not None:  # the answers; a word asked for again is any word
+            self.expect(None if q.kind == "again" else ["yes", "no", *q.options, *self.session.players])
         self.listen()
         self._say(sentence)
 
@@ -219,6 +219,8 @@ class Hearing:
             self._take(settled.play)
         if settled.again is not None:
             self._hear(settled.again)
+        if settled.ask is not None:
+            self._ask(*settled.ask)
 
     # ------------------------------------------------------------------ what may be said
     def listen(self) -> None:

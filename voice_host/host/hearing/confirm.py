@@ -13,10 +13,16 @@
 - **Who?** An utterance nobody could attribute is asked about ("Who said jewelers?"); a
   weakly attributed one is confirmed ("Was that Bob?"). The answer is a player's name or
   yes/no.
+- **Again?** A word the host would leave out (it fits no word well and nobody answered),
+  or one its player said "no" to, is asked for by name ("Ann, I missed your word. Say it
+  again, or spell it."), as a scorekeeper would before the game goes on: the next
+  player's word waits, so it is not taken as an interrupt of a turn that only seems
+  open. The word said again is played at the time of the first try; missed once more,
+  it is left out.
 
 Unanswered, the host settles the question itself after ``answer_within`` seconds: it
-takes its best guess and says so, keeps its guess of the player, or drops the word and
-says so. What is said while a question is open waits (``waiting``) and is heard once it
+takes its best guess and says so, keeps its guess of the player, asks for the word
+again, or drops it and says so. What is said while a question is open waits (``waiting``) and is heard once it
 is settled. A question and its answer come back as a :class:`Settled`: what the hearing
 then says, plays or hears again.
 """
@@ -40,8 +46,8 @@ class Question:
     """A question the host asked and is waiting on."""
 
     kind: str
-    """"word" (did you say X?), "spelling" (knight with a K, or night?) or "who" (who
-    said it? / was that X?)."""
+    """"word" (did you say X?), "spelling" (knight with a K, or night?), "who" (who
+    said it? / was that X?) or "again" (Ann, say it again)."""
     t: float
     """When the utterance it is about started (the record keeps that time)."""
     asked_at: float
@@ -61,6 +67,8 @@ class Question:
     fits: bool = True
     """For "word": whether the word fits the sound well enough to be taken should nobody
     answer (else it is left out: noise, or a word the recognizer's language lacks)."""
+    retry: bool = False
+    """The word is already the one said again on the host's asking: not asked for again."""
 
 
 @dataclass
@@ -73,6 +81,8 @@ class Settled:
     say: str | None = None
     play: Said | None = None
     again: Again | None = None
+    ask: tuple[Question, str] | None = None
+    """A question to ask next, and its sentence (the word asked for again)."""
 
 
 @dataclass
@@ -114,7 +124,7 @@ class Confirm(Stage):
                     options.insert(1, guess)
         if options:
             q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix,
-                         fits=self.settings.fits(u))
+                         fits=self.settings.fits(u), retry=getattr(u, "retry", False))
             return q, self.announce.did_you_say(options[:2])
         if match is not None and not spelled:
             spellings = [w for w in self._spellings(match.best) if w == match.best or self._sayable(w)]
@@ -206,7 +216,7 @@ class Confirm(Stage):
             place = ORDINALS.get(body)
             if said in ("yes", "no") or body in q.options or place is not None:
                 if said == "no":
-                    return Settled(say=self.announce.say_again())
+                    return self._ask_again(q, u.end, self.announce.say_again(q.speaker))
                 word = body if body in q.options else q.options[min(place or 0, len(q.options) - 1)]
                 return Settled(play=Said(q.t, q.speaker, q.prefix + word, q.heard))
             correction = body.removeprefix("no ")  # the word again, or spelled, by the player asked
@@ -215,6 +225,11 @@ class Confirm(Stage):
                 if match is not None and (correction != body or is_spelled(correction) or
                                           said_again(match.best, q.options)):  # else a new play: it waits
                     return Settled(again=Again.of(u, q.t, q.prefix + correction, q.speaker))
+        if q.kind == "again" and u.speaker in (q.speaker, None):
+            if said == "no":  # "no", "never mind": nothing to play
+                return Settled(say=self.announce.left_out_again(q.speaker))
+            if said in ("word", "unclear"):
+                return Settled(again=Again.of(u, q.t, q.prefix + body, q.speaker, retry=True))
         if q.kind == "spelling" and u.speaker in (q.speaker, None):
             word = self._spelling_answer(body, said, q.options)
             if word is not None:
@@ -229,6 +244,11 @@ class Confirm(Stage):
                     return Settled(learn=(player, q.utterance), play=Said(q.t, player, q.text, q.heard))
                 return Settled(say=self.announce.who_then(q.text))
         return None
+
+    @staticmethod
+    def _ask_again(q: Question, at: float, sentence: str) -> Settled:
+        """Ask ``q``'s player for the word again (the next words wait for it)."""
+        return Settled(ask=(Question("again", q.t, at, q.speaker, "", q.heard, prefix=q.prefix), sentence))
 
     @staticmethod
     def _spelling_answer(body: str, said: str, options: list[str]) -> str | None:
@@ -251,8 +271,10 @@ class Confirm(Stage):
     def unanswered(self, q: Question) -> Settled:
         """Nobody answered in time: the host takes its best guess and says so, keeps its
         guess of the player, or drops the word and says so."""
-        if q.kind == "word" and not q.fits:  # what fit no word well is not played on a guess
-            return Settled(say=self.announce.left_out(q.options[0]))
+        if q.kind == "word" and not q.fits and not q.retry:  # what fit no word well is not played on a guess
+            return self._ask_again(q, q.asked_at + self.settings.answer_within, self.announce.missed_word(q.speaker))
+        if q.kind == "again" or (q.kind == "word" and not q.fits):
+            return Settled(say=self.announce.left_out_again(q.speaker))
         if q.kind in ("word", "spelling"):
             taken = q.prefix + q.guess if q.guess else q.text
             return Settled(say=self.announce.taking_guess(q.guess or q.options[0]),

@@ -50,11 +50,14 @@ class Again:
     speaker_confidence: float = 1.0
     ask: bool = False
     speaker_method: str = "answer"
+    retry: bool = False
+    """The word said again because the host asked for it ("Ann, I missed your word"): a
+    word that is missed once more is left out, not asked for a third time."""
 
     @classmethod
-    def of(cls, u: Heard, start: float, body: str, speaker: str | None) -> "Again":
+    def of(cls, u: Heard, start: float, body: str, speaker: str | None, retry: bool = False) -> "Again":
         """Utterance `u` heard as `body` by `speaker`, as if said at `start`."""
-        return cls(start, u.end, u.text, body, speaker, u.confidence, u.constrained, u.alternatives)
+        return cls(start, u.end, u.text, body, speaker, u.confidence, u.constrained, u.alternatives, retry=retry)
 
 
 class HearingSettings(Settings, sections=("speech",)):
