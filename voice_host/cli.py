@@ -162,7 +162,8 @@ def output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-voice", action="store_true", help="print announcements instead of speaking them")
     p.add_argument("--result-json", metavar="OUT",
                    help="write the result (scores, words, winners) here, at the end or when stopped")
-    p.add_argument("--pace", type=float, default=0.0, metavar="S", help="wait S real seconds between script lines")
+    p.add_argument("--pace", type=float, default=0.0, metavar="S", help="play a script slowly: wait S seconds between "
+                   "its lines")
     p.add_argument("--speak-to", metavar="FILE.wav",
                    help="also record everything the host says into this WAV, on the game's timeline")
 
@@ -172,20 +173,27 @@ def game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY),
                    help=f"the game to host: {listed(sorted(REGISTRY))} (default: prolix-classic)")
     p.add_argument("--players", required=True, help="names in clockwise seating order, comma-separated")
-    p.add_argument("--seed", type=int, help="seed for the tile bag and the start player (default: random)")
-    p.add_argument("--script", metavar="FILE", help="a scripted session to play (default: typed lines on stdin)")
-    p.add_argument("--log", metavar="FILE", help="append every input to this event log (resume with it)")
-    p.add_argument("--config", metavar="FILE", help="a table's own settings (TOML) over config/default.toml")
+    p.add_argument("--seed", type=int, help="a number that fixes the tiles drawn and the start player, to play the "
+                   "same game again (default: random)")
+    p.add_argument("--script", metavar="FILE", help="a file of inputs, one a line ('Ann: jewelers', '@draw M N'), "
+                   "played in order (default: type them)")
+    p.add_argument("--log", metavar="FILE", help="save every input to FILE as the game goes, so 'voice-host resume "
+                   "FILE' can carry on after a stop")
+    p.add_argument("--config", metavar="FILE", help="your table's settings file (TOML): what it sets replaces "
+                   "config/default.toml's")
 
 
 def table_options(p: argparse.ArgumentParser) -> None:
     """Table mode and the table's rules (settings: see ``overrides``)."""
-    p.add_argument("--start", metavar="NAME", help="table mode: the start player the table determined")
-    p.add_argument("--board", metavar="LETTERS", help="table mode: the eight tiles, e.g. 'W B J S L C D G'")
-    p.add_argument("--tie-window", type=float, metavar="S", help="seconds within which words are simultaneous")
+    p.add_argument("--start", metavar="NAME", help="playing with real tiles: the player your table drew to start")
+    p.add_argument("--board", metavar="LETTERS", help="playing with real tiles: the eight tiles on the table, "
+                   "e.g. 'W B J S L C D G'")
+    p.add_argument("--tie-window", type=float, metavar="S", help="words said within S seconds of each other count as "
+                   "said together (a tiebreaker decides)")
     p.add_argument("--timer", type=float, metavar="S", help="seconds on the sand timer")
     p.add_argument("--auto-reject", action="store_true", help="refuse words missing from the dictionary at once")
-    p.add_argument("--challenge-vote", action="store_true", help="uninvolved players vote before the dictionary")
+    p.add_argument("--challenge-vote", action="store_true", help="on a challenge, the players not involved vote "
+                   "before the dictionary decides")
 
 
 def family_options(p: argparse.ArgumentParser) -> None:
@@ -193,17 +201,21 @@ def family_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--teams", metavar="TEAMS", help="Phlounder partners, e.g. Ann+Ben,Cat+Dan")
     p.add_argument("--children", metavar="NAMES", help="Phlounder: players who use the children's letter die")
     p.add_argument("--variant", metavar="NAME", help="Dexikon: quick, long or long-best5 (default: standard)")
-    p.add_argument("--set-size", type=int, metavar="N", help="road game: tiles in the set, so the host counts the bag")
+    p.add_argument("--set-size", type=int, metavar="N", help="road game: how many tiles your set has, so the host "
+                   "counts what is left in the bag")
 
 
 def speech_options(p: argparse.ArgumentParser) -> None:
     """Playing by voice: the recording or microphone, the recognizer, the voice prints."""
-    p.add_argument("--audio", metavar="WAV", help="play a recorded session (the clock follows the recording)")
-    p.add_argument("--channels", metavar="NAMES", help="the player on each input channel, e.g. Ann,Ben,Cat")
+    p.add_argument("--audio", metavar="WAV", help="play from a recording of the table (WAV) instead of the microphone")
+    p.add_argument("--channels", metavar="NAMES", help="a microphone each: the player on each input channel, in "
+                   "order, e.g. Ann,Ben,Cat")
     engines.add_options(p)
-    p.add_argument("--voices", metavar="FILE", help="the table's voice prints: loaded if present, saved at the end")
+    p.add_argument("--voices", metavar="FILE", help="a file of the table's voices: known players need not introduce "
+                   "themselves; saved at the end")
     p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
-    p.add_argument("--typed", action="store_true", help="type the inputs even when a microphone is present")
+    p.add_argument("--typed", action="store_true", help="type lines instead of speaking, even when a microphone is "
+                   "present")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,10 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
         options(play)
     play.set_defaults(func=cmd_play)
 
-    resume = sub.add_parser("resume", help="continue the game an event log holds")
+    resume = sub.add_parser("resume", help="carry on a stopped game from its saved log")
     resume.add_argument("log", metavar="LOG", help="the game's event log: the file given to --log, or the one the "
                                                    "host named when the game stopped")
-    resume.add_argument("--script", metavar="FILE", help="the same script: its lines already in the log are skipped")
+    resume.add_argument("--script", metavar="FILE", help="the same script file: its lines already in the log are "
+                        "skipped")
     output_options(resume)
     resume.set_defaults(func=cmd_resume)
 

@@ -22,14 +22,17 @@ from voice_host.speech.recognizing import engines
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("hear", help="what the host hears: each WAV file's words, or the microphone until Ctrl-C")
-    p.add_argument("wav", nargs="*", metavar="WAV", help="recordings of one utterance each (none: the microphone)")
+    p.add_argument("wav", nargs="*", metavar="WAV", help="recordings (WAV) of something said at the table; none: "
+                   "listen to the microphone")
     p.add_argument("--board", metavar="LETTERS", help="the board the words are said on, e.g. 'W B J S L C D G'")
     p.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY),
                    help=f"the game whose words and phrases to listen for: {', '.join(sorted(REGISTRY))} "
                         "(default: prolix-classic)")
     p.add_argument("--players", default="Ann,Ben,Cat", help="the names at the table (default: Ann,Ben,Cat)")
-    p.add_argument("--verbose", action="store_true", help="also the confidence and the alternatives weighed")
-    p.add_argument("--config", metavar="FILE", help="a table's own settings (TOML) over config/default.toml")
+    p.add_argument("--verbose", action="store_true", help="also say how sure the host is, and the other words it "
+                   "weighed")
+    p.add_argument("--config", metavar="FILE", help="your table's settings file (TOML): what it sets replaces "
+                   "config/default.toml's")
     p.add_argument("--no-voice", action="store_true", help="print what was heard without saying it")
     engines.add_options(p)
     p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")

@@ -33,7 +33,8 @@ def said(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
     ([*PLAY, "--pace", "fast"], "--pace needs a number of seconds, not 'fast'."),
     ([*PLAY, "--game", "road", "--set-size", "many"], "--set-size needs a whole number of tiles, not 'many'."),
     ([*PLAY, "--timer"], "--timer needs a number of seconds after it."),
-    ([*PLAY, "--board"], "--board needs a value after it (table mode: the eight tiles, e.g. 'W B J S L C D G')."),
+    ([*PLAY, "--board"], "--board needs a value after it (playing with real tiles: the eight tiles on the table, "
+     "e.g. 'W B J S L C D G')."),
     (["play", "--no-voice"], "Say who is playing: --players and their names in clockwise seating order, "
                              "e.g. --players Ann,Ben,Cat."),
     ([*PLAY, "--colour", "red"], "There is no option --colour for voice-host play; voice-host play --help lists them."),

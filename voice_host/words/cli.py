@@ -37,8 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="words already played, in order; WORD:PLAYER names who played it",
     )
     parser.add_argument("--wordlist", help="the table's own word list (one word per line) instead of the default")
-    parser.add_argument("--allow", help="file of extra words to accept")
-    parser.add_argument("--deny", help="file of words to reject")
+    parser.add_argument("--allow", help="a file of extra words to accept, one a line")
+    parser.add_argument("--deny", help="a file of words to refuse even if listed, one a line")
     parser.set_defaults(func=run)
     return parser
 

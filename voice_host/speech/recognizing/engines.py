@@ -27,9 +27,10 @@ ENGINES = ("auto", *AUTO_ORDER)
 
 def add_options(parser) -> None:
     """``--engine`` and ``--model``, as every command that hears takes them."""
-    parser.add_argument("--engine", choices=("auto", *sorted(AUTO_ORDER)), help="speech recognizer (default: [speech] engine in the "
-                        "settings; auto: the best installed)")
-    parser.add_argument("--model", metavar="PATH", help="speech model directory (default: the engine's own)")
+    parser.add_argument("--engine", choices=("auto", *sorted(AUTO_ORDER)), help="which speech recognizer hears the "
+                        "table (default: the settings' [speech] engine; auto: the best one installed)")
+    parser.add_argument("--model", metavar="PATH", help="a folder holding the recognizer's model files (default: the "
+                        "one installed with it)")
 
 
 def load(name: str) -> Engine:

@@ -217,7 +217,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     f.add_argument("--force", action="store_true", help="download again even if present")
     f.add_argument("--quiet", action="store_true", help="no progress bar")
     f.set_defaults(func=run_models_fetch)
-    w = msub.add_parser("where", help="show which models each engine would load")
+    w = msub.add_parser("where", help="show which model files each recognizer would load")
     w.set_defaults(func=run_models_where)
     d = subparsers.add_parser("devices", help="list audio input and output devices")
     d.set_defaults(func=run_devices)
