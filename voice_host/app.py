@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 
 from voice_host import config
 from voice_host.by_voice import live_options, play_live, play_recording, recognizer_for, table_voices
+from voice_host.display import announcement, from_options
 from voice_host.errors import UserError
 from voice_host.host import checks, output
 from voice_host.host.log import EventLog, keep_damaged
@@ -233,17 +234,23 @@ def play(args, players: list[str], cfg: dict) -> int:
             problem = checks.channels_problem(args.audio, args.channels)
         if problem:  # a bad setup option stops here: the game never starts on the host's own board
             raise UserError(problem)
+        display = from_options(args)  # a port it can't have is said before the voice loads
         speaker = Speaker(args.no_voice, cfg, args.speak_to)
+        speaker.display = display
         log_path = args.log or (auto_log_path(args.game) if interactive(args) else None)
         log = EventLog(log_path, header, opening=setup) if log_path else None  # the table's setup with the header
         session = Session(header, words, speaker, log)
         speaker.attach(session)
+        if display is not None:
+            display.follow(session)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
 
     def body() -> None:
         if log is not None and interactive(args):  # a live game: where it is kept, before it starts
             session.say(session.announcer.saving(str(log.path)))
+        if display is not None and interactive(args):  # and where the table can watch it
+            session.say(announcement(display))
         session.log = None  # the setup is in the log already: written with its header, so no kill falls between
         for record in setup:
             session.feed(record)
@@ -266,10 +273,14 @@ def resume(args) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from exc
     words = load_words(header.config)
+    display = from_options(args)
     try:
         speaker = Speaker(args.no_voice, header.config, args.speak_to)
     except ValueError as exc:
+        if display is not None:
+            display.close()
         raise UserError(str(exc)) from exc
+    speaker.display = display
     kept = None
     if damaged:  # keep the original whole; the log goes on without the lines it could not read
         kept = keep_damaged(args.log)
@@ -286,6 +297,8 @@ def resume(args) -> int:
     def body() -> None:
         session.replay(records)
         speaker.attach(session)  # the file starts at the resume point
+        if display is not None:
+            display.follow(session)
         if kept is not None:
             session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
             if changed := session.meanings_after(damaged[0].before):
@@ -293,6 +306,8 @@ def resume(args) -> int:
         session.say(session.announcer.resuming(header.game, inputs(records)))
         last, stream, rest = session.t, sys.stdin, None
         live = script is None and stream.isatty()
+        if display is not None and live:
+            session.say(announcement(display))
         if script is not None:
             done = max((r.line or 0 for r in records if hasattr(r, "line")), default=0)
             rest = [r for r in parse_script(script) if r.line > done]

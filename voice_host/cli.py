@@ -11,7 +11,7 @@ import argparse
 import re
 import sys
 
-from voice_host import app, demo, hear
+from voice_host import app, demo, display, hear
 from voice_host.app import UserError
 from voice_host.games import REGISTRY
 from voice_host.host import checks
@@ -65,7 +65,7 @@ CHOICES = {"game": "game", "engine": "speech engine", "command": "command", "mod
 """What each option with a fixed set of values chooses, as a bad choice's sentence names it."""
 
 NUMBERS = {"timer": "a number of seconds", "tie_window": "a number of seconds", "pace": "a number of seconds",
-           "seed": "a whole number", "set_size": "a whole number of tiles"}
+           "seed": "a whole number", "set_size": "a whole number of tiles", "display_port": "a port number"}
 """What each number option takes, as a value that is no number is answered
 ("--timer needs a number of seconds, not 'abc'.")."""
 
@@ -166,6 +166,7 @@ def output_options(p: argparse.ArgumentParser) -> None:
                    "its lines")
     p.add_argument("--speak-to", metavar="FILE.wav",
                    help="also record everything the host says into this WAV, on the game's timeline")
+    display.add_options(p)
 
 
 def game_options(p: argparse.ArgumentParser) -> None:

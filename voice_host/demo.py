@@ -104,12 +104,20 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
     from voice_host.speech.listening.sources import ArraySource
     from voice_host.speech.listening.voiceprint import VoicePrints
 
+    from voice_host.display import from_options
+
+    display = from_options(args)
     try:
         speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
     except ValueError as exc:
+        if display is not None:
+            display.close()
         raise UserError(str(exc)) from exc
+    speaker.display = display
     session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker)
     speaker.attach(session)
+    if display is not None:
+        display.follow(session)
     session.feed(Directive(0.0, "start", (start,)))
     hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show,
                       voiceprints=VoicePrints())
@@ -127,4 +135,7 @@ def register(subparsers) -> None:
     engines.add_options(demo)
     demo.add_argument("--no-voice", action="store_true", help="print the host's answers instead of speaking them")
     demo.add_argument("--speak-to", metavar="FILE.wav", help="also record the host's answers into this WAV")
+    from voice_host import display
+
+    display.add_options(demo)
     demo.set_defaults(func=run)

@@ -33,6 +33,9 @@ class Speaker:
         self.file = None
         self.clock: Callable[[], float] = lambda: 0.0
         """The game clock (attach() sets it to the session's)."""
+        self.display = None
+        """``--display``: the live page (voice_host.display.Display), shown every sentence
+        after it is printed and handed to the voice; closed with the speaker."""
         if not no_voice:
             try:
                 from voice_host.speech.speaking.voice import TtsVoice
@@ -83,6 +86,8 @@ class Speaker:
             self.voice.say(line)
         if self.file is not None:
             self.file.say(line, self.clock())
+        if self.display is not None:
+            self.display.said(line)
 
     def cue(self, name: str, t: float | None = None) -> None:
         """An earcon (speech.speaking.earcons) now, or at game time ``t`` in the file."""
@@ -112,6 +117,8 @@ class Speaker:
         finally:
             if self.voice is not None:
                 self.voice.close()
+            if self.display is not None:
+                self.display.close()
 
 
 class Timeline:

@@ -1,0 +1,173 @@
+// The scoreboard: draws the state the host sends (voice_host/display/view.py's shape)
+// and follows it through server-sent events. Read-only: it never sends anything back.
+// Every name and word goes in as text (textContent), never as markup.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let lastSaid = 0;       // the number of the last sentence shown
+  let timer = null;       // {label, left, holder, at}: counted down here between updates
+
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+  }
+
+  function facts(list, into) {
+    clear(into);
+    for (const f of list) {
+      const row = el("div", "fact");
+      row.appendChild(el("dt", null, f.label));
+      row.appendChild(el("dd", null, f.value));
+      into.appendChild(row);
+    }
+  }
+
+  function board(b) {
+    const section = $("board-section"), into = $("board");
+    section.hidden = !b;
+    clear(into);
+    if (!b) return;
+    $("board-heading").textContent = b.label;
+    for (const column of b.columns) {
+      const col = el("div", "column");
+      col.setAttribute("role", "group");
+      col.setAttribute("aria-label", "Column worth " + column.label);
+      col.appendChild(el("h3", "column-label", column.label));
+      const tiles = el("ul", "tiles");
+      if (!column.tiles.length) tiles.appendChild(el("li", "tile empty", "empty"));
+      for (const t of column.tiles) {
+        const tile = el("li", t.bonus ? "tile rare" : "tile");
+        tile.dataset.letter = t.letter;
+        tile.dataset.points = t.points;
+        tile.appendChild(el("span", "letter", t.letter));
+        tile.appendChild(el("span", "points", t.points + (t.points === 1 ? " pt" : " pts")));
+        if (t.bonus) tile.appendChild(el("span", "bonus", "◆ rare +" + t.bonus));
+        tiles.appendChild(tile);
+      }
+      col.appendChild(tiles);
+      into.appendChild(col);
+    }
+  }
+
+  function players(list) {
+    const into = $("players");
+    clear(into);
+    for (const p of list) {
+      const card = el("article", "player" + (p.turn ? " has-turn" : "") + (p.winner ? " winner" : ""));
+      card.dataset.name = p.name;
+      card.dataset.total = p.total;
+      const head = el("h3", "name");
+      head.appendChild(el("span", null, p.name));
+      if (p.turn) head.appendChild(el("span", "badge turn-badge", "▶ turn"));
+      if (p.winner) head.appendChild(el("span", "badge winner-badge", "★ winner"));
+      card.appendChild(head);
+      const total = el("p", "total");
+      total.appendChild(el("span", "number", p.total));
+      total.appendChild(el("span", "unit", " " + (p.total === 1 ? p.unit.replace(/s$/, "") : p.unit)));
+      card.appendChild(total);
+      if (p.facts.length) {
+        const dl = el("dl", "facts small");
+        facts(p.facts, dl);
+        card.appendChild(dl);
+      }
+      const words = el("ul", "words");
+      words.setAttribute("aria-label", p.name + "'s words");
+      for (const w of p.words) {
+        const li = el("li", w.counts ? "word" : "word not-counted");
+        li.dataset.word = w.word;
+        li.appendChild(el("span", "text", w.word));
+        if (w.score !== null && w.score !== undefined) li.appendChild(el("span", "score", w.score));
+        if (w.note) li.appendChild(el("span", "note", "(" + w.note + ")"));
+        words.appendChild(li);
+      }
+      card.appendChild(words);
+      into.appendChild(card);
+    }
+  }
+
+  function showTimer() {
+    const node = $("timer");
+    if (!timer) { node.hidden = true; return; }
+    const left = Math.max(0, Math.ceil(timer.left - (performance.now() - timer.at) / 1000));
+    node.hidden = false;
+    node.textContent = "⏳ " + timer.label + ": " + left + (left === 1 ? " second" : " seconds") +
+      (timer.holder ? " · " + timer.holder : "");
+  }
+
+  function said(lines) {
+    const fresh = lines.filter((s) => s.n > lastSaid);
+    if (fresh.length) {
+      $("said").textContent = fresh.map((s) => s.line).join(" ");  // read out by a screen reader
+      lastSaid = fresh[fresh.length - 1].n;
+    } else if (!$("said").textContent && lines.length) {
+      $("said").textContent = lines[lines.length - 1].line;
+    }
+    const earlier = $("earlier");
+    clear(earlier);
+    for (const s of lines.slice(0, -1).reverse()) earlier.appendChild(el("li", null, s.line));
+  }
+
+  function draw(message) {
+    const v = message.view;
+    if (!v) return;
+    document.documentElement.dataset.version = message.version;
+    document.title = v.title + " · scoreboard";
+    $("title").textContent = v.title;
+    $("status").textContent = v.status;
+    const turn = $("turn");
+    turn.textContent = v.finished ? "Game over" + (v.winners.length ? ": " + v.winners.join(" and ") + " won" : "")
+      : v.turn ? "▶ " + v.turn + "'s turn" : "";
+    turn.dataset.turn = v.turn || "";
+    timer = v.timer ? Object.assign({at: performance.now()}, v.timer) : null;
+    showTimer();
+    board(v.board);
+    $("facts-section").hidden = !v.facts.length;
+    facts(v.facts, $("facts"));
+    players(v.players);
+    said(message.said || []);
+  }
+
+  function theme(name) {
+    document.documentElement.dataset.theme = name;
+    const button = $("theme");
+    const light = name === "light";
+    button.textContent = light ? "Dark theme" : "Light theme";
+    button.setAttribute("aria-pressed", String(light));
+  }
+
+  function start() {
+    const params = new URLSearchParams(location.search);
+    let chosen = params.get("theme");
+    try { chosen = chosen || localStorage.getItem("voice-host-theme"); } catch (e) { /* private window */ }
+    theme(chosen === "light" ? "light" : "dark");
+    $("theme").addEventListener("click", () => {
+      const next = document.documentElement.dataset.theme === "light" ? "dark" : "light";
+      theme(next);
+      try { localStorage.setItem("voice-host-theme", next); } catch (e) { /* not kept */ }
+    });
+    try {
+      const first = JSON.parse($("state").textContent);
+      const before = first.said || [];
+      lastSaid = before.length ? before[before.length - 1].n - 1 : 0;  // the last sentence shown, the rest listed
+      draw(first);
+    } catch (e) { /* the stream brings the state */ }
+    setInterval(showTimer, 250);
+    if (!window.EventSource) return;
+    const source = new EventSource("/events");
+    source.onopen = () => { $("connection").textContent = "● Live"; };
+    source.onerror = () => { $("connection").textContent = "○ Reconnecting… (showing the last state)"; };
+    source.onmessage = (event) => {
+      try { draw(JSON.parse(event.data)); } catch (e) { /* a broken message: the next one redraws */ }
+    };
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
