@@ -103,12 +103,11 @@
 
   function said(lines) {
     const fresh = lines.filter((s) => s.n > lastSaid);
-    if (fresh.length) {
-      $("said").textContent = fresh.map((s) => s.line).join(" ");  // read out by a screen reader
+    if (fresh.length) {  // every sentence since the last update, read out by a screen reader
+      $("announce").textContent = fresh.map((s) => s.line).join(" ");
       lastSaid = fresh[fresh.length - 1].n;
-    } else if (!$("said").textContent && lines.length) {
-      $("said").textContent = lines[lines.length - 1].line;
     }
+    $("said").textContent = lines.length ? lines[lines.length - 1].line : "";
     const earlier = $("earlier");
     clear(earlier);
     for (const s of lines.slice(0, -1).reverse()) earlier.appendChild(el("li", null, s.line));
@@ -155,7 +154,7 @@
     try {
       const first = JSON.parse($("state").textContent);
       const before = first.said || [];
-      lastSaid = before.length ? before[before.length - 1].n - 1 : 0;  // the last sentence shown, the rest listed
+      lastSaid = before.length ? before[before.length - 1].n : 0;  // said before the page opened: shown, not read out
       draw(first);
     } catch (e) { /* the stream brings the state */ }
     setInterval(showTimer, 250);
