@@ -39,7 +39,7 @@ TITLES = {
 
 NOTES = {  # a word's kind on its sheet (games' result JSON), as the page writes it beside the word
     "zero": "lost turn", "interrupt": "interrupt", "tiebreak": "lost the tie", "interjection": "interjection",
-    "bell": "rang the bell", "spent": "spent", "last": "last word", "banked": "banked",
+    "bell": "rang the bell", "spent": "spent", "last": "last word",
 }
 
 
@@ -171,7 +171,7 @@ def _phlounder(game: Phlounder, out: dict, result: dict) -> None:
         return
     r = s.round
     if r.target is not None:
-        out["facts"].append(fact("Dice", f"{r.target.number} {r.target.letter}: {target_phrase(r.target)}"))
+        out["facts"].append(fact("Dice", f"{target_phrase(r.target)} ({r.target.number} and {r.target.letter})"))
         if r.children is not None and game.children:
             out["facts"].append(fact("Children's dice", target_phrase(r.children)))
     if r.ringer:
@@ -209,7 +209,7 @@ def _dexikon(game: Dexikon, out: dict, result: dict) -> None:
         out["facts"].append(fact("Open to a challenge", what))
     if s.open:
         o = min(s.open, key=game._due)
-        out["timer"] = {"label": f"Challenge window: {o.word}", "left": left(game._due(o), s.clock),
+        out["timer"] = {"label": f"Challenge window for {o.word}", "left": left(game._due(o), s.clock),
                         "holder": o.player}
     players = by_name(out)
     for p in result.get("players", ()):

@@ -48,12 +48,13 @@
         tile.dataset.points = t.points;
         tile.appendChild(el("span", "letter", t.letter));
         tile.appendChild(el("span", "points", t.points + (t.points === 1 ? " pt" : " pts")));
-        if (t.bonus) tile.appendChild(el("span", "bonus", "◆ rare +" + t.bonus));
+        if (t.bonus) tile.appendChild(el("span", "bonus", "◆ +" + t.bonus));
         tiles.appendChild(tile);
       }
       col.appendChild(tiles);
       into.appendChild(col);
     }
+    $("board-key").hidden = !b.columns.some((c) => c.tiles.some((t) => t.bonus));
   }
 
   function players(list) {
@@ -97,7 +98,7 @@
     if (!timer) { node.hidden = true; return; }
     const left = Math.max(0, Math.ceil(timer.left - (performance.now() - timer.at) / 1000));
     node.hidden = false;
-    node.textContent = "⏳ " + timer.label + ": " + left + (left === 1 ? " second" : " seconds") +
+    node.textContent = timer.label + ": " + left + (left === 1 ? " second" : " seconds") +
       (timer.holder ? " · " + timer.holder : "");
   }
 
