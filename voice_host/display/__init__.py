@@ -119,7 +119,7 @@ def from_options(args) -> Display | None:
 
 def announcement(display: Display) -> str:
     """What the host says about the page at the start of a live game."""
-    return f"The scoreboard is on screen at {display.url}"
+    return f"The scoreboard is on screen at {display.url}."
 
 
 def cannot(host: str, exc: OSError) -> str:

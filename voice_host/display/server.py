@@ -19,6 +19,7 @@ import asyncio
 import json
 import socket
 import threading
+import weakref
 from importlib import resources
 from typing import Callable
 
@@ -54,7 +55,8 @@ class Server:
         self.sock = sock
         self.lock = threading.Lock()
         self.version, self.message = 0, "{}"
-        self.streams = 0
+        self.streams: weakref.WeakSet = weakref.WeakSet()
+        """The streams open now (each gone once its response is: ended, dropped or never started)."""
         self.closing = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.changed: asyncio.Event | None = None
@@ -150,10 +152,12 @@ class Server:
             return serve
 
         async def events(request):
-            if self.streams >= MAX_STREAMS:
+            if len(self.streams) >= MAX_STREAMS:
                 return PlainTextResponse("Too many pages are open; close one and reload.", 503,
                                          headers={**SECURITY, "Retry-After": "5"})
-            return StreamingResponse(self._stream(request), media_type="text/event-stream",
+            stream = self._stream(request)
+            self.streams.add(stream)
+            return StreamingResponse(stream, media_type="text/event-stream",
                                      headers={**SECURITY, "X-Accel-Buffering": "no"})
 
         async def missing(_request, _exc):
@@ -170,24 +174,20 @@ class Server:
     async def _stream(self, request):
         """One page's stream: the latest state whenever it changes, a comment when idle."""
         sent = -1
-        self.streams += 1  # counted here, where the finally below is sure to run
-        try:
-            yield "retry: 1000\n\n"
-            while not self.closing:
-                changed = self.changed
-                version, message = self.latest()
-                if version != sent:
-                    sent = version
-                    yield f"id: {version}\ndata: {message}\n\n"
-                    continue
-                try:
-                    await asyncio.wait_for(changed.wait(), KEEP_ALIVE)
-                except (asyncio.TimeoutError, TimeoutError):
-                    if await request.is_disconnected():
-                        break
-                    yield ": still here\n\n"
-        finally:
-            self.streams -= 1
+        yield "retry: 1000\n\n"
+        while not self.closing:
+            changed = self.changed
+            version, message = self.latest()
+            if version != sent:
+                sent = version
+                yield f"id: {version}\ndata: {message}\n\n"
+                continue
+            try:
+                await asyncio.wait_for(changed.wait(), KEEP_ALIVE)
+            except (asyncio.TimeoutError, TimeoutError):
+                if await request.is_disconnected():
+                    break
+                yield ": still here\n\n"
 
 
 def bind(host: str, port: int) -> socket.socket:
