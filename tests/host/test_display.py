@@ -404,6 +404,36 @@ def test_voice_host_play_with_display_prints_the_address_and_serves_the_game_as_
             proc.wait()
 
 
+def test_a_resumed_game_is_shown_from_where_it_was(tmp_path):
+    from support import voice_host
+
+    log = tmp_path / "game.log"
+    first = voice_host("play", "--players", "Ann,Ben,Cat", "--start", "Ann", "--board", "W B J S L C D G", "--no-voice",
+                       "--typed", "--log", str(log), stdin="Ann: jewelers\n@draw M N\n")
+    assert first.returncode == 0, first.stderr
+    proc = subprocess.Popen([sys.executable, "-m", "voice_host.cli", "resume", str(log), "--no-voice", "--display-port",
+                             "0"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        first_line = proc.stdout.readline()
+        assert first_line.startswith("display: http://127.0.0.1:"), first_line + proc.stderr.read()
+        url = first_line.split()[1]
+
+        def resumed():
+            shown = json.loads(get(url + "state.json")[1])
+            return shown.get("view") and any(x["line"].startswith("Resuming") for x in shown["said"]) and shown
+
+        shown = wait_for(resumed, "the resumed game on the page")["view"]
+        assert {p["name"]: p["total"] for p in shown["players"]} == {"Ann": 15, "Ben": 0, "Cat": 0}
+        assert shown["turn"] == "Ben"
+        proc.stdin.close()
+        assert proc.wait(timeout=PATIENCE) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def test_a_display_port_in_use_is_said_in_one_sentence():
     from support import voice_host
 
