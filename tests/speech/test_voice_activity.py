@@ -1,29 +1,42 @@
-"""Voice activity: where the listener hears speech, with WebRTC VAD or Silero's model."""
+"""Voice activity: where the listener hears speech, with WebRTC VAD, Silero's model, or
+both (the default)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import synth
 
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.config import TurnConfig
 from voice_host.speech.listening.vad import segments
 
-SILERO = TurnConfig(vad="silero")
 
-
-def test_silero_finds_the_word_and_starts_nothing_in_noise_alone(say):
+@pytest.mark.parametrize("vad", ["silero", "both"])
+def test_the_neural_detector_finds_the_word_and_starts_nothing_in_noise_alone(say, vad):
+    config = TurnConfig(vad=vad)
     word = say("jewelers", "fest_slt")
     quiet = np.zeros(SAMPLE_RATE, np.float32)
     said = np.concatenate([quiet, word, quiet])
-    found = segments(said, SILERO)
+    found = segments(said, config)
     assert len(found) == 1 and found[0].start < 1.0 + word.size / SAMPLE_RATE and found[0].end > 1.0
     noise = synth.add_noise(np.zeros(6 * SAMPLE_RATE, np.float32), 10, seed=4, reference=word)
-    assert segments(noise, SILERO) == []  # pink noise 10 dB under a word's level: nobody is speaking
+    assert segments(noise, config) == []  # pink noise 10 dB under a word's level: nobody is speaking
+
+
+def test_both_detectors_hear_a_word_in_noise_that_the_noise_floor_alone_cuts_away(say):
+    """WebRTC VAD's noise floor wants speech 6 dB above the noise; at 3 dB a word is
+    under that almost everywhere, and Silero, sure it is speech, keeps it."""
+    word = say("jewelers", "fest_slt")
+    quiet = np.zeros(2 * SAMPLE_RATE, np.float32)
+    said = synth.add_noise(np.concatenate([quiet, word, quiet]), 3, seed=4, reference=word)
+    both = segments(said, TurnConfig(vad="both"))
+    assert len(both) == 1 and both[0].voiced > 0.3
+    assert sum(s.voiced for s in segments(said, TurnConfig(vad="webrtc"))) < both[0].voiced
 
 
 def test_the_detector_is_a_setting_read_from_the_listening_section():
     from voice_host import config
 
-    assert TurnConfig.from_config(config.load()).vad == "webrtc"
+    assert TurnConfig.from_config(config.load()).vad == "both"
     assert TurnConfig.from_config(config.load(overrides={"listening": {"vad": "silero"}})).vad == "silero"

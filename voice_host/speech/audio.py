@@ -51,6 +51,19 @@ def speech_level(audio: np.ndarray) -> float:
     return float(20 * np.log10(np.sqrt(np.mean(voiced ** 2)) + 1e-6))
 
 
+def speech_over_noise(audio: np.ndarray) -> float:
+    """How far the speech in a clip stands out from the sound around it (dB): its speech
+    level over the level of its quietest tenth of 10 ms frames. An utterance as the
+    listener hands it on holds some of the room before and after the word (the pre-roll,
+    the trailing silence), so this is the room's noise as the word met it."""
+    x = np.asarray(audio, dtype=np.float32).reshape(-1)
+    n = x.size // 160
+    if n < 10:
+        return 0.0
+    rms = np.sqrt(np.mean(x[: n * 160].reshape(n, 160) ** 2, axis=1) + 1e-12)
+    return speech_level(x) - float(20 * np.log10(np.percentile(rms, 10) + 1e-6))
+
+
 def resample(samples: np.ndarray, rate: float, to: int = SAMPLE_RATE) -> np.ndarray:
     """Resample a whole signal ((n,) or (n, channels)) from `rate` to `to` Hz with soxr."""
     samples = np.asarray(samples, dtype=np.float32)

