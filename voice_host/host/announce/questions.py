@@ -23,6 +23,9 @@ class HostSentences:
     def missed_word(self, player: str) -> str:
         return f"{player}, I missed your word. Say it again, or spell it."
 
+    def too_loud(self) -> str:
+        return "It's loud here, and I'm missing words: one at a time, please, and closer to the microphone."
+
     def left_out_again(self, player: str) -> str:
         return f"I'll leave it out, {player}."
 

@@ -15,6 +15,9 @@ this order of every utterance:
 - **Sure?** (``confirm``) Who said it, did you say, which spelling: a question waits
   for its answer (what is said meanwhile waits too), or the host settles it in time.
 
+How loud the room is (``room``) is noted of every utterance; a word missed in a loud
+room is told the table.
+
 Then the word is played (``Hearing._take``) and its player may put it right. ``heard``
 holds what the stages share: the utterance, its settings. Everything here is game-clock
 time: the recording's timeline, or the live clock.
@@ -29,6 +32,7 @@ from voice_host.host.hearing.attribute import Voices
 from voice_host.host.hearing.confirm import Confirm, Question, Settled
 from voice_host.host.hearing.correct import Correct
 from voice_host.host.hearing.heard import Again, Heard, HearingSettings
+from voice_host.host.hearing.room import Room
 from voice_host.host.hearing.understand import Understand
 from voice_host.host.records import Directive, Said, Wait
 from voice_host.host.session import Session
@@ -58,6 +62,7 @@ class Hearing:
         self.voices = Voices(session, words, settings, self.understand, voiceprints)
         self.confirm = Confirm(session, words, settings, self.understand)
         self.correct = Correct(session, words, settings, self.understand)
+        self.room = Room(session, words, settings)
 
     def warm(self) -> None:
         """Load now what the hearing would load at its first question (the forms of a
@@ -132,6 +137,7 @@ class Hearing:
         self.now = max(self.now, u.end)
         if self.voices.background(u):  # the room's talk (a television): not the table's, so nothing
             return
+        self.room.hear(u)
         if self.voices.enroll(u):  # an introduction: a voice print, not an input
             return
         body = intents.normalize(u.body or u.text)
@@ -158,6 +164,7 @@ class Hearing:
         speaker, ask, body, (text, match) = self.voices.who(u, body, said)     # who?
         if text is None:  # table chatter: not an input, so not logged
             self._say(self.announce.refusal("unclear", {"text": body}))
+            self._missed()
             return
         question, sentence = self.confirm.doubt(u, speaker, ask, body, text, match)  # sure?
         if question is not None:
@@ -197,7 +204,15 @@ class Hearing:
         return True
 
     # ------------------------------------------------------------------ questions
+    def _missed(self) -> None:
+        """A word was missed: say so if the room is too loud (hearing.room)."""
+        sentence = self.room.missed(self.now)
+        if sentence is not None:
+            self._say(sentence)
+
     def _ask(self, q: Question, sentence: str) -> None:
+        if q.kind == "again":
+            self._missed()
         self.confirm.question = q
         if self.expect is not None:  # the answers; a word asked for again is any word
             self.expect(None if q.kind == "again" else ["yes", "no", *q.options, *self.session.players])

@@ -108,6 +108,13 @@ class HearingSettings(Settings, sections=("speech",)):
     background_unsure_below: float = 6.0
     """... and this many dB quieter in a voice the host would ask about ("Was that
     Ann?"), once every player has a voice print."""
+    loud_below: float = 10.0
+    """The room is loud when the last words stood out less than this from its noise (dB,
+    speech.audio.speech_over_noise: about 8 for a word 10 dB over real kitchen noise or
+    through a far microphone, over 80 for a clean recording); a word missed then is told
+    the table ("It's loud here, and I'm missing words ...")."""
+    loud_every: float = 300.0
+    """Seconds before the host says again that the room is loud."""
     sentence_gap: float = 3.0
     """The rest of an introduction heard within this many seconds is the same voice."""
     prior_points: float = 3.0
