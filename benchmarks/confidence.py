@@ -25,40 +25,38 @@ whole games (benchmarks/table.py --confirm-heard X,Y), where questions cost more
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 import zlib
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT / "tests" / "speech"))
+from board_words import heard_as_recorded
+from toolkit import listening, report, rooms
+from toolkit.boards import plan
+from toolkit.voices import synth
 
-import board_words  # noqa: E402
-from synth import synth  # noqa: E402
-
+CONDITIONS = ("clean", "20 dB", "10 dB")
+HELD_OUT_BOARDS = 60
 TUNING_BOARDS = 150
 PLAYERS = ("Ann", "Ben", "Cat")
 NAME_EVERY = 4
 SILENT_MAX = 0.02
 
 
-def rows(words) -> list[dict]:
+def rows(words, held_boards: int = HELD_OUT_BOARDS, tuning_boards: int = TUNING_BOARDS) -> list[dict]:
     """Held-out: board_words.py's 60 held-out boards; tuning: 150 other boards, none of
     whose words is a held-out one."""
-    held = [r for r in board_words.plan(60, words) if r["split"] == "held-out"]
-    avoid = frozenset(r["word"] for r in board_words.plan(60, words))
-    tuning = [r for r in board_words.plan(TUNING_BOARDS, words, seed=23, first_board=5000, avoid=avoid)
+    boards = plan(held_boards, words)
+    held = [r for r in boards if r["split"] == "held-out"]
+    avoid = frozenset(r["word"] for r in boards)
+    tuning = [r for r in plan(tuning_boards, words, seed=23, first_board=5000, avoid=avoid)
               if r["split"] == "tuning"]
     return tuning + held
 
 
-def hear(rows: list[dict], words) -> list[dict]:
+def hear(rows: list[dict], words, conditions=CONDITIONS, room=None) -> list[dict]:
     """Each row heard in each condition: its evidence and whether it was right."""
     from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
 
@@ -67,9 +65,10 @@ def hear(rows: list[dict], words) -> list[dict]:
     for i, row in enumerate(rows):
         name = PLAYERS[i % len(PLAYERS)] if i % NAME_EVERY == NAME_EVERY - 1 else None
         audio = synth(f"{name}, {row['word']}." if name else row["word"], row["voice"])
-        hearing = board_words.table(row["seed"], words, 3.0, 1.0)
-        for cond, snr in board_words.CONDITIONS:
-            heard = board_words.heard_as_recorded(rec, hearing, audio, snr, zlib.crc32(row["word"].encode()))
+        hearing = listening.hearing(words, row["seed"], 3.0, 1.0)
+        for cond in conditions:
+            heard = heard_as_recorded(rec, hearing, audio, cond, zlib.crc32(row["word"].encode()),
+                                      (room or {}).get(row["split"]))
             if len(heard) != 1 or not heard[0].constrained or rec.evidence is None:
                 continue  # not one word of the language: chatter or several utterances, never asked about
             u = heard[0]
@@ -99,9 +98,16 @@ def rates(data: list[dict], asks) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = report.arguments(__doc__, "12 held-out and 30 tuning boards (60 and 150 without)", ",".join(CONDITIONS),
+                          (*rooms.PINK, *rooms.ROOMS))
+    ap.add_argument("--boards", type=int, metavar="N", help="N held-out boards and 2.5 N tuning ones")
     ap.add_argument("--cache", metavar="FILE", help="what was heard (JSON): read when it exists, else written")
     args = ap.parse_args(argv)
+    out = report.Report("confidence", args.json)
+    held = args.boards or (12 if args.quick else HELD_OUT_BOARDS)
+    conditions = rooms.choose(args.conditions, ",".join(CONDITIONS))
+    room = rooms.by_split(conditions)
+    conditions = [c for c in conditions if c in rooms.PINK or room["tuning"] is not None]
 
     from voice_host.speech.recognizing.moonshine import confidence
     from voice_host.words import Words
@@ -111,13 +117,13 @@ def main(argv: list[str] | None = None) -> int:
         data = json.loads(Path(args.cache).read_text())
     else:
         words = Words.load()
-        data = hear(rows(words), words)
+        data = hear(rows(words, held, int(held * TUNING_BOARDS / HELD_OUT_BOARDS)), words, conditions, room)
         if args.cache:
             Path(args.cache).write_text(json.dumps(data))
     coef, intercept = fit(data)
-    print(f"confidence: {len(data)} utterances heard as one word "
+    out.say(f"confidence: {len(data)} utterances heard as one word "
           f"({sum(d['split'] == 'tuning' for d in data)} tuning), {time.time() - t0:.0f} s")
-    print("fitted on tuning: COEF = (" + ", ".join(f"{c:.3f}" for c in coef) + f"), INTERCEPT = {intercept:.3f}"
+    out.say("fitted on tuning: COEF = (" + ", ".join(f"{c:.3f}" for c in coef) + f"), INTERCEPT = {intercept:.3f}"
           f"  [{', '.join(confidence.FEATURES)}]")
     share, fit_ = confidence.FEATURES.index("share"), confidence.FEATURES.index("fit")
     # the rule before: the share of the n-best (its log-odds in the evidence) under 0.98, or a fit under 0
@@ -130,12 +136,16 @@ def main(argv: list[str] | None = None) -> int:
             asked = np.mean([a for _, _, a, _ in tuning])
             if best is None or asked < best[1]:
                 best = (t, asked, r)
-    print("\nasked % / silently wrong %  (the calibrated confidence as shipped: confidence.COEF)")
-    print(f"{'split':9} {'noise':6} {'n':>4} {'right':>6}   margin < 0.98 or fit < 0   calibrated < {best[0] if best else '-'}")
+    out.say("\nasked % / silently wrong %  (the calibrated confidence as shipped: confidence.COEF)")
+    out.say(f"{'split':9} {'noise':6} {'n':>4} {'right':>6}   margin < 0.98 or fit < 0   calibrated < {best[0] if best else '-'}")
     for key, (n, right, a, s) in margin.items():
         cal = f"{best[2][key][2]:5.1f} / {best[2][key][3]:4.1f}" if best else "-"
-        print(f"{key[0]:9} {key[1]:6} {n:4} {right:6.1f}   {a:5.1f} / {s:4.1f}                {cal}")
-    return 0
+        out.say(f"{key[0]:9} {key[1]:6} {n:4} {right:6.1f}   {a:5.1f} / {s:4.1f}                {cal}")
+        out.figures[f"{key[0]}|{key[1]}"] = {
+            "n": n, "right": round(right, 1), "margin": {"asked": round(a, 1), "silent": round(s, 1)},
+            "calibrated": {"asked": round(best[2][key][2], 1), "silent": round(best[2][key][3], 1)} if best else None}
+    return out.finish(coef=[round(float(c), 3) for c in coef], intercept=round(intercept, 3),
+                      threshold=float(best[0]) if best else None)
 
 
 if __name__ == "__main__":

@@ -28,36 +28,27 @@ false endings <= 2%.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 import zlib
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "speech"))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from board_words import plan, table  # noqa: E402
-from synth import add_noise, place, speech_bounds, synth  # noqa: E402
+from toolkit import listening, report, rooms
+from toolkit.boards import plan
+from toolkit.voices import place, speech_bounds, synth
 
 PAUSES = (0.2, 0.3, 0.45)
-CONDITIONS = (("clean", None), ("10 dB", 10.0))
+CONDITIONS = ("clean", "10 dB")
+"""The default conditions of the one-word plays (any of toolkit.rooms' may be asked for)."""
 SENTENCES = (("{name},", "{word}."), ("{name} says", "{word}."), ("I am {name},", "and I am ready to play."),
              ("Whose turn", "is it?"), ("What's the", "score?"), ("Challenge", "{name}."))
 NAMES = ("Ann", "Ben", "Cat")
 
 
 def heard(recognizer, audio: np.ndarray, sayable, config) -> list:
-    from voice_host.speech.listening.sources import ArraySource
-    from voice_host.speech.listening.turns import Listener
-
-    listener = Listener(recognizer, NAMES, config=config, keep_audio=False)
-    listener.constrain(sayable)
-    return list(listener.utterances(ArraySource(audio[:, None], chunk_seconds=0.02)))
+    ear = listening.listener(recognizer, NAMES, sayable, config, keep_audio=False)
+    return listening.cut(ear, audio[:, None], chunk_seconds=0.02)
 
 
 def with_pause(first: np.ndarray, rest: np.ndarray, pause: float) -> np.ndarray:
@@ -66,7 +57,7 @@ def with_pause(first: np.ndarray, rest: np.ndarray, pause: float) -> np.ndarray:
     return place([(0.4, first, 0), (start, rest, 0)], duration=start + rest.size / 16000 + 1.0)[:, 0]
 
 
-def run(rows: list[dict], n_sentences: int, words) -> dict:
+def run(rows: list[dict], n_sentences: int, words, conditions=CONDITIONS, room=None) -> dict:
     from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
 
@@ -74,11 +65,11 @@ def run(rows: list[dict], n_sentences: int, words) -> dict:
     on, off = TurnConfig(), TurnConfig(guess_after=0.0)
     out: dict = {}
     for row in rows:  # one-word plays
-        hearing = table(row["seed"], words)
+        hearing = listening.hearing(words, row["seed"], 0.0, 0.0)
         audio = synth(row["word"], row["voice"])
-        for cond, snr in CONDITIONS:
+        for cond in conditions:
             x = place([(0.4, audio, 0)], duration=0.4 + audio.size / 16000 + 1.2)[:, 0]
-            x = x if snr is None else add_noise(x, snr, seed=zlib.crc32(row["word"].encode()))
+            x = rooms.in_condition(x, x, cond, zlib.crc32(row["word"].encode()), (room or {}).get(row["split"]))
             got = {name: heard(rec, x, hearing.sayable(), cfg) for name, cfg in (("on", on), ("off", off))}
             s = out.setdefault((row["split"], cond, "words"), {"n": 0, "early": 0, "right on": 0, "right off": 0,
                                                                 "changed": []})
@@ -99,7 +90,7 @@ def run(rows: list[dict], n_sentences: int, words) -> dict:
             a = synth(first.format(name=name, word=row["word"]), row["voice"])
             b = synth(rest.format(name=name, word=row["word"]), row["voice"])
             x = with_pause(a, b, pause)
-            hearing = table(row["seed"], words)
+            hearing = listening.hearing(words, row["seed"], 0.0, 0.0)
             n_on = len(heard(rec, x, hearing.sayable(), on))
             n_off = len(heard(rec, x, hearing.sayable(), off))
             s = out.setdefault((split, "clean", "sentences"), {"n": 0, "false": 0, "cut": []})
@@ -111,35 +102,51 @@ def run(rows: list[dict], n_sentences: int, words) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="12 words and 24 sentences a split")
+    ap = report.arguments(__doc__, "12 words and 24 sentences a split", ",".join(CONDITIONS),
+                          (*rooms.PINK, *rooms.ROOMS))
+    ap.add_argument("--words", type=int, help="one-word plays a split (overrides --quick)")
+    ap.add_argument("--sentences", type=int, help="sentences with a pause inside a split (overrides --quick)")
     args = ap.parse_args(argv)
     from voice_host.words import Words
 
+    out = report.Report("endings", args.json)
     words = Words.load()
     n_words, n_sentences = (12, 24) if args.quick else (40, 84)
+    n_words, n_sentences = args.words or n_words, args.sentences if args.sentences is not None else n_sentences
+    conditions = rooms.choose(args.conditions, ",".join(CONDITIONS))
+    room = rooms.by_split(conditions)
+    conditions = [c for c in conditions if c in rooms.PINK or room["tuning"] is not None]
     t0 = time.time()
     rows = plan(n_words, words)
-    out = run(rows, n_sentences, words)
+    res = run(rows, n_sentences, words, conditions, room)
     false_total = []
     for split in ("tuning", "held-out"):
-        print(f"\n{split}: one-word plays (n, ended early, right with early ends / without)")
-        for cond, _ in CONDITIONS:
-            s = out[(split, cond, "words")]
-            print(f"  {cond:6s} n={s['n']:3d}  early {100 * s['early'] / s['n']:5.1f}%  "
-                  f"right {100 * s['right on'] / s['n']:5.1f}% / {100 * s['right off'] / s['n']:5.1f}%")
+        out.say(f"\n{split}: one-word plays (n, ended early, right with early ends / without)")
+        for cond in conditions:
+            s = res[(split, cond, "words")]
+            out.figures[f"{split}|words|{cond}"] = {
+                "n": s["n"], "early": round(100 * s["early"] / s["n"], 1),
+                "right": round(100 * s["right on"] / s["n"], 1), "right without": round(100 * s["right off"] / s["n"], 1),
+                "heard differently": s["changed"]}
+            out.say(f"  {cond:6s} n={s['n']:3d}  early {100 * s['early'] / s['n']:5.1f}%  "
+                    f"right {100 * s['right on'] / s['n']:5.1f}% / {100 * s['right off'] / s['n']:5.1f}%")
             for change in s["changed"]:
-                print(f"         heard differently: {change}")
-        s = out[(split, "clean", "sentences")]
+                out.say(f"         heard differently: {change}")
+        s = res.get((split, "clean", "sentences"))
+        if s is None:
+            continue
         false_total.append(100 * s["false"] / s["n"])
-        print(f"  sentences with a pause inside: n={s['n']}  false endings {s['false']} ({false_total[-1]:.1f}%)")
+        out.figures[f"{split}|sentences|clean"] = {"n": s["n"], "false endings": round(false_total[-1], 1),
+                                                   "cut": s["cut"]}
+        out.say(f"  sentences with a pause inside: n={s['n']}  false endings {s['false']} ({false_total[-1]:.1f}%)")
         for cut in s["cut"]:
-            print(f"         cut: {cut}")
-    early = [100 * out[("held-out", c, "words")]["early"] / out[("held-out", c, "words")]["n"] for c, _ in CONDITIONS]
-    print(f"\n({time.time() - t0:.0f} s)")
-    print(f"endings: false {false_total[0]:.1f}% tuning, {false_total[1]:.1f}% held-out; one-word plays ended early "
-          f"{early[0]:.0f}% clean, {early[1]:.0f}% at 10 dB (held-out)")
-    return 0
+            out.say(f"         cut: {cut}")
+    early = [100 * res[("held-out", c, "words")]["early"] / res[("held-out", c, "words")]["n"] for c in conditions]
+    out.say(f"\n({time.time() - t0:.0f} s)")
+    if len(false_total) == 2:
+        out.say(f"endings: false {false_total[0]:.1f}% tuning, {false_total[1]:.1f}% held-out; one-word plays ended "
+                "early " + ", ".join(f"{e:.0f}% {c}" for e, c in zip(early, conditions)) + " (held-out)")
+    return out.finish()
 
 
 if __name__ == "__main__":

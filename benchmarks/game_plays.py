@@ -21,20 +21,18 @@ phrases read it as the same move (the word and every number; "five" and "5" alik
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 import zlib
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "speech"))
+from toolkit import report, rooms
+from toolkit.boards import KNOWN_ZIPF
+from toolkit.splits import WORD_VOICES as VOICES
+from toolkit.voices import synth
 
-from board_words import CONDITIONS, KNOWN_ZIPF, VOICES  # noqa: E402
-from synth import add_noise, synth  # noqa: E402
+CONDITIONS = ("clean", "20 dB", "10 dB")
+"""The default conditions (any of toolkit.rooms' may be asked for)."""
 
 GAMES = ("dexikon", "phlounder", "road")
 SLURS = {100789435, 270014096, 409826008, 472111804, 472629405, 473818942, 833910794, 978184484, 1035958843,
@@ -104,7 +102,7 @@ def move(game: str, text: str):
     return type(action).__name__, tuple(sorted(fields.items(), key=lambda kv: kv[0]))
 
 
-def run(rows: list[dict], conditions, words) -> dict:
+def run(rows: list[dict], conditions, words, room=None) -> dict:
     from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
 
     rec = MoonshineRecognizer()
@@ -115,8 +113,8 @@ def run(rows: list[dict], conditions, words) -> dict:
         audio = synth(row["said"], row["voice"])
         want = move(row["game"], row["said"])
         assert want is not None, row
-        for cond, snr in conditions:
-            x = audio if snr is None else add_noise(audio, snr, seed=zlib.crc32(row["said"].encode()))
+        for cond in conditions:
+            x = rooms.in_condition(audio, audio, cond, zlib.crc32(row["said"].encode()), (room or {}).get(row["split"]))
             for how, sayable in (("free", None), ("game", hearings[row["game"]].sayable())):
                 t0 = time.perf_counter()
                 heard = rec.transcribe(x, sayable).text
@@ -133,11 +131,10 @@ def run(rows: list[dict], conditions, words) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="6 plays a game and split instead of 16")
+    ap = report.arguments(__doc__, "6 plays a game and split instead of 16", ",".join(CONDITIONS),
+                          (*rooms.PINK, *rooms.ROOMS))
     ap.add_argument("--plays", type=int, help="plays a game and split")
     ap.add_argument("--splits", default=",".join(VOICES))
-    ap.add_argument("--conditions", default="clean,20 dB,10 dB")
     ap.add_argument("--misses", action="store_true", help="list the plays missed in the game's language")
     args = ap.parse_args(argv)
 
@@ -146,31 +143,37 @@ def main(argv: list[str] | None = None) -> int:
     words = Words.load()
     splits = args.splits.split(",")
     rows = [r for r in plan(args.plays or (6 if args.quick else 16), words) if r["split"] in splits]
-    conditions = [c for c in CONDITIONS if c[0] in args.conditions.split(",")]
+    conditions = rooms.choose(args.conditions, ",".join(CONDITIONS))
+    room = rooms.by_split(conditions)
+    conditions = [c for c in conditions if c in rooms.PINK or room["tuning"] is not None]
+    out = report.Report("game_plays", args.json)
     t0 = time.time()
-    res = run(rows, conditions, words)
-    print(f"game plays: {len(rows)} plays, {len(conditions)} conditions; {time.time() - t0:.0f} s; "
-          f"latency in the game's language p50/p95 {res['latency'][0] * 1000:.0f}/{res['latency'][1] * 1000:.0f} ms")
+    res = run(rows, conditions, words, room)
+    out.say(f"game plays: {len(rows)} plays, {len(conditions)} conditions; {time.time() - t0:.0f} s; "
+            f"latency in the game's language p50/p95 {res['latency'][0] * 1000:.0f}/{res['latency'][1] * 1000:.0f} ms")
 
     def share(split: str, game: str, cond: str, how: str) -> float:
         cells = [v for k, v in res.items() if k != "latency" and k[0] == split and k[2] == cond and k[3] == how
                  and game in ("all", k[1])]
         return 100 * sum(v["right"] for v in cells) / max(1, sum(v["n"] for v in cells))
 
-    print(f"\nplays heard right, % free -> in the game's language ({' / '.join(c for c, _ in conditions)})")
+    out.say(f"\nplays heard right, % free -> in the game's language ({' / '.join(c for c in conditions)})")
     for split in splits:
         for game in (*GAMES, "all"):
-            cells = [f"{share(split, game, c, 'free'):.0f} -> {share(split, game, c, 'game'):.0f}" for c, _ in conditions]
-            print(f"  {split:9s} {game:10s} " + "   ".join(cells))
+            cells = [f"{share(split, game, c, 'free'):.0f} -> {share(split, game, c, 'game'):.0f}" for c in conditions]
+            out.say(f"  {split:9s} {game:10s} " + "   ".join(cells))
+            for c in conditions:
+                out.figures[f"{split}|{game}|{c}"] = {"free": round(share(split, game, c, "free"), 1),
+                                                      "game": round(share(split, game, c, "game"), 1)}
     if args.misses:
         for key, s in res.items():
             if key != "latency" and key[3] == "game" and s["misses"]:
-                print(f"\n{key[0]}, {key[1]}, {key[2]}: " + "; ".join(s["misses"]))
-    first = conditions[0][0]
-    print(f"\ngame plays right ({first}): " + ", ".join(
+                out.say(f"\n{key[0]}, {key[1]}, {key[2]}: " + "; ".join(s["misses"]))
+    first = conditions[0]
+    out.say(f"\ngame plays right ({first}): " + ", ".join(
         f"{split} {share(split, 'all', first, 'free'):.0f} -> {share(split, 'all', first, 'game'):.0f}%"
         for split in splits))
-    return 0
+    return out.finish(latency_ms={"p50": round(res["latency"][0] * 1000), "p95": round(res["latency"][1] * 1000)})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,52 @@
+"""The VAD cut: a clip with silence around it, heard through the live listener (its
+VAD, then the recognizer told what may be said), as `voice-host hear` hears a recording."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import ROOT  # noqa: F401  (sys.path)
+
+from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
+
+BEFORE, AFTER = 0.6, 0.8
+"""Seconds of silence around a word in the recording `hear` is given."""
+
+
+def padded(audio: np.ndarray, before: float = BEFORE, after: float = AFTER) -> np.ndarray:
+    """``audio`` with ``before`` seconds of silence before it and ``after`` after it."""
+    return np.concatenate([np.zeros(int(before * SAMPLE_RATE), np.float32), audio,
+                           np.zeros(int(after * SAMPLE_RATE), np.float32)])
+
+
+def listener(recognizer, players, sayable=None, config=None, **options):
+    """The live listener (voice_host.speech.listening.turns.Listener), told what may be said."""
+    from voice_host.speech.listening.turns import Listener
+
+    ear = Listener(recognizer, players, config=config, **options)
+    if sayable is not None:
+        ear.constrain(sayable)
+    return ear
+
+
+def cut(ear, x: np.ndarray, chunk_seconds: float | None = None) -> list:
+    """The utterances ``ear`` (a listener) cuts from the recording ``x`` and hears."""
+    from voice_host.speech.listening.sources import ArraySource
+
+    source = ArraySource(x) if chunk_seconds is None else ArraySource(x, chunk_seconds=chunk_seconds)
+    return list(ear.utterances(source))
+
+
+def hearing(words, seed: int = 1, points: float | None = None, known: float | None = None):
+    """A Classic game on the host's own bag (seeded), begun, with its hearing: the game's
+    prior POINTS:KNOWN as given (None: the config's hearing settings)."""
+    from voice_host import config
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.host.session import Session, new_header
+
+    cfg = config.load()
+    session = Session(new_header("prolix-classic", ["Ann", "Ben", "Cat"], seed, cfg), words, lambda _: None)
+    session.begin(0.0, quiet=True)
+    settings = HearingSettings.from_config(cfg) if points is None else \
+        HearingSettings(prior_points=points, prior_known=known or 0.0)
+    return Hearing(session, words, settings)

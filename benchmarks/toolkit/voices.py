@@ -1,0 +1,26 @@
+"""Synthetic voices: tests/speech/synth.py's, and voices varied with sox effects."""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+
+from . import ROOT  # noqa: F401  (sys.path)
+from synth import MissingTool, add_noise, place, speech_bounds, synth, tool_missing  # noqa: E402,F401
+
+from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
+
+
+def say(text: str, spec: str) -> np.ndarray:
+    """`text` in voice `spec`: a synth voice ("awb", or "awb~p200~t0.95" for synth.py's
+    own effects), optionally '|'-separated sox effects after it ("rms|pitch -250")."""
+    base, *effects = spec.split("|")
+    audio = synth(text, base)
+    for effect in effects:
+        raw = (np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes()
+        fmt = ["-t", "raw", "-r", str(SAMPLE_RATE), "-e", "signed", "-b", "16", "-c", "1"]
+        out = subprocess.run(["sox", "-R", *fmt, "-", *fmt, "-", *effect.split()], input=raw,  # -R: the same dither
+                             capture_output=True, check=True)
+        audio = np.frombuffer(out.stdout, "<i2").astype(np.float32) / 32768.0
+    return audio
