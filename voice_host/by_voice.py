@@ -187,6 +187,8 @@ def listener_for(hearing, recognizer, channel_players=None, voice=None, on_event
     voiceprints = None if channel_players else hearing.voiceprints
     listener = Listener(recognizer, hearing.session.players, channel_players, voiceprints, voice,
                         config=config, on_event=on_event)
+    if voiceprints is not None:  # one microphone: cut utterances at the table's level, not the room's
+        hearing.voices.on_floor = listener.hear_above
     if recognizer.name == "moonshine":  # it searches a whole language; a prompt or grammar would not
         hearing.listen_for = listener.constrain
         hearing.listen()

@@ -13,6 +13,7 @@ import support
 
 from voice_host.host.announcer import spelling_hint
 from voice_host.host.hearing import Hearing, HearingSettings
+from voice_host.speech.audio import speech_level
 from voice_host.host.hearing.attribute import sounds_like
 
 
@@ -277,3 +278,18 @@ def test_a_quieter_voice_like_no_player_is_the_rooms_once_everyone_has_a_print(e
     said(t, hearing, voice(12, "jewelers", "Ben", level=eight_db))  # a voice the host is sure of is a player's
     hearing.tick(16)
     assert t.game.state.used == [("jewelers", "Ben")]
+
+
+def test_the_listener_is_told_the_tables_level_once_every_player_has_one(ear):
+    """The level under which sound is the room's (the quietest player's, less
+    ``background_below``) is told the listener once every player's level is known, so
+    that a player not yet heard is never cut away."""
+    t, hearing = ear(board="W B J S L C D G")
+    floors = []
+    hearing.voices.on_floor = floors.append
+    intro = "i am {} and i am ready to play"
+    said(t, hearing, voice(1, intro.format("ann"), "Ann"), voice(4, intro.format("ben"), "Ben"))
+    assert floors == []  # Cat not heard yet
+    cat = 0.1 * 10 ** (-6 / 20)
+    said(t, hearing, voice(7, intro.format("cat"), "Cat", level=cat))
+    assert floors == [pytest.approx(speech_level(voice(0, "", level=cat).audio) - 12)]

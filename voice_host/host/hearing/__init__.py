@@ -164,7 +164,6 @@ class Hearing:
         speaker, ask, body, (text, match) = self.voices.who(u, body, said)     # who?
         if text is None:  # table chatter: not an input, so not logged
             self._say(self.announce.refusal("unclear", {"text": body}))
-            self._missed()
             return
         question, sentence = self.confirm.doubt(u, speaker, ask, body, text, match)  # sure?
         if question is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
+from typing import Callable
 
 import jellyfish
 import numpy as np
@@ -77,6 +78,10 @@ class Voices(Stage):
     levels: dict[str, list[float]] = field(default_factory=dict)
     """Each player's speech level at the microphone (dB full scale), from the clips their
     voice print was learnt from: what the table sounds like, against the room."""
+    on_floor: Callable[[float | None], None] | None = None
+    """Told the level under which sound at the microphone is the room's, not the table's
+    (the quietest player's, less ``background_below``), each time it changes once every
+    player's level is known: the listener then cuts utterances at the table's level."""
 
     @property
     def players(self) -> list[str]:
@@ -206,6 +211,8 @@ class Voices(Stage):
             return False
         kept = [] if fresh else self.levels.get(name, [])[-7:]
         self.levels[name] = kept + [speech_level(audio)]
+        if self.on_floor is not None and self.settings.background_below and set(self.players) <= set(self.levels):
+            self.on_floor(min(float(np.median(heard)) for heard in self.levels.values()) - self.settings.background_below)
         return True
 
     # ------------------------------------------------------------------ the room

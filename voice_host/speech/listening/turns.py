@@ -174,6 +174,8 @@ class Listener:
         """Per channel: the pause a Waiting event was sent for."""
         self._expected: Sequence[str] | None = None
         self._sayable = None
+        self._hear_above: float | None = None
+        self._segmenter: Segmenter | None = None
         self.expect(None)
         self._next_id = 0
 
@@ -194,6 +196,14 @@ class Listener:
                 r.expect(players)
             else:
                 r.expect(None)
+
+    def hear_above(self, level_db: float | None) -> None:
+        """Hear as speech only what is louder than ``level_db`` (dBFS; None: anything), from
+        now on: the table's level less a margin, so that the room's talk is not cut into
+        the players' utterances (vad.Segmenter.hear_above)."""
+        self._hear_above = level_db
+        if self._segmenter is not None:
+            self._segmenter.hear_above = level_db
 
     def constrain(self, sayable) -> None:
         """What may be said next, as a language (speech.recognizing.sayable.Sayable; None: anything),
@@ -220,6 +230,7 @@ class Listener:
         for r in self._recognizers:
             r.reset()
         seg = self._segmenter = Segmenter(n_ch, self.config)
+        seg.hear_above = self._hear_above
         frame = seg.frame
         buf = np.zeros((0, n_ch), np.float32)
         buf_t = None

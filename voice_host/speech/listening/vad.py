@@ -151,6 +151,10 @@ class Segmenter:
         self.silero = [SileroFrames() for _ in range(channels)] if self.config.vad in ("silero", "both") else None
         self.states = [_ChannelState(c, self.config) for c in range(channels)]
         self.frame = self.states[0].frame
+        self.hear_above: float | None = None
+        """Frames quieter than this (dBFS) are not speech: the level the table's own voices
+        reach at this microphone, less a margin (set by the host as it learns them). Talk
+        in the room under it neither starts an utterance nor runs one on past a word."""
 
     def is_voiced(self, channel: int, frame: np.ndarray, level_db: float, loudest_db: float) -> bool:
         """Whether a frame is speech (the detector ``[listening] vad`` chose). With "both",
@@ -164,6 +168,8 @@ class Segmenter:
         st.levels.append(level_db)
         prob = self.silero[channel](frame) if self.silero is not None else 1.0  # fed every frame: it has a state
         st.unlikely = st.unlikely + 1 if prob < c.silero_veto_below else 0
+        if self.hear_above is not None and level_db < self.hear_above:
+            return False
         if c.vad != "webrtc" and (prob >= c.silero_above or c.vad == "silero"):  # no noise floor needed
             return prob >= c.silero_above and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
         noise_db = float(np.percentile(st.levels, 10)) if len(st.levels) >= 10 else min(st.levels)
