@@ -7,7 +7,8 @@ sentence at a pause inside it (a false ending).
 
 Words: chosen on Prolix boards the way players choose them (benchmarks/board_words.py's
 plan: good plays among the best known words, one in five a weak play), said alone by
-that split's voices, clean and at 10 dB pink noise, through the real Listener (VAD,
+that split's voices, clean and at 10 dB pink noise (`--conditions default,rooms`: the real
+rooms of benchmarks/toolkit/rooms.py too), through the real Listener (VAD,
 the guess at `guess_after`, the early end at `end_early_after`) and the hearing's own
 language and prior (Hearing.sayable()), fed in 20 ms blocks. Each is heard twice: with
 today's settings, and with guessing off (guess_after = 0: every utterance waits for the

@@ -591,7 +591,10 @@ def hog() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from toolkit import report
+
+    ap = report.arguments(__doc__, "50 kills (as --kills 50)")
     ap.add_argument("--kills", type=int, default=1000, help="how many games to kill (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the kills' plan")
     ap.add_argument("--jobs", type=int, default=2, help="kills run side by side (default 2)")
@@ -599,6 +602,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="a CPU hog beside the games (default: on)")
     ap.add_argument("--keep", metavar="DIR", help="work in DIR and keep it (default: a temporary folder)")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.kills = min(args.kills, 50)
+    out = report.Report("kill", args.json)
     started = time.monotonic()
     preload()
     hogs = [hog()] if args.load else []
@@ -609,13 +615,13 @@ def main(argv: list[str] | None = None) -> int:
             work.mkdir(parents=True, exist_ok=True)
             refs = references(work)
             for name, ref in refs.items():
-                print(f"{name}: {len(ref.records)} logged inputs, {ref.writes} log writes, "
-                      f"{ref.seconds:.2f} s uninterrupted", flush=True)
+                out.say(f"{name}: {len(ref.records)} logged inputs, {ref.writes} log writes, "
+                      f"{ref.seconds:.2f} s uninterrupted")
             trials = plan(args.kills, args.seed, refs)
 
             def progress(k: int, _outcome) -> None:
                 if k % 100 == 0 or k == len(trials):
-                    print(f"  {k} of {len(trials)} kills ({time.monotonic() - started:.0f} s)", flush=True)
+                    out.say(f"  {k} of {len(trials)} kills ({time.monotonic() - started:.0f} s)")
 
             outcomes = run_trials(trials, refs, work, args.jobs, progress)
     finally:
@@ -625,14 +631,17 @@ def main(argv: list[str] | None = None) -> int:
     exact = sum(o.exact for o in outcomes)
     for o in outcomes:
         if not o.exact:
-            print(f"MISMATCH {o.scenario}: {' -> '.join(o.kills)}: {o.detail}")
+            out.say(f"MISMATCH {o.scenario}: {' -> '.join(o.kills)}: {o.detail}")
     by = {}
     for o in outcomes:
         by.setdefault(o.scenario, []).append(o.exact)
     for name, marks in by.items():
-        print(f"  {name}: {sum(marks)} of {len(marks)} exact")
-    print(f"kill: {exact} of {len(outcomes)} resumes exact ({time.monotonic() - started:.0f} s, "
+        out.say(f"  {name}: {sum(marks)} of {len(marks)} exact")
+    out.say(f"kill: {exact} of {len(outcomes)} resumes exact ({time.monotonic() - started:.0f} s, "
           f"{'with' if args.load else 'without'} a CPU hog, {args.jobs} at a time)")
+    out.figures = {name: {"exact": sum(marks), "kills": len(marks)} for name, marks in by.items()}
+    out.finish(exact=exact, kills=len(outcomes), load=args.load, jobs=args.jobs,
+               mismatches=[f"{o.scenario}: {' -> '.join(o.kills)}: {o.detail}" for o in outcomes if not o.exact])
     return 0 if exact == len(outcomes) else 1
 
 

@@ -47,7 +47,11 @@ time, and p50 and p95 of the time to the answer's first sentence (WORDS); and th
 synthesizer's own time to its first sample for every sentence it renders (cached ones
 included, as the host runs).
 
-Conditions: idle, and loaded: a busy process on one core beside it (``--hogs N``).
+Conditions: idle, and loaded: a busy process on one core beside it (``--hogs N``); and,
+asked for with ``--conditions`` (``rooms``: all), the real rooms of benchmarks/toolkit/
+rooms.py, played idle: the room's sound (the kitchen, or four real held-out talkers at
+once) looped into the microphone under everything, the lines reverberant for "reverb"
+and "far mic".
 The last line: ``latency p95: one-word N ms, other N ms, loaded N ms`` (first sound:
 idle one-word plays; idle everything else; loaded, every kind), after the same for the
 first sentence. Targets (idle 2-core
@@ -57,7 +61,7 @@ sample p95 <= 120 ms.
 
 from __future__ import annotations
 
-import argparse
+import dataclasses
 import statistics
 import subprocess
 import sys
@@ -69,12 +73,11 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "speech"))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the toolkit, when loaded by path
 
-from synth import speech_bounds, synth  # noqa: E402
+from toolkit import report, rooms  # noqa: E402
+from toolkit.splits import LIVE_PLAYERS  # noqa: E402
+from toolkit.voices import speech_bounds, synth  # noqa: E402
 
 from voice_host.host.output import Speaker  # noqa: E402
 from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
@@ -82,7 +85,7 @@ from voice_host.speech.listening.sources import AudioChunk  # noqa: E402
 
 perf = time.perf_counter
 
-PLAYERS = {"Dee": "joe", "Fay": "fest_slt~p300~t1.1", "Kim": "slt"}
+PLAYERS = LIVE_PLAYERS
 """The held-out voices (no tuning voice of benchmarks/table.py), in seating order;
 festival's slt shifted as table.py's held-out Fay is, so that two voices of one speaker
 (SLT) do not sit at one table: voice prints cannot tell them apart."""
@@ -393,8 +396,10 @@ class FakeMic:
     channels = 1
 
     def __init__(self, lines: list[Line], log: Log, host_busy: Callable[[], bool],
-                 gap: float = GAP, reply_within: float = REPLY_WITHIN):
+                 gap: float = GAP, reply_within: float = REPLY_WITHIN, background: np.ndarray | None = None):
         self.lines, self.log, self.host_busy = lines, log, host_busy
+        self.background = background
+        """The room's own sound, looped under everything (None: silence between the lines)."""
         self.gap, self.reply_within = gap, reply_within
         self.t0: float | None = None
         self._closed = threading.Event()
@@ -439,6 +444,8 @@ class FakeMic:
                 pos += n
                 if pos >= clip.size:
                     clip = None
+            if self.background is not None:
+                block += self.background[(k * n + np.arange(n)) % self.background.size]
             due = t0 + (k + 1) * BLOCK
             time.sleep(max(0.0, due - perf()))
             yield AudioChunk(k * BLOCK, block[:, None])
@@ -460,8 +467,9 @@ class Run:
 
 def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict | None = None,
         engine: str | None = None, speed: float = 1.0, gap: float = GAP, enrolled: bool = False,
-        echo: bool = False) -> Run:
-    """Play `lines` (voiced) into the live loop, with `hogs` busy processes beside it.
+        echo: bool = False, background: np.ndarray | None = None) -> Run:
+    """Play `lines` (voiced) into the live loop, with `hogs` busy processes beside it
+    (and the room's `background` sound under everything).
     `enrolled`: the players' voice prints are taken from their introductions before the
     game (as from a --voices file), so the live opening asks nobody."""
     from voice_host.by_voice import live_options, play_live
@@ -490,7 +498,7 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     if enrolled:
         for p, v in PLAYERS.items():
             hearing.voiceprints.enroll(p, synth(INTRO.format(name=p), v))
-    mic = FakeMic(lines, log, lambda: voice.speaking or card.busy(), gap)
+    mic = FakeMic(lines, log, lambda: voice.speaking or card.busy(), gap, background=background)
     voice.clock = mic.clock
     options = live_options(cfg, speaker)  # the listener's settings and the tick, as run_by_voice gives them
     hogging = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
@@ -503,6 +511,26 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
             p.wait()
         speaker.close(wait=5.0 / speed)
     return Run(condition, lines, log, card.opened, recognizer.name, perf() - t0)
+
+
+def in_room(lines: list[Line], condition: str, room: rooms.Room) -> tuple[list[Line], np.ndarray | None]:
+    """The lines as the microphone hears them in a room condition (toolkit.rooms), and the
+    room's own sound to loop under everything, set against the players' speech level."""
+    from voice_host.speech.audio import SAMPLE_RATE as RATE
+
+    speech = rooms.level(np.concatenate([line.audio for line in lines]))
+
+    def below(track: np.ndarray, snr: float) -> np.ndarray:
+        return (track * speech / (np.sqrt(np.mean(track ** 2)) + 1e-12) / 10 ** (snr / 20)).astype(np.float32)
+
+    if condition in ("reverb", "far mic"):
+        quieter = 12.0 if condition == "far mic" else 0.0
+        lines = [dataclasses.replace(x, audio=room.reverberant(x.audio, x.audio, quieter)) for x in lines]
+    if condition == "kitchen 10 dB":
+        return lines, below(room.kitchen, 10)
+    if condition.startswith("babble "):
+        return lines, below(room.talk(60 * RATE, seed=1), float(condition.split()[1]))
+    return lines, below(room.kitchen, 20) if condition == "far mic" else None
 
 
 # ---------------------------------------------------------------------- measuring
@@ -600,7 +628,7 @@ def ms(x: float | None) -> str:
     return "-" if x is None or x != x else f"{1000 * x:.0f}"
 
 
-def report(r: Run, ms_: list[Measure]) -> None:
+def report_run(r: Run, ms_: list[Measure]) -> None:
     print(f"\n{r.condition}: {len(ms_)} utterances in {r.wall:.0f} s, {r.engine} -> piper, output opened with "
           f"{', '.join(sorted({str(o.get('latency', 'default (high)')) for o in r.opened})) or 'nothing'}")
     head = f"  {'kind':<10} {'n':>3} {'p50':>6} {'p95':>6} {'max':>6} |" + "".join(f" {p:>9}" for p in PARTS) + \
@@ -634,6 +662,27 @@ def report(r: Run, ms_: list[Measure]) -> None:
               f"host: {' / '.join(m.reply[:2]) or 'nothing'} (expected {m.line.expect!r})")
 
 
+def figures(ms_: list[Measure]) -> dict:
+    """Per kind (and all): n, p50 / p95 / max of the first sound, the parts' means and the
+    first sentence's p50 / p95 (ms); how many were answered as expected."""
+    def ms(x: float | None) -> int | None:
+        return None if x is None or x != x else round(1000 * x)
+
+    warm = [m for m in ms_ if not m.cold]
+    out = {}
+    for kind, group in [(k, [m for m in warm if m.line.kind == k]) for k in KINDS] + [("all", warm)]:
+        timed = [m for m in group if m.total is not None]
+        if not group:
+            continue
+        sound = [m.sound for m in timed]
+        spoken = [m.spoken for m in timed if m.spoken is not None]
+        out[kind] = {"n": len(group), "answered": len(timed), "expected": sum(m.expected for m in group),
+                     "p50": ms(pct(sound, 50)), "p95": ms(pct(sound, 95)), "max": ms(max(sound, default=None)),
+                     "parts": {p: ms(statistics.fmean(m.parts[p] for m in timed) if timed else None) for p in PARTS},
+                     "words p50": ms(pct(spoken, 50)), "words p95": ms(pct(spoken, 95))}
+    return out
+
+
 def verbose_lines(ms_: list[Measure]) -> None:
     for m in ms_:
         parts = " ".join(f"{p} {ms(v)}" for p, v in (m.parts or {}).items())
@@ -657,35 +706,39 @@ def summary(results: dict[str, list[Measure]], spoken: bool = False) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="4 words a condition instead of 24 (a few minutes)")
+    ap = report.arguments(__doc__, "4 words a condition instead of 24 (a few minutes)", "idle,loaded",
+                          ("idle", "loaded", *rooms.ROOMS))
     ap.add_argument("--words", type=int, help="words said a condition (default 24; 4 with --quick)")
-    ap.add_argument("--conditions", default="idle,loaded", help="idle, loaded or both (default idle,loaded)")
     ap.add_argument("--hogs", type=int, default=1, help="busy processes beside the loaded condition (default 1)")
     ap.add_argument("--engine", help="the recognizer (default: the config's, auto: Moonshine)")
     ap.add_argument("--enrolled", action="store_true", help="voices known before the game: no introductions")
     ap.add_argument("--verbose", action="store_true", help="every utterance, and what the host says as it says it")
     args = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # each table as it is done, into a file too
+    out = report.Report("latency", args.json)
     n = args.words or (4 if args.quick else 24)
-    conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
-    if any(c not in ("idle", "loaded") for c in conditions):
-        ap.error("--conditions takes idle and/or loaded")
+    conditions = rooms.choose(args.conditions, "idle,loaded", ("idle", "loaded", *rooms.ROOMS))
+    room = rooms.by_split(conditions, ("held-out",))["held-out"]  # the players are held-out voices
+    conditions = [c for c in conditions if c in ("idle", "loaded") or room is not None]
     cfg = game_config()
     lines = voice_lines(plan(n, intros=not args.enrolled, avoid=tuning_words(), cfg=cfg,
                              undo_after=min(3, n - 1)))
-    print(f"{len(lines)} utterances a condition ({n} words), said by {', '.join(f'{p} ({v})' for p, v in PLAYERS.items())}")
+    out.say(f"{len(lines)} utterances a condition ({n} words), said by "
+            f"{', '.join(f'{p} ({v})' for p, v in PLAYERS.items())}; a room condition is played idle")
     results = {}
     for c in conditions:
-        r = run(lines, condition=c, hogs=args.hogs if c == "loaded" else 0, cfg=cfg, engine=args.engine,
-                enrolled=args.enrolled, echo=args.verbose)
+        said, background = (lines, None) if c in ("idle", "loaded") else in_room(lines, c, room)
+        r = run(said, condition=c, hogs=args.hogs if c == "loaded" else 0, cfg=cfg, engine=args.engine,
+                enrolled=args.enrolled, echo=args.verbose, background=background)
         results[c] = measure(r)
-        report(r, results[c])
-        if args.verbose:
-            verbose_lines(results[c])
-    print(summary(results, spoken=True))
-    print(summary(results))
-    return 0
+        with out.text():
+            report_run(r, results[c])
+            if args.verbose:
+                verbose_lines(results[c])
+        out.figures[c] = figures(results[c])
+    out.say(summary(results, spoken=True))
+    out.say(summary(results))
+    return out.finish(words=n, players=PLAYERS)
 
 
 if __name__ == "__main__":

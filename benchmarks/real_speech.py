@@ -29,6 +29,8 @@ real kitchen noise (Speech Commands' "doing the dishes") at 10 dB; babble, four 
 speakers' words summed under the word at 15 dB; and a far microphone, the word through a
 real living-room impulse response (MIT IR survey), 12 dB quieter than said near the
 microphone, with the kitchen 20 dB under the near word (8 dB under the far one).
+The rooms are benchmarks/toolkit/rooms.py's; `--conditions` also takes its others
+("babble 5 dB", "reverb", pink "20 dB" and "10 dB").
 
 The recordings are not in the repository (GitHub is not reachable from CI, and the
 project commits no fetched data). Put them under ``--data`` (default

@@ -48,11 +48,10 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "speech"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the toolkit, in the worker too
 
-from synth import add_noise, synth  # noqa: E402
+from toolkit import report as reporting  # noqa: E402
+from toolkit.voices import add_noise, synth  # noqa: E402
 
 VOICES_TUNING = ("fest_slt", "rms", "awb", "kal16")
 VOICES_HELD_OUT = ("joe", "slt~p-250~t1.08", "kal~p200~t0.9", "awb~p350~t1.05", "joe~p250~t0.93")
@@ -210,15 +209,12 @@ def tune_margin(rows: list[dict]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="2 x 40 words, fewer extra sentences")
+    ap = reporting.arguments(__doc__, "2 x 40 words, fewer extra sentences", ",".join(c for c, _ in CONDITIONS),
+                             [c for c, _ in CONDITIONS])
     ap.add_argument("--engines", default="moonshine,whisper")
     ap.add_argument("--splits", default="tuning,held-out",
                     help="which splits to run (the chatter margin is tuned on the tuning split when it runs, "
                          "else the recognizer's own is used)")
-    ap.add_argument("--conditions", default=",".join(c for c, _ in CONDITIONS),
-                    help='which conditions to run, e.g. "clean,20 dB"')
-    ap.add_argument("--json", help="write all per-utterance results here")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--plan", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -226,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         plan = json.loads(Path(args.plan).read_text())
         print(json.dumps(worker(args.worker, plan)))
         return 0
+    out = reporting.Report("recognition", args.json)
 
     n = 80 if args.quick else 320
     words = pick_words(n)
@@ -243,12 +240,12 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 plan.append({"split": split, "kind": kind, "said": said, "expected": expected, "voice": voice,
                              "cond": cond, "snr": snr, "seed": (zlib.crc32(said.encode()) & 0xFFFF) + ci})
-    print(f"{len(plan)} utterances per engine ({n} words; tuning voices {', '.join(VOICES_TUNING)}; "
-          f"held-out voices {', '.join(VOICES_HELD_OUT)})", flush=True)
+    out.say(f"{len(plan)} utterances per engine ({n} words; tuning voices {', '.join(VOICES_TUNING)}; "
+          f"held-out voices {', '.join(VOICES_HELD_OUT)})")
     t = time.perf_counter()
     for p in {(p["said"], p["voice"]) for p in plan}:
         synth(*p)
-    print(f"audio ready in {time.perf_counter() - t:.0f} s", flush=True)
+    out.say(f"audio ready in {time.perf_counter() - t:.0f} s")
 
     import tempfile
 
@@ -261,10 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         proc = subprocess.run([sys.executable, __file__, "--worker", engine, "--plan", plan_path],
                               stdout=subprocess.PIPE, stderr=None, text=True)  # progress on stderr
         if proc.returncode != 0:
-            print(f"{engine}: failed (see above)", flush=True)
+            out.say(f"{engine}: failed (see above)")
             continue
         results[engine] = json.loads(proc.stdout.strip().splitlines()[-1])
-        print(f"{engine}: {time.perf_counter() - t:.0f} s", flush=True)
+        out.say(f"{engine}: {time.perf_counter() - t:.0f} s")
     os.unlink(plan_path)
 
     report = {}
@@ -286,10 +283,10 @@ def main(argv: list[str] | None = None) -> int:
         if engine == "moonshine":
             report[engine]["constraint_ms_mean"] = float(np.mean([r["constraint_s"] for r in rows]) * 1000)
             report[engine]["encoder_ms_mean"] = float(np.mean([r["encoder_s"] for r in rows]) * 1000)
-    print_report(report)
-    if args.json:
-        Path(args.json).write_text(json.dumps({"report": report, "results": results}, indent=1))
-    return 0
+    with out.text():
+        print_report(report)
+    out.figures = report
+    return out.finish(results=results)
 
 
 def print_report(report: dict) -> None:

@@ -45,11 +45,10 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "speech"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the toolkit, in the child processes too
 
-from synth import add_noise, place, speech_bounds, synth  # noqa: E402
+from toolkit import report as reporting  # noqa: E402
+from toolkit.voices import add_noise, place, speech_bounds, synth  # noqa: E402
 
 from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
 from voice_host.speech.listening.sources import ArraySource  # noqa: E402
@@ -348,16 +347,14 @@ def report(results: dict) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = reporting.arguments(__doc__, "60 words, 20 voice-print words, 12 name trials", "clean,20,10",
+                            ("clean", "an SNR in dB (pink noise)"))
     p.add_argument("--engines", default="vosk,whisper")
     p.add_argument("--words", type=int, default=300)
-    p.add_argument("--conditions", default="clean,20,10", help="clean and/or SNRs in dB")
     p.add_argument("--vp-words", type=int, default=50, help="words per voice for voice prints")
     p.add_argument("--name-trials", type=int, default=40)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--quick", action="store_true", help="60 words, 20 voice-print words, 12 name trials")
     p.add_argument("--examples", action="store_true", help="print some word -> heard pairs")
-    p.add_argument("--json", help="also write the figures to this file")
     p.add_argument("--engine", help=argparse.SUPPRESS)
     p.add_argument("--part", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -384,10 +381,11 @@ def main(argv=None) -> int:
         else:
             results[name] = json.loads(proc.stdout.strip().splitlines()[-1])
         print(f"({name} done in {time.perf_counter() - t:.0f} s)", file=sys.stderr)
-    report(results)
-    if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2))
-    return 0
+    out = reporting.Report("speech", args.json)
+    with out.text():
+        report(results)
+    out.figures = results
+    return out.finish()
 
 
 if __name__ == "__main__":

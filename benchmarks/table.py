@@ -28,7 +28,9 @@ The recording goes through the real pipeline (`play_recording`: VAD, the recogni
 voice prints, the host's hearing, with the game's prior `--prior POINTS:KNOWN`, by
 default the config's [speech] prior_points, prior_known) with its questions left
 unanswered; each word said is compared with the input the host fed the game for it.
-Clean, 20 dB and 10 dB pink noise (tests/speech/synth.add_noise). Only the words said
+Clean, 20 dB and 10 dB pink noise (tests/speech/synth.add_noise); `--conditions` also
+takes the real rooms of benchmarks/toolkit/rooms.py ("kitchen 10 dB", "babble 15 dB", ...,
+or "rooms" for all; the table that answers is not heard in "reverb" and "far mic"). Only the words said
 before the game is over count (`n`). Then the same table again, answering
 (`--no-answers` skips it): a player the host asks "Did you say X or Y?" says "Yes." when
 X is right, says the word when it is Y, and otherwise spells it in the spelling
@@ -71,9 +73,7 @@ stress case stays in benchmarks/recognition.py.
 
 from __future__ import annotations
 
-import argparse
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -81,40 +81,22 @@ from typing import NamedTuple
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "speech"))
-
-from synth import add_noise, place, speech_bounds, synth  # noqa: E402
+from toolkit import report, rooms
+from toolkit.splits import TABLE_PLAYERS as SPLITS
+from toolkit.voices import add_noise, place, say, speech_bounds
 
 from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
 from voice_host.speech.listening.sources import ArraySource  # noqa: E402
 
-SPLITS = {
-    "tuning": {"Ann": "awb|pitch 200|tempo 0.95", "Ben": "rms", "Cat": "awb"},
-    "held-out": {"Dee": "joe", "Eli": "kal16", "Fay": "fest_slt|pitch 300|tempo 1.1", "Gus": "rms|pitch -250"},
-}
 OPENING = "I am {name}, and I am ready to play."
 GAP = 2.5
-CONDITIONS = (None, 20, 10)
+CONDITIONS = ("clean", "20", "10")
+"""The default conditions: clean, pink noise at an SNR in dB, or any of toolkit.rooms' rooms."""
 KNOWN_ZIPF = 3.3
 BEST = 25
 WEAK_EVERY = 5
 INTERRUPT_EVERY = 8
 ROUNDS = {"prolix": {"rounds_3_players": 20, "rounds_4_5_players": 20}}  # a long evening: every word is a play
-
-
-def say(text: str, spec: str) -> np.ndarray:
-    """`text` in voice `spec`: a synth voice, optionally '|'-separated sox effects after it."""
-    base, *effects = spec.split("|")
-    audio = synth(text, base)
-    for effect in effects:
-        raw = (np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes()
-        fmt = ["-t", "raw", "-r", str(SAMPLE_RATE), "-e", "signed", "-b", "16", "-c", "1"]
-        out = subprocess.run(["sox", "-R", *fmt, "-", *fmt, "-", *effect.split()], input=raw,  # -R: the same dither
-                             capture_output=True, check=True)
-        audio = np.frombuffer(out.stdout, "<i2").astype(np.float32) / 32768.0
-    return audio
 
 
 class Turn(NamedTuple):
@@ -453,8 +435,8 @@ def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan
     return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
 
 
-def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr: float | None, prior=None,
-                  mics: str = "one", unheard: str | None = None) -> dict:
+def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, prior=None,
+                  mics: str = "one", unheard: str | None = None, room=None) -> dict:
     """The table answers the host's questions (see the module doc); one microphone."""
     from voice_host.by_voice import play_recording
     from voice_host.host.records import Said
@@ -462,9 +444,9 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr: fl
     same = _same(plan)
     script, planned = _script(voices, plan, mics, unheard)
     noise = None
-    if snr is not None:
+    if snr is not None:  # the room's sound alone, as long as needed
         plain = place([(t, a, 0) for t, a, _ in planned], duration=planned[-1][0] + 5)[:, 0]
-        noise = np.tile(add_noise(plain, snr, seed=3) - plain, 4)
+        noise = np.tile(in_condition(plain, plain, snr, room) - plain, 4)
     conv = Conversation(script, noise)
     answers: dict[object, int] = {}
 
@@ -566,14 +548,11 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
 def talk(duration: float, players_level: float, below: float, seed: int = 5) -> np.ndarray:
     """Other people talking for ``duration`` seconds, ``below`` dB under ``players_level``
     (RMS of the voiced frames): real recordings one after another, short pauses between."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from real_speech import clips as word_clips, default_data, level, load
-
-    data = default_data()
+    data = rooms.default_data()
     paths = sorted(Path("/usr/share/pocketsphinx/test/data/librivox").glob("*.wav")) or \
         sorted(data.rglob("librivox/*.wav"))
     paths += sorted(data.rglob("multiple_keywords.wav"))
-    paths += [c["path"] for c in word_clips(data, 2)]
+    paths += [c["path"] for c in rooms.real_clips(data, 2)]
     if not paths:
         raise SystemExit(f"--talk: no recordings of people talking under {data} (see benchmarks/real_speech.py)")
     rng = np.random.default_rng(seed)
@@ -581,12 +560,20 @@ def talk(duration: float, players_level: float, below: float, seed: int = 5) -> 
     n = int(duration * SAMPLE_RATE)
     track, at, k = np.zeros(n, np.float32), 0, 0
     while at < n:
-        a = load(paths[order[k % len(paths)]])
-        a = a / (level(a) + 1e-9)
+        a = rooms.load(paths[order[k % len(paths)]])
+        a = a / (rooms.level(a) + 1e-9)
         track[at:at + a.size] += a[: n - at]
         at += a.size + int(rng.uniform(0.3, 1.5) * SAMPLE_RATE)
         k += 1
     return track * players_level / 10 ** (below / 20)
+
+
+def in_condition(audio: np.ndarray, players: np.ndarray, condition, room) -> np.ndarray:
+    """The recording in a condition: pink noise at an SNR (a number) under the players'
+    speech level, or a room (its name; seeded as the pink noise is)."""
+    if isinstance(condition, float):
+        return add_noise(audio, condition, seed=3, reference=players)
+    return room.apply(audio, players, condition, 3)
 
 
 def _prior(item: str) -> tuple[float, float] | None:
@@ -598,12 +585,11 @@ def _prior(item: str) -> tuple[float, float] | None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = report.arguments(__doc__, "8 words a player instead of 20", ",".join(CONDITIONS),
+                          ("clean", "an SNR in dB (pink noise)", *rooms.ROOMS))
     ap.add_argument("--engine", default="auto")
-    ap.add_argument("--quick", action="store_true", help="8 words a player instead of 20")
     ap.add_argument("--words", type=int, help="words per player")
     ap.add_argument("--splits", default=",".join(SPLITS))
-    ap.add_argument("--conditions", default="clean,20,10", help="clean and/or SNRs in dB")
     ap.add_argument("--prior", default="config",
                     help="the game's prior POINTS:KNOWN ([speech] prior_points, prior_known; 0:0 off), "
                          "several separated by commas; default: the config's")
@@ -639,11 +625,15 @@ def main(argv=None) -> int:
         [float(speech.get("confirm_heard_below", 0.9))]
     priors = list(dict.fromkeys((*(_prior(x) or default), a) for x in args.prior.split(",") for a in asks))
     per = args.words or (8 if args.quick else 20)
-    conds = [None if c == "clean" else float(c) for c in args.conditions.split(",")]
+    conds = [None if c == "clean" else c if c in rooms.ROOMS else float(c.removesuffix("dB"))
+             for c in rooms.choose(args.conditions, ",".join(CONDITIONS), available=None)]
+    room = rooms.by_split([c for c in conds if isinstance(c, str)], args.splits.split(","))
+    conds = [c for c in conds if not isinstance(c, str) or room[args.splits.split(",")[0]] is not None]
+    out = report.Report("table", args.json)
     games = plans(per, args.interrupts)
     for split in args.splits.split(","):
         plan = games[split]
-        print(f"{split}: " + ", ".join(f"{t.player}:{t.word}{ {'weak': '*', 'interrupt': '!'}.get(t.kind, '')}"
+        out.say(f"{split}: " + ", ".join(f"{t.player}:{t.word}{ {'weak': '*', 'interrupt': '!'}.get(t.kind, '')}"
                                        for t in plan) + "  (* weak play, ! interrupt)")
     if args.plan:
         return 0
@@ -655,7 +645,7 @@ def main(argv=None) -> int:
         from pulse import Pulse, missing
 
         if missing():
-            print(f"--live: {missing()}")
+            out.say(f"--live: {missing()}")
             return 2
         server = Pulse(Path(tempfile.mkdtemp(prefix="voice-host-live-")))
         LIVE.append(server.__enter__())
@@ -663,41 +653,42 @@ def main(argv=None) -> int:
         os.environ.update(server.env)  # before PortAudio starts, so that it finds the server
     who = {"one": "One-microphone table, after one enrollment sentence each",
            "channels": "A microphone channel per player", "names": "One microphone, the name said before every word"}
-    print(f"{who[args.mics]}, engine {args.engine}, {per} words per player chosen on the board")
-    print(f"{'split':9} {'noise':6} {'prior':6} {'ask<':4} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} {'silent':>6} "
-          f"{'q/word':>6} {'s/q':>5} {'who':>6} {'stray':>5} {'RTF':>5}")
+    out.say(f"{who[args.mics]}, engine {args.engine}, {per} words per player chosen on the board")
+    out.say(f"{'split':9} {'noise':6} {'prior':6} {'ask<':4} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} {'silent':>6} "
+            f"{'q/word':>6} {'s/q':>5} {'who':>6} {'stray':>5} {'RTF':>5}")
     for split in args.splits.split(","):
         voices, plan = SPLITS[split], games[split]
         unheard = args.unheard if args.unheard in voices else None
         audio, truth = session(voices, plan, args.mics, unheard)
         players = audio
         if args.talk is not None:
-            from real_speech import level
-
-            audio = audio + (talk(audio.shape[0] / SAMPLE_RATE, level(audio.reshape(-1)), args.talk)
+            audio = audio + (talk(audio.shape[0] / SAMPLE_RATE, rooms.level(audio.reshape(-1)), args.talk)
                              if audio.ndim == 1 else 0)
         for snr in conds:
-            label = ("clean" if snr is None else f"{snr:g} dB") + ("+talk" if args.talk is not None else "")
+            label = ("clean" if snr is None else f"{snr:g} dB" if isinstance(snr, float) else snr) + \
+                ("+talk" if args.talk is not None else "")
             for prior in priors:
                 runs = []
-                mixed = audio if snr is None else add_noise(audio, snr, seed=3, reference=players)  # nobody answers
+                mixed = audio if snr is None else in_condition(audio, players, snr, room[split])  # nobody answers
                 if not args.no_recording:
                     runs.append(("recording", run(args.engine, voices, mixed, truth, plan, prior)))
                 if args.live and args.mics == "one":
                     runs.append(("live", run_live(args.engine, voices, mixed, truth, plan, prior)))
-                if not args.no_answers and args.mics != "channels":
-                    answering = run_answering(args.engine, voices, plan, snr, prior, args.mics, unheard)
+                if not args.no_answers and args.mics != "channels" and snr not in ("reverb", "far mic"):
+                    answering = run_answering(args.engine, voices, plan, snr, prior, args.mics, unheard, room[split])
                     runs.append(("answering", answering))
                 for kind, r in runs:
-                    print(f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}".ljust(24) + f"{prior[2]:<4g} " +
-                          f"{kind:9} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} {r['silent']:6.1%} "
-                          f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['attribution']:6.1%} {r['stray']:5d} "
-                          f"{r['rtf']:5.2f}", flush=True)
+                    out.say(f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}".ljust(24) + f"{prior[2]:<4g} " +
+                            f"{kind:9} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} {r['silent']:6.1%} "
+                            f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['attribution']:6.1%} {r['stray']:5d} "
+                            f"{r['rtf']:5.2f}")
+                    out.figures[f"{split}|{label}|{prior[0]:g}:{prior[1]:g}|{prior[2]:g}|{kind}"] = {
+                        k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
                     if r["misses"]:
-                        print("          missed: " + ", ".join(r["misses"]))
-    print("targets (held-out, nobody answering): sheet >= 95% clean, >= 90% at 20 dB, >= 75% at 10 dB; "
-          "silently wrong <= 2%; questions <= 0.15 a word clean; answering: sheet >= 99% clean, >= 97% at 20 dB")
-    return 0
+                        out.say("          missed: " + ", ".join(r["misses"]))
+    out.say("targets (held-out, nobody answering): sheet >= 95% clean, >= 90% at 20 dB, >= 75% at 10 dB; "
+            "silently wrong <= 2%; questions <= 0.15 a word clean; answering: sheet >= 99% clean, >= 97% at 20 dB")
+    return out.finish(engine=args.engine, words_per_player=per, mics=args.mics)
 
 
 if __name__ == "__main__":

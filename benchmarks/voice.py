@@ -35,7 +35,9 @@ import time
 from pathlib import Path
 
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from toolkit import report as reporting  # noqa: E402
 
 B = "@board W B J S L C D G"
 GAME = f"""
@@ -259,18 +261,21 @@ def intelligibility(placed, audio, rate, recognize) -> tuple[float, int, list[tu
     return hits / max(1, total), by_sound / max(1, total), total, misses, (name_misses, name_words, others)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    ap = reporting.arguments(__doc__, "piper only, the latency of the first 20 distinct sentences")
     ap.add_argument("--engines", default="piper,pyttsx3")
     ap.add_argument("--recognizers", default="auto", help="moonshine, whisper, or auto (moonshine, else whisper)")
     ap.add_argument("--show-misses", type=int, default=8)
     ap.add_argument("--latency-only", action="store_true", help="skip the intelligibility part")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.engines = "piper"
+    out = reporting.Report("voice", args.json)
 
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    out.say(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     sentences = game_sentences()
     distinct = list(dict.fromkeys(sentences))
-    print(f"the game: {len(sentences)} sentences said, {len(distinct)} distinct, "
+    out.say(f"the game: {len(sentences)} sentences said, {len(distinct)} distinct, "
           f"{sum(len(s.split()) for s in sentences)} words")
     names = [] if args.latency_only else args.recognizers.split(",")
     if names == ["auto"]:
@@ -278,13 +283,13 @@ def main() -> int:
             recognizer("moonshine")
             names = ["moonshine"]
         except Exception as exc:  # noqa: BLE001
-            print(f"(no moonshine: {exc}; using whisper)")
+            out.say(f"(no moonshine: {exc}; using whisper)")
             names = ["whisper"]
     recognizers = {n: recognizer(n) for n in names}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for engine in args.engines.split(","):
-            lat = latency(engine, distinct)
+            lat = latency(engine, distinct[:20] if args.quick else distinct)
             if args.latency_only:
                 rows.append({"engine": engine, "lat": lat, "distinct": distinct, "words": {}})
                 continue
@@ -292,15 +297,15 @@ def main() -> int:
             placed, audio, rate, used = speak_to(engine, Path(tmp) / f"{engine}.wav")
             render_s = time.monotonic() - t0
             if used != engine:
-                print(f"{engine}: not available here ({used} used instead); skipped")
+                out.say(f"{engine}: not available here ({used} used instead); skipped")
                 continue
             row = {"engine": engine, "lat": lat, "distinct": distinct, "render_s": render_s, "audio_s": audio.size / rate, "words": {}}
             for n, rec in recognizers.items():
                 row["words"][n] = intelligibility(placed, audio, rate, rec)
             rows.append(row)
 
-    print()
-    print(f"{'voice engine':14} {'first sample p50 / p95 (cold)':>30} {'warm p50 / p95':>16} "
+    out.say()
+    out.say(f"{'voice engine':14} {'first sample p50 / p95 (cold)':>30} {'warm p50 / p95':>16} "
           + " ".join(f"{'words right by sound / as written, ' + n:>46}" for n in recognizers))
     for r in rows:
         cold = r["lat"]["cold"]
@@ -309,22 +314,28 @@ def main() -> int:
         ok = "ok" if p95 <= TARGET_LATENCY_P95 * 1000 else "MISSED"
         warm_s = f"{statistics.median(warm) * 1000:.1f} / {percentile(warm, 0.95) * 1000:.1f} ms" if warm else "-"
         words = " ".join(f"{100 * snd:>25.1f}% / {100 * acc:.1f}% of {n}" for acc, snd, n, _, _ in r["words"].values())
-        print(f"{r['engine']:14} {p50:>14.0f} / {p95:.0f} ms ({ok:6}) {warm_s:>16} {words}")
+        out.say(f"{r['engine']:14} {p50:>14.0f} / {p95:.0f} ms ({ok:6}) {warm_s:>16} {words}")
+        out.figures[r["engine"]] = {
+            "first sample ms": {"p50": round(p50), "p95": round(p95)},
+            "warm ms": {"p50": round(statistics.median(warm) * 1000, 1),
+                        "p95": round(percentile(warm, 0.95) * 1000, 1)} if warm else None,
+            "words right": {n: {"by sound": round(100 * snd, 1), "as written": round(100 * acc, 1), "words": total}
+                            for n, (acc, snd, total, _, _) in r["words"].items()}}
     for r in rows:
         slow = sorted(zip(r["lat"]["cold"], r["distinct"]), reverse=True)[:3]
-        print(f"  {r['engine']} slowest: " + "; ".join(f"{t * 1000:.0f} ms '{x}'" for t, x in slow))
-    print(f"targets: first sample p95 <= {TARGET_LATENCY_P95 * 1000:.0f} ms; words right >= {TARGET_WORDS:.0%} "
+        out.say(f"  {r['engine']} slowest: " + "; ".join(f"{t * 1000:.0f} ms '{x}'" for t, x in slow))
+    out.say(f"targets: first sample p95 <= {TARGET_LATENCY_P95 * 1000:.0f} ms; words right >= {TARGET_WORDS:.0%} "
           "for the default voice (piper)")
     for r in rows:
         for n, (acc, snd, total, misses, (name_misses, name_words, others)) in r["words"].items():
             verdict = "" if r["engine"] != "piper" else (" ok" if snd >= TARGET_WORDS else " MISSED")
-            print(f"\n{r['engine']} heard by {n}: {snd:.1%} of {total} words right by sound{verdict} "
+            out.say(f"\n{r['engine']} heard by {n}: {snd:.1%} of {total} words right by sound{verdict} "
                   f"({acc:.1%} as written); player names missed {name_misses} of {name_words}, the other "
                   f"words {others:.1%} right by sound; the whole game rendered "
                   f"into the file in {r['render_s']:.1f} s for {r['audio_s']:.0f} s of audio")
             for said, heard in misses[: args.show_misses]:
-                print(f"  said:  {said}\n  heard: {heard}")
-    return 0
+                out.say(f"  said:  {said}\n  heard: {heard}")
+    return out.finish()
 
 
 if __name__ == "__main__":

@@ -144,16 +144,22 @@ def random_board(rng: random.Random) -> list[tuple[str, int]]:
     return tiles
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from toolkit import report
+
+    parser = report.arguments(__doc__, "300 transcripts and 100 boards")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--transcripts", type=int, default=3000)
     parser.add_argument("--boards", type=int, default=1000)
     parser.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.probe:
         load_probe()
-        return
+        return 0
+    if args.quick:
+        args.transcripts, args.boards = min(args.transcripts, 300), min(args.boards, 100)
+    out = report.Report("words", args.json)
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as cache:
         os.environ["VOICE_HOST_CACHE"] = cache
@@ -201,16 +207,18 @@ def main() -> None:
     solve = [timed(lambda b=b: words.best(b, 5)) for b in boards]
     figures["solver p50 (ms)"], figures["solver p99 (ms)"] = (x * 1e3 for x in percentiles(solve))
 
-    print(f"words layer benchmark (seed {args.seed}, {len(cases)} transcripts, {len(boards)} boards)")
+    out.say(f"words layer benchmark (seed {args.seed}, {len(cases)} transcripts, {len(boards)} boards)")
     for name, value in figures.items():
         target = TARGETS.get(name)
         verdict = ""
         if target is not None:
             good = value >= target if "%" in name else value < target
             verdict = f"  target {'>=' if '%' in name else '<'} {target}: {'ok' if good else 'MISSED'}"
-        print(f"{name:38s} {value:10.3f}{verdict}")
-    print("matcher misses by noise kind: " + ", ".join(f"{k} {v}" for k, v in misses.items()))
-    print(f"largest No Cheapies family: the one of {largest!r}")
+        out.say(f"{name:38s} {value:10.3f}{verdict}")
+    out.say("matcher misses by noise kind: " + ", ".join(f"{k} {v}" for k, v in misses.items()))
+    out.say(f"largest No Cheapies family: the one of {largest!r}")
+    out.figures = {k: round(v, 3) for k, v in figures.items()}
+    return out.finish(seed=args.seed, transcripts=len(cases), boards=len(boards), misses_by_kind=misses)
 
 
 def _family_sizes(words: object) -> np.ndarray:
@@ -220,4 +228,4 @@ def _family_sizes(words: object) -> np.ndarray:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -38,6 +39,10 @@ class Report:
 
     def say(self, line: str = "") -> None:
         print(line, file=self.stream, flush=True)
+
+    def text(self):
+        """A context in which what is printed goes where ``say`` sends it."""
+        return contextlib.redirect_stdout(self.stream)
 
     def table(self, rows: list[dict], columns: list[tuple[str, str, str]], indent: str = "") -> None:
         """``rows`` as a table: columns (key, heading, format spec such as '>6.1f')."""

@@ -199,6 +199,8 @@ def choose(asked: str, default: str, available=(*PINK, *ROOMS)) -> list[str]:
     for item in (x.strip() for x in asked.split(",")):
         expand = default.split(",") if item == "default" else ROOMS if item == "rooms" else (item,)
         names += [x for x in expand if x not in names]
+    if available is None:
+        return names
     unknown = [x for x in names if x not in available]
     if unknown:
         print(f"unknown conditions left out: {', '.join(unknown)} (of: {', '.join(available)})", file=sys.stderr)
