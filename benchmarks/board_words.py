@@ -118,9 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     n = args.boards or (24 if args.quick else 60)
     splits = args.splits.split(",")
     rows = [r for r in plan(n, words) if r["split"] in splits]
-    conditions = rooms.choose(args.conditions, ",".join(CONDITIONS))
-    room = rooms.by_split(conditions, splits)
-    conditions = [c for c in conditions if c in rooms.PINK or room[splits[0]] is not None]
+    conditions, room = rooms.prepare(args.conditions, ",".join(CONDITIONS), splits)
     t0 = time.time()
     res = run(rows, weights, conditions, words, args.trimmed, room)
     out.say(f"board words ({'clips alone' if args.trimmed else 'as recorded, through the VAD'}): "

@@ -81,6 +81,8 @@ def fit(data: list[dict]) -> tuple[np.ndarray, float]:
     from sklearn.linear_model import LogisticRegression
 
     tuning = [d for d in data if d["split"] == "tuning"]
+    if len({d["right"] for d in tuning}) < 2:  # too few words heard (a small run): nothing to fit
+        return np.zeros(len(data[0]["x"]) if data else 0), 0.0
     model = LogisticRegression(C=1.0, max_iter=1000).fit(np.array([d["x"] for d in tuning]),
                                                         np.array([d["right"] for d in tuning]))
     return model.coef_[0], float(model.intercept_[0])
@@ -105,9 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     out = report.Report("confidence", args.json)
     held = args.boards or (12 if args.quick else HELD_OUT_BOARDS)
-    conditions = rooms.choose(args.conditions, ",".join(CONDITIONS))
-    room = rooms.by_split(conditions)
-    conditions = [c for c in conditions if c in rooms.PINK or room["tuning"] is not None]
+    conditions, room = rooms.prepare(args.conditions, ",".join(CONDITIONS))
 
     from voice_host.speech.recognizing.moonshine import confidence
     from voice_host.words import Words

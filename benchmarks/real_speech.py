@@ -29,8 +29,9 @@ real kitchen noise (Speech Commands' "doing the dishes") at 10 dB; babble, four 
 speakers' words summed under the word at 15 dB; and a far microphone, the word through a
 real living-room impulse response (MIT IR survey), 12 dB quieter than said near the
 microphone, with the kitchen 20 dB under the near word (8 dB under the far one).
-The rooms are benchmarks/toolkit/rooms.py's; `--conditions` also takes its others
-("babble 5 dB", "reverb", pink "20 dB" and "10 dB").
+Also babble at 5 dB, and "reverb": the word through the living room alone, at the
+level it was said. The rooms are benchmarks/toolkit/rooms.py's; `--conditions` also
+takes its pink noise ("20 dB", "10 dB").
 
 The recordings are not in the repository (GitHub is not reachable from CI, and the
 project commits no fetched data). Put them under ``--data`` (default
@@ -58,7 +59,7 @@ from toolkit.rooms import SC_WORDS as WORDS, Room, default_data, level, load, re
 
 from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
 
-CONDITIONS = ("clean", "kitchen 10 dB", "babble 15 dB", "far mic")
+CONDITIONS = ("clean", "kitchen 10 dB", "babble 15 dB", "babble 5 dB", "reverb", "far mic")
 """The default conditions (any of toolkit.rooms' may be asked for)."""
 
 

@@ -678,7 +678,8 @@ def main(argv=None) -> int:
                     answering = run_answering(args.engine, voices, plan, snr, prior, args.mics, unheard, room[split])
                     runs.append(("answering", answering))
                 for kind, r in runs:
-                    out.say(f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}".ljust(24) + f"{prior[2]:<4g} " +
+                    head = f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}"
+                    out.say((head.ljust(24) if len(head) < 24 else head + " ") + f"{prior[2]:<4g} " +
                             f"{kind:9} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} {r['silent']:6.1%} "
                             f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['attribution']:6.1%} {r['stray']:5d} "
                             f"{r['rtf']:5.2f}")
