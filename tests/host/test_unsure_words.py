@@ -417,3 +417,18 @@ def test_no_to_did_you_say_asks_the_player_again_by_name(ear):
     out = said(t, hearing, support.Heard(14, "tours", "Ann"))
     assert out[0].endswith("for tours.")
     assert [(r.t, r.text) for r in t.session.records if isinstance(r, Said)] == [(10, "tours"), (13, "cowbells")]
+
+
+def test_no_and_a_word_can_be_heard_only_while_a_word_can_be_put_right(ear):
+    """"Unaffected" was heard "no infected", "modules" "no jewels": a word that sounds
+    like "no" and a word is that word, unless the player has a word to put right (one
+    just taken, or one asked about)."""
+    t, hearing = ear
+    assert "no infected" not in hearing.sayable() and "unaffected" in hearing.sayable()
+    said(t, hearing, support.Heard(10, "jawbones", "Ann"))  # taken: Ann may put it right
+    assert "no jawbone" in hearing.sayable()
+    hearing.tick(10 + hearing.settings.answer_within + 2)
+    assert "no jawbone" not in hearing.sayable()
+    t("@draw M N")
+    said(t, hearing, Unsure(30, "cheers", ["cheers", "chairs"], speaker="Ben"))  # asked: "no, tours" answers it
+    assert "no tours" in hearing.sayable()

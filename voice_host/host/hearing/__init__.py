@@ -243,8 +243,11 @@ class Hearing:
             self.listen_for(self.sayable())
 
     def sayable(self):
-        """What a player may say now (hearing.understand.Understand.sayable)."""
-        return self.understand.sayable(self.question)
+        """What a player may say now (hearing.understand.Understand.sayable): "no" and a
+        word only while a word may be put right, or one is asked about."""
+        q = self.question
+        correcting = (q is not None and q.kind in ("word", "again")) or self.correct.open(self.now)
+        return self.understand.sayable(q, correcting=correcting)
 
     def prior(self):
         """The game's prior for what it expects now (hearing.understand.Understand.prior)."""

@@ -96,6 +96,10 @@ class Correct(Stage):
             self.last_plays[said.speaker] = Taken(max(now, self.session.t), index,
                                                   said.text[: len(said.text) - len(word)], said.t)
 
+    def open(self, now: float) -> bool:
+        """Whether some player may still put a word right at ``now``."""
+        return any(now <= taken.announced + self.settings.answer_within for taken in self.last_plays.values())
+
     def correction(self, u: Heard, asking: bool) -> Correction | None:
         """'No, persons' from a player whose word was just taken (spelled, or a word that
         sounds near it), with at most ``PUT_RIGHT_AFTER`` plays by others since. With

@@ -85,15 +85,17 @@ class Understand(Stage):
         return prefix + match.best, match
 
     # ------------------------------------------------------------------ what may be said
-    def sayable(self, question=None):
+    def sayable(self, question=None, correcting: bool = True):
         """What a player may say now, for a recognizer that searches a language: a
         dictionary word, optionally after a name or a lead-in ("Ann, jewelers", "Ben
         interrupts jewelers", "play time", "bank catch"), and the game's tail after it
         ("for 5", "unused 3"); the game's own phrases; a command or question; a player
-        saying who they are; the answers to the open ``question``."""
+        saying who they are; the answers to the open ``question``; with ``correcting``
+        (a word may be put right now), a word put right ("no, persons"): otherwise
+        "unaffected" would be heard "no infected"."""
         from voice_host.speech.recognizing.sayable import Sayable
 
-        key = (question.kind, tuple(question.options)) if question else None
+        key = ((question.kind, tuple(question.options)) if question else None, correcting)
         if self._sayable_for != key:
             own = phrases.spoken(self.session.game)
             names = [p.lower() for p in self.session.players]
@@ -101,8 +103,8 @@ class Understand(Stage):
             lead_ins += [*own.lead_ins, *(f"{n} {lead}" for n in names for lead in own.lead_ins)]
             if own.bare:  # a word alone, after a name ("Ann, jewelers")
                 lead_ins += names + [f"{n} {v}" for n in names for v in ("says", "interrupts", "interrupts with")]
-            if own.bare and not own.tails:  # a play that is a word alone, put right ("no, persons"); not
-                lead_ins += [c.strip() for c in CORRECTIONS]  # where "no word, unused 2" would be "no" and a word
+            if own.bare and not own.tails and correcting:  # a play that is a word alone, put right ("no,
+                lead_ins += [c.strip() for c in CORRECTIONS]  # persons"); not where "no word, unused 2" would be
             said = [p for kind, ps in intents.PHRASES.items() if kind != "play_what" for p in ps]
             said += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "it was", "that was", "i am",
                                                              "i'm", "my name is", "this is")]
