@@ -43,18 +43,18 @@ def test_the_detector_is_a_setting_read_from_the_listening_section():
 
 
 def test_talk_under_the_tables_level_neither_starts_an_utterance_nor_runs_one_on(say):
-    """A player's word, then the room's talk 15 dB under it with no pause between: with
+    """A player's word, then the room's talk 20 dB under it with no pause between: with
     the table's level known (the word's less 12 dB), the utterance ends with the word,
-    and talk alone starts nothing."""
+    and the talk alone starts nothing. The word itself is cut where it was without it:
+    its soft sounds are near its loud ones."""
     from voice_host.speech.audio import speech_level
     from voice_host.speech.listening.vad import Segmenter, SegmentEnd
 
     word, talk = say("jewelers", "fest_slt"), say("the weather is lovely today and tomorrow", "rms")
-    talk = talk * 10 ** ((speech_level(word) - 15 - speech_level(talk)) / 20)
+    talk = talk * 10 ** ((speech_level(word) - 20 - speech_level(talk)) / 20)
     quiet = np.zeros(SAMPLE_RATE, np.float32)
-    audio = np.concatenate([quiet, word, talk, quiet, talk, quiet])
 
-    def cut(hear_above):
+    def cut(audio, hear_above):
         seg = Segmenter(1, TurnConfig())
         seg.hear_above = hear_above
         n, out = seg.frame, []
@@ -62,8 +62,13 @@ def test_talk_under_the_tables_level_neither_starts_an_utterance_nor_runs_one_on
             out += [e.segment for e in seg.push(i / SAMPLE_RATE, audio[i:i + n, None]) if isinstance(e, SegmentEnd)]
         return out + [e.segment for e in seg.flush()]
 
+    table = speech_level(word) - 12
+    audio = np.concatenate([quiet, word, talk, quiet, talk, quiet])
     word_end = 1.0 + word.size / SAMPLE_RATE
-    merged = cut(None)
+    merged = cut(audio, None)
     assert merged[0].end > word_end + 1.0 and len(merged) == 2  # the talk runs the word on, and starts its own
-    alone = cut(speech_level(word) - 12)
-    assert len(alone) == 1 and alone[0].end < word_end + 0.1
+    alone = cut(audio, table)
+    assert len(alone) == 1 and alone[0].end < word_end + 0.35  # the word and 300 ms near it
+    said = np.concatenate([quiet, word, quiet])
+    assert [(s.start, s.end, s.audio_start) for s in cut(said, table)] == [
+        (s.start, s.end, s.audio_start) for s in cut(said, None)]

@@ -17,6 +17,7 @@ it early (:meth:`Segmenter.end`).
 from __future__ import annotations
 
 import collections
+import itertools
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -152,9 +153,11 @@ class Segmenter:
         self.states = [_ChannelState(c, self.config) for c in range(channels)]
         self.frame = self.states[0].frame
         self.hear_above: float | None = None
-        """Frames quieter than this (dBFS) are not speech: the level the table's own voices
-        reach at this microphone, less a margin (set by the host as it learns them). Talk
-        in the room under it neither starts an utterance nor runs one on past a word."""
+        """A frame is not speech when nothing in the last 300 ms was louder than this (dBFS):
+        the level the table's own voices reach at this microphone, less a margin (set by
+        the host as it learns them). Talk in the room under it neither starts an
+        utterance nor runs one on past a word; a word's soft sounds, near its loud ones,
+        stay speech."""
 
     def is_voiced(self, channel: int, frame: np.ndarray, level_db: float, loudest_db: float) -> bool:
         """Whether a frame is speech (the detector ``[listening] vad`` chose). With "both",
@@ -168,10 +171,11 @@ class Segmenter:
         st.levels.append(level_db)
         prob = self.silero[channel](frame) if self.silero is not None else 1.0  # fed every frame: it has a state
         st.unlikely = st.unlikely + 1 if prob < c.silero_veto_below else 0
-        if self.hear_above is not None and level_db < self.hear_above:
-            return False
+        # nothing near the table's level for 300 ms is the room's (a word's soft sounds are near its loud ones)
+        table = self.hear_above is None or max(itertools.islice(reversed(st.levels), 10)) >= self.hear_above
         if c.vad != "webrtc" and (prob >= c.silero_above or c.vad == "silero"):  # no noise floor needed
-            return prob >= c.silero_above and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
+            return (table and prob >= c.silero_above and level_db >= c.min_level_db
+                    and level_db >= loudest_db - c.crosstalk_db)
         noise_db = float(np.percentile(st.levels, 10)) if len(st.levels) >= 10 else min(st.levels)
         if level_db < c.min_level_db or level_db < noise_db + c.noise_margin_db:
             return False
@@ -179,7 +183,7 @@ class Segmenter:
             return False
         pcm = (np.clip(frame, -1, 1) * 32767).astype("<i2").tobytes()
         st.onset = self.vads[channel].is_speech(pcm, SAMPLE_RATE)
-        return st.onset and st.unlikely <= c.silero_veto_after
+        return st.onset and st.unlikely <= c.silero_veto_after and table
 
     def push(self, t: float, frames: np.ndarray, blocked: Sequence[bool] | None = None) -> list[SegmenterEvent]:
         """Process one frame per channel (frames: (frame, channels)) starting at t.
