@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                           (*rooms.PINK, *rooms.ROOMS))
     ap.add_argument("--per-word", type=int, help="clips a word and split (overrides --quick)")
     ap.add_argument("--data", type=Path, default=default_data(), help="where the recordings are (see the docstring)")
-    ap.add_argument("--vad", choices=("webrtc", "silero"), help="[listening] vad (default: the config's)")
+    ap.add_argument("--vad", choices=("webrtc", "silero", "both"), help="[listening] vad (default: the config's)")
     args = ap.parse_args(argv)
     if not (args.data / "speech_commands_test_v002").exists():
         print(f"real_speech: no recordings under {args.data} (see the docstring for what to put there)",
