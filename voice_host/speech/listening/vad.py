@@ -160,10 +160,9 @@ class Segmenter:
         stay speech."""
 
     def is_voiced(self, channel: int, frame: np.ndarray, level_db: float, loudest_db: float) -> bool:
-        """Whether a frame is speech (the detector ``[listening] vad`` chose). With "both",
-        ``onset`` also notes whether WebRTC VAD and the noise floor called it speech, Silero
-        aside: Silero's probability rises a frame or two late, so it decides whether an
-        utterance starts, and WebRTC where."""
+        """Whether a frame is speech (the detector ``[listening] vad`` chose). The channel's
+        ``onset`` notes whether it was speech but for Silero's late doubt or the table's
+        level: those decide whether an utterance starts, the onset where."""
         st = self.states[channel]
         st.onset = False
         c = self.config
@@ -174,8 +173,8 @@ class Segmenter:
         # nothing near the table's level for 300 ms is the room's (a word's soft sounds are near its loud ones)
         table = self.hear_above is None or max(itertools.islice(reversed(st.levels), 10)) >= self.hear_above
         if c.vad != "webrtc" and (prob >= c.silero_above or c.vad == "silero"):  # no noise floor needed
-            return (table and prob >= c.silero_above and level_db >= c.min_level_db
-                    and level_db >= loudest_db - c.crosstalk_db)
+            st.onset = prob >= c.silero_above and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
+            return st.onset and table
         noise_db = float(np.percentile(st.levels, 10)) if len(st.levels) >= 10 else min(st.levels)
         if level_db < c.min_level_db or level_db < noise_db + c.noise_margin_db:
             return False
@@ -199,15 +198,15 @@ class Segmenter:
             frame = frames[:, ch]
             voiced = not (blocked and blocked[ch]) and self.is_voiced(ch, frame, float(levels[ch]), loudest)
             if not st.in_speech:
-                st.ring.append((t, frame, voiced, voiced or st.onset))
+                st.ring.append((t, frame, voiced, voiced or (st.onset and not (blocked and blocked[ch]))))
                 recent = list(st.ring)[-c.start_window :]
                 if sum(v for _, _, v, _ in recent) >= c.start_frames:
                     st.in_speech = True
-                    first_voiced = next(i for i, (_, _, _, onset) in enumerate(recent) if onset)
-                    st.start = recent[first_voiced][0]
+                    ring = list(st.ring)
+                    onset = len(ring) - len(recent) + next(i for i, (_, _, _, on) in enumerate(recent) if on)
+                    st.start = ring[onset][0]
                     st.voiced = sum(fdur for _, _, v, _ in recent if v)
-                    ring = list(st.ring)  # the pre-roll counts from the onset: Silero may start late
-                    onset = len(ring) - len(recent) + first_voiced
+                    # the pre-roll counts from the onset: Silero may start late
                     ring = ring[max(0, min(len(ring) - st.pre, onset - (st.pre - c.start_frames))):]
                     st.audio_start = ring[0][0]
                     st.run = 0
