@@ -59,7 +59,8 @@ with no question asked and nothing put right), right on the SHEET in the end (wo
 player), SILENTly wrong (a wrong word, or a word on the wrong sheet, scored with no
 question asked about it), QUESTIONS the host asked per word, the SECONDS each question
 held the table (from the question to its answer, or to the host settling it itself),
-the player right (who) and the pipeline's real-time factor.
+the table's seconds lost to questions a word (s/word), the words put right a word
+(c/word: "Sorry, Ann: ..."), the player right (who) and the pipeline's real-time factor.
 
 Two splits: TUNING, said by flite rms and awb and awb shifted with sox (no festival
 HTS slt, piper joe or flite slt), and HELD-OUT, said by voices no test uses (piper's
@@ -542,7 +543,8 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
                 and not any(st - 0.5 <= r.t <= e + 0.5 for st, e in said_at))
     return {"n": n, "stray": stray, "words": word / n, "attribution": who / n, "sheet": both / n, "first": first / n,
             "silent": silent / n, "questions": len(questions), "per_word": len(questions) / n,
-            "cost": float(np.mean(costs)) if costs else 0.0, "rtf": wall / seconds, "misses": misses}
+            "cost": float(np.mean(costs)) if costs else 0.0, "lost": float(np.sum(costs)) / n if costs else 0.0,
+            "corrections": sum(x.startswith("Sorry, ") for x in said) / n, "rtf": wall / seconds, "misses": misses}
 
 
 def talk(duration: float, players_level: float, below: float, seed: int = 5) -> np.ndarray:
@@ -655,7 +657,7 @@ def main(argv=None) -> int:
            "channels": "A microphone channel per player", "names": "One microphone, the name said before every word"}
     out.say(f"{who[args.mics]}, engine {args.engine}, {per} words per player chosen on the board")
     out.say(f"{'split':9} {'noise':6} {'prior':6} {'ask<':4} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} {'silent':>6} "
-            f"{'q/word':>6} {'s/q':>5} {'who':>6} {'stray':>5} {'RTF':>5}")
+            f"{'q/word':>6} {'s/q':>5} {'s/word':>6} {'c/word':>6} {'who':>6} {'stray':>5} {'RTF':>5}")
     for split in args.splits.split(","):
         voices, plan = SPLITS[split], games[split]
         unheard = args.unheard if args.unheard in voices else None
@@ -681,7 +683,8 @@ def main(argv=None) -> int:
                     head = f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}"
                     out.say((head.ljust(24) if len(head) < 24 else head + " ") + f"{prior[2]:<4g} " +
                             f"{kind:9} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} {r['silent']:6.1%} "
-                            f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['attribution']:6.1%} {r['stray']:5d} "
+                            f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['lost']:6.1f} {r['corrections']:6.2f} "
+                            f"{r['attribution']:6.1%} {r['stray']:5d} "
                             f"{r['rtf']:5.2f}")
                     out.figures[f"{split}|{label}|{prior[0]:g}:{prior[1]:g}|{prior[2]:g}|{kind}"] = {
                         k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
