@@ -108,14 +108,33 @@ def run_typed(session: Session, stream=None, *, after: float | None = None) -> N
     session.settle()
 
 
-def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_output=None) -> None:
-    """Play from a recording (--audio) or the microphone; without one, fall back to typing."""
+def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_output=None, phones=None) -> None:
+    """Play from a recording (--audio) or the microphone; without one, fall back to typing.
+    ``phones`` (--phones): each player's phone is their channel, the laptop's microphone
+    (when there is one) a last channel for the others, attributed by the name said first."""
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.listening.sources import NoInputDevice, channel_names, open_source
 
     settings = HearingSettings.from_config(cfg)
     hearing = Hearing(session, words, settings)
+    if phones is not None:
+        from voice_host.phones.source import PhoneSource
+
+        try:
+            table = open_source(device=args.device)
+            table.start()
+        except (NoInputDevice, OSError):
+            table = None  # phones only
+        phones.table_microphone = table is not None
+        source = PhoneSource(phones, table)
+        source.start()
+        try:
+            play_live(hearing, source, recognizer_for(args, settings), channel_players=source.channel_players,
+                      voice=voice, notices=phones.notices, **live_options(cfg, voice_output))
+        finally:
+            source.close()
+        return
     try:
         wanted = len(args.channels.split(",")) if args.channels and not args.audio else None  # one per player
         source = open_source(audio=args.audio, device=args.device, channels=wanted)
@@ -234,7 +253,14 @@ def play(args, players: list[str], cfg: dict) -> int:
             problem = checks.channels_problem(args.audio, args.channels)
         if problem:  # a bad setup option stops here: the game never starts on the host's own board
             raise UserError(problem)
-        display = from_options(args)  # a port it can't have is said before the voice loads
+        phones = None
+        if getattr(args, "phones", False):
+            if args.audio or args.script or args.channels:
+                raise UserError("--phones listens to the players' phones live; it can't be used with --audio, "
+                                "--script or --channels.")
+            from voice_host.phones import Phones
+            phones = Phones(players)
+        display = from_options(args, phones)  # a port it can't have is said before the voice loads
         speaker = Speaker(args.no_voice, cfg, args.speak_to)
         speaker.display = display
         log_path = args.log or (auto_log_path(args.game) if interactive(args) else None)
@@ -251,12 +277,17 @@ def play(args, players: list[str], cfg: dict) -> int:
             session.say(session.announcer.saving(str(log.path)))
         if display is not None and interactive(args):  # and where the table can watch it
             session.say(announcement(display))
+        if phones is not None:
+            from voice_host.phones import join_url
+            session.say(phones.join_sentence(join_url(display)))
         session.log = None  # the setup is in the log already: written with its header, so no kill falls between
         for record in setup:
             session.feed(record)
         session.log = log
         if script is not None:
             run_records(session, parse_script(script), args.pace)
+        elif phones is not None:
+            run_by_voice(session, words, cfg, args, speaker.voice, speaker, phones=phones)
         elif args.audio or (not args.typed and sys.stdin.isatty()):
             run_by_voice(session, words, cfg, args, speaker.voice, speaker)
         else:

@@ -95,7 +95,7 @@ class _Consumed:
 
 
 def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, config=None,
-              acknowledge=None) -> None:
+              acknowledge=None, notices=None) -> None:
     """Play by voice at the table: listen in a thread, the game clock on the audio heard.
 
     The clock follows the audio the listener has read, in order with the utterances it
@@ -109,6 +109,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
     `acknowledge`: a tick (the heard earcon), played when the listener says a player has
     been silent ``[listening] acknowledge_after`` seconds and the utterance is not over
     yet (Waiting), unless the host's `voice` is already speaking.
+    `notices`: a callable giving sentences to say from the game's thread (a phone lost).
     """
     import queue
     import threading
@@ -153,6 +154,8 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
     threading.Thread(target=run, daemon=True, name="listener").start()
     ticked, heard = offset, False
     while True:
+        for line in notices() if notices is not None else ():
+            hearing.session.say(line)
         try:
             item = inbox.get(timeout=0.2)
         except queue.Empty:

@@ -215,6 +215,8 @@ def speech_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voices", metavar="FILE", help="a file of the table's voices: known players need not introduce "
                    "themselves; saved at the end")
     p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
+    p.add_argument("--phones", action="store_true", help="each player's phone as their microphone: the page "
+                   "(HTTPS, on this network) and a join code are printed; implies --display")
     p.add_argument("--typed", action="store_true", help="type lines instead of speaking, even when a microphone is "
                    "present")
 

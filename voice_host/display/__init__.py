@@ -29,8 +29,9 @@ class Display:
     """The page for one game: ``Display.open(host, port)``, ``follow(session)``,
     ``said(line)`` after each sentence, ``close()`` at the end."""
 
-    def __init__(self, sock) -> None:
-        self.server = _server.Server(sock)
+    def __init__(self, sock, extra=None, tls=None) -> None:
+        self.server = _server.Server(sock, extra, tls)
+        self.scheme = "https" if tls else "http"
         self.host, self.port = sock.getsockname()[:2]
         self.session = None
         self.lines: deque[tuple[int, str]] = deque(maxlen=KEPT)
@@ -38,9 +39,10 @@ class Display:
         self.failed = False
 
     @classmethod
-    def open(cls, host: str = DEFAULT_HOST, port: int | None = None) -> "Display":
+    def open(cls, host: str = DEFAULT_HOST, port: int | None = None, extra=None, tls=None) -> "Display":
         """Serve the page on ``host``:``port`` (None: the usual port, or any free one
-        when another program has it); a UserError when it can't."""
+        when another program has it); a UserError when it can't. ``extra(server)``: more
+        routes (the phones'); ``tls``: (certificate, key) files, to serve HTTPS."""
         try:
             sock = _server.bind(host, DEFAULT_PORT if port is None else port)
         except OSError as exc:
@@ -54,14 +56,14 @@ class Display:
                                 "choose another with --display-port.") from None
             else:
                 raise UserError(cannot(host, exc)) from None
-        display = cls(sock)
+        display = cls(sock, extra, tls)
         display.server.start()
         return display
 
     @property
     def url(self) -> str:
         """The address to open: on this machine, or (every address) from another device."""
-        return f"http://{_server.reachable_address(self.host)}:{self.port}/"
+        return f"{self.scheme}://{_server.reachable_address(self.host)}:{self.port}/"
 
     def follow(self, session) -> None:
         """Show ``session``'s game from now on (its state now, before anything is said)."""
@@ -102,16 +104,25 @@ def add_options(p) -> None:
                         "when that is taken; implies --display)")
 
 
-def from_options(args) -> Display | None:
+def from_options(args, phones=None) -> Display | None:
     """The page the options ask for, serving and its address printed (None: not asked
-    for); a UserError saying why it can't serve."""
+    for); a UserError saying why it can't serve. ``phones`` (voice_host.phones.Phones):
+    the players' page too, over HTTPS, on every address unless --display-host says."""
     host, port = getattr(args, "display_host", None), getattr(args, "display_port", None)
-    if not getattr(args, "display", False) and host is None and port is None:
+    if not getattr(args, "display", False) and host is None and port is None and phones is None:
         return None
     if port is not None and not 0 <= port <= 65535:
         raise UserError(f"--display-port needs a port number from 1 to 65535 (or 0 for any free one), not {port}.")
     if host is not None and not host.strip():
         raise UserError("--display-host needs an address, e.g. 0.0.0.0 for every device on this network.")
+    if phones is not None:
+        from voice_host import phones as _phones
+
+        host = host.strip() if host else "0.0.0.0"
+        display = Display.open(host, port, *_phones.serving(phones, host))
+        print(f"display: {display.url} shows the game as it goes; open it in a browser.", flush=True)
+        print(_phones.how_to_join(phones, display), flush=True)
+        return display
     display = Display.open(host.strip() if host else DEFAULT_HOST, port)
     print(f"display: {display.url} shows the game as it goes; open it in a browser.", flush=True)
     return display

@@ -51,8 +51,13 @@ def embedded(message: str) -> str:
 class Server:
     """The web server in its thread; ``publish(message)`` from any thread."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, extra: Callable | None = None,
+                 tls: tuple[str, str] | None = None) -> None:
         self.sock = sock
+        self.extra = extra
+        """More routes: ``extra(server)`` -> a list (the phones' page and socket)."""
+        self.tls = tls
+        """(certificate, key) files: HTTPS instead of HTTP."""
         self.lock = threading.Lock()
         self.version, self.message = 0, "{}"
         self.streams: weakref.WeakSet = weakref.WeakSet()
@@ -115,7 +120,8 @@ class Server:
 
         config = uvicorn.Config(self.app(), log_config=None, log_level="warning", access_log=False,
                                 lifespan="on", limit_concurrency=MAX_STREAMS + 32, timeout_graceful_shutdown=2,
-                                timeout_keep_alive=5)
+                                timeout_keep_alive=5, ws_max_size=512 * 1024,
+                                **({"ssl_certfile": str(self.tls[0]), "ssl_keyfile": str(self.tls[1])} if self.tls else {}))
         self.server = uvicorn.Server(config)
         try:
             self.server.run(sockets=[self.sock])
@@ -168,7 +174,7 @@ class Server:
             return PlainTextResponse("This page is read-only.", 405, headers={**SECURITY, "Allow": "GET, HEAD"})
 
         routes = [Route("/", page), Route("/state.json", state), Route("/events", events),
-                  *(Route(path, static(path)) for path in self.assets)]
+                  *(Route(path, static(path)) for path in self.assets), *(self.extra(self) if self.extra else ())]
         return Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: missing, 405: not_allowed})
 
     async def _stream(self, request):

@@ -1,0 +1,77 @@
+"""The phones as an audio source: one channel per player (its phone), and, at a mixed
+table, the laptop's microphone as the last channel.
+
+With the laptop's microphone, its chunks pace the source and each phone's audio is laid
+beside them; without it, the source keeps real time by the clock (50 ms chunks, caught
+up at once when the listener was busy).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Iterator
+
+import numpy as np
+
+from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.listening.sources import AudioChunk
+
+
+class PhoneSource:
+    """Each player's phone as a channel (``phones.players`` in order), then ``base``'s
+    (the table's microphone, mixed to one channel) when there is one."""
+
+    def __init__(self, phones, base=None, chunk_seconds: float = 0.05) -> None:
+        self.phones, self.base = phones, base
+        self.channels = len(phones.players) + (1 if base is not None else 0)
+        self.step = max(1, int(round(chunk_seconds * SAMPLE_RATE)))
+        self._t0: float | None = None
+        self._closed = threading.Event()
+
+    @property
+    def realtime(self) -> bool:
+        """Paced by the world: the clock, or the table's microphone (a recording in tests is not)."""
+        return getattr(self.base, "realtime", True) if self.base is not None else True
+
+    @property
+    def channel_players(self) -> list[str | None]:
+        """The player on each channel (None: the table's microphone, attributed by name)."""
+        return list(self.phones.players) + ([None] if self.base is not None else [])
+
+    def start(self) -> None:
+        if callable(getattr(self.base, "start", None)):
+            self.base.start()
+        if self._t0 is None:
+            self._t0 = time.monotonic()
+
+    def clock(self) -> float:
+        if callable(getattr(self.base, "clock", None)):
+            return self.base.clock()
+        return 0.0 if self._t0 is None else time.monotonic() - self._t0
+
+    def __iter__(self) -> Iterator[AudioChunk]:
+        self.start()
+        if self.base is not None:
+            for chunk in self.base:
+                if self._closed.is_set():
+                    break
+                table = chunk.samples.mean(axis=1, keepdims=True)
+                yield AudioChunk(chunk.start, np.hstack([self.phones.take(table.shape[0]), table]))
+            return
+        produced = 0
+        while not self._closed.is_set():
+            due = int((time.monotonic() - self._t0) * SAMPLE_RATE)
+            if due - produced < self.step:
+                time.sleep(0.01)
+                continue
+            yield AudioChunk(produced / SAMPLE_RATE, self.phones.take(self.step))
+            produced += self.step
+
+    def close(self) -> None:
+        self._closed.set()
+        if self.base is not None:
+            self.base.close()
+
+
+__all__ = ["PhoneSource"]

@@ -1,0 +1,82 @@
+// The player page: join with the code and a name, then send the microphone to the host.
+'use strict';
+(function () {
+  const boot = JSON.parse(document.getElementById('boot').textContent);
+  const $ = (id) => document.getElementById(id);
+  const say = (text) => { $('status').textContent = text; };
+  for (const name of boot.players) {
+    const option = document.createElement('option');
+    option.value = name;
+    option.textContent = name;
+    $('name').appendChild(option);
+  }
+  let audio = null;
+
+  async function microphone() {
+    if (audio) return audio;
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: false, noiseSuppression: false, autoGainControl: false } });
+    const context = new AudioContext();
+    await context.audioWorklet.addModule('/phone-worklet.js');
+    const node = new AudioWorkletNode(context, 'pcm-sender');
+    const mute = context.createGain();
+    mute.gain.value = 0;
+    context.createMediaStreamSource(stream).connect(node);
+    node.connect(mute).connect(context.destination);
+    await context.resume();
+    audio = { context: context, node: node };
+    return audio;
+  }
+
+  function show(view) {
+    $('score').textContent = view.total === null ? '' : view.total + ' ' + (view.unit || '');
+    const turn = view.mine ? '▶ Your turn' : (view.turn ? view.turn + "'s turn" : '');
+    $('turn').textContent = [turn, view.status].filter(Boolean).join(' · ');
+    $('said').textContent = view.said;
+  }
+
+  async function join(event) {
+    event.preventDefault();
+    $('join').disabled = true;
+    say('Asking for the microphone…');
+    let mic;
+    try {
+      mic = await microphone();
+    } catch (err) {
+      say('No microphone: ' + err.message + '. Allow it for this page and try again.');
+      $('join').disabled = false;
+      return;
+    }
+    const socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/phone');
+    socket.binaryType = 'arraybuffer';
+    socket.onopen = () => {
+      socket.send(JSON.stringify({ code: $('code').value.trim(), name: $('name').value, rate: mic.context.sampleRate }));
+    };
+    socket.onmessage = (message) => {
+      const data = JSON.parse(message.data);
+      if (data.joined) {
+        document.documentElement.dataset.joined = data.joined;
+        $('join-form').hidden = true;
+        $('playing').hidden = false;
+        $('me').textContent = 'Listening as ' + data.joined;
+        say('Connected. Speak as you would to the host.');
+        mic.node.port.onmessage = (block) => { if (socket.readyState === 1) socket.send(block.data); };
+      } else if (data.refused) {
+        say(data.refused);
+      } else if (data.view) {
+        show(data.view);
+      }
+    };
+    socket.onclose = () => {
+      mic.node.port.onmessage = null;
+      delete document.documentElement.dataset.joined;
+      $('join-form').hidden = false;
+      $('playing').hidden = true;
+      $('join').disabled = false;
+      if (!$('status').textContent.startsWith('That') && !$('status').textContent.includes('already')) {
+        say('Disconnected from the host. Tap Join to connect again.');
+      }
+    };
+  }
+  $('join-form').addEventListener('submit', join);
+})();

@@ -1,0 +1,138 @@
+"""The player page and its websocket, as routes of the live page's server.
+
+- ``GET /join``: the page (code, name, Join); ``/join.js``, ``/join.css``,
+  ``/phone-worklet.js``: its script, style and audio worklet, from static/.
+- ``/phone``: the websocket. The first message is text, JSON ``{"code", "name",
+  "rate"}``, within :data:`JOIN_WITHIN` seconds; the answer is ``{"joined": name}`` or
+  ``{"refused": sentence}`` (then closed). After it: binary frames of 16-bit PCM in, and
+  ``{"view": ...}`` out (that player's score and turn, and the last sentence said) when
+  the game changes. Text after the join is dropped as malformed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from importlib import resources
+
+from voice_host.display.server import SECURITY, embedded
+
+JOIN_WITHIN = 15.0
+"""Seconds a new websocket has to send its join message."""
+MAX_WAITING = 16
+"""Websockets that have not joined yet, at once; more are closed at once."""
+MAX_MESSAGE = 512 * 1024
+"""The largest websocket message the server reads (bytes)."""
+
+
+def asset(name: str) -> str:
+    return resources.files("voice_host.phones").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def own_view(message: str, player: str) -> dict | None:
+    """From the page's state (JSON text), what ``player``'s phone shows."""
+    try:
+        state = json.loads(message)
+        view = state["view"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    me = next((p for p in view.get("players", ()) if p.get("name") == player), None)
+    said = state.get("said") or []
+    return {"name": player, "total": me.get("total") if me else None, "unit": me.get("unit") if me else None,
+            "turn": view.get("turn"), "mine": view.get("turn") == player, "status": view.get("status", ""),
+            "said": said[-1]["line"] if said else "", "n": said[-1]["n"] if said else 0}
+
+
+def routes(phones, latest) -> list:
+    """Starlette routes for ``phones`` (a Phones hub); ``latest()``: (version, state JSON)."""
+    from starlette.responses import HTMLResponse, Response
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocketDisconnect
+
+    page = asset("join.html")
+    files = {"/join.js": (asset("join.js"), "text/javascript; charset=utf-8"),
+             "/phone-worklet.js": (asset("phone-worklet.js"), "text/javascript; charset=utf-8"),
+             "/join.css": (asset("join.css"), "text/css; charset=utf-8")}
+    waiting = [0]
+
+    async def join_page(_request):
+        boot = json.dumps({"players": phones.players}, ensure_ascii=False)
+        return HTMLResponse(page.replace("{{BOOT}}", embedded(boot)), headers=SECURITY)
+
+    def static(path):
+        text, kind = files[path]
+
+        async def serve(_request):
+            return Response(text, media_type=kind, headers=SECURITY)
+        return serve
+
+    async def socket(ws):
+        origin = ws.headers.get("origin")
+        if origin is not None and origin.split("://", 1)[-1] != ws.headers.get("host"):
+            await ws.close(code=1008)  # another site's page, not ours: never let it in
+            return
+        if waiting[0] >= MAX_WAITING:
+            await ws.close(code=1013)
+            return
+        waiting[0] += 1
+        conn = None
+        try:
+            await ws.accept()
+            try:
+                first = await asyncio.wait_for(ws.receive(), JOIN_WITHIN)
+                hello = json.loads(first.get("text") or "")
+                if not isinstance(hello, dict):
+                    raise ValueError
+            except (asyncio.TimeoutError, TimeoutError, ValueError, KeyError, WebSocketDisconnect):
+                await ws.close(code=1008)
+                return
+            from voice_host.phones import Refused
+
+            address = ws.client.host if ws.client else ""
+            try:
+                conn = phones.join(hello.get("code"), hello.get("name"), hello.get("rate"), address)
+            except Refused as why:
+                await asyncio.sleep(0.5)  # a guesser gets one try every half second
+                await ws.send_text(json.dumps({"refused": str(why)}))
+                await ws.close(code=1008)
+                return
+        finally:
+            waiting[0] -= 1
+        player = hello["name"]
+        await ws.send_text(json.dumps({"joined": player}))
+        pusher = asyncio.create_task(push_views(ws, player))
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if not phones.audio(conn, message.get("bytes")) and phones.too_malformed(conn):
+                    await ws.close(code=1008)
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            pusher.cancel()
+            phones.leave(conn)
+
+    async def push_views(ws, player):
+        sent = None
+        try:
+            while True:
+                version, message = latest()
+                if version != sent:
+                    sent = version
+                    shown = own_view(message, player)
+                    if shown is not None:
+                        await ws.send_text(json.dumps({"view": shown}, ensure_ascii=False))
+                await asyncio.sleep(0.25)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001  the socket is gone: the reader notices
+            return
+
+    return [Route("/join", join_page), WebSocketRoute("/phone", socket),
+            *(Route(path, static(path)) for path in files)]
+
+
+__all__ = ["routes", "own_view", "MAX_MESSAGE"]
