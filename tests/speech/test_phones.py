@@ -307,4 +307,6 @@ def test_a_phone_in_a_real_browser_joins_and_its_word_goes_on_its_players_sheet(
     game.join(PATIENCE)
     assert not game.is_alive()
     sheets = {p["name"]: [w["word"] for w in p["words"]] for p in session.result()["players"]}
-    assert sheets["Ann"][:1] == ["pocket"] and sheets["Ben"] == sheets["Cat"] == [], said
+    # "Did you say pocket or packet?": how sure the recognizer is of the vowel differs from
+    # one CPU to another (int8 kernels); either way the phone's word is Ann's, nobody else's
+    assert sheets["Ann"][:1] in (["pocket"], ["packet"]) and sheets["Ben"] == sheets["Cat"] == [], said
