@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -186,3 +187,16 @@ def said(t, hearing, *utterances) -> list[str]:
         hearing.hear(u)
     hearing.tick(utterances[-1].start + 1)
     return t.heard[before:]
+
+
+def wait_for(condition, what: str, patience: float):
+    """Poll ``condition()`` until it is truthy (returned), failing after ``patience``
+    seconds: a condition a loaded machine may take a while to reach, never a timing."""
+    deadline = time.monotonic() + patience
+    last = None
+    while time.monotonic() < deadline:
+        last = condition()
+        if last:
+            return last
+        time.sleep(0.05)
+    pytest.fail(f"waited {patience:.0f} s for {what}; last saw {last!r}")

@@ -15,11 +15,11 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
+import support
 from support import ROOT, Table, need
 
 from voice_host.display import Display
@@ -64,15 +64,7 @@ return {
 
 
 def wait_for(condition, what: str, patience: float = PATIENCE):
-    """Poll ``condition()`` until it is truthy (returned), failing after ``patience``."""
-    deadline = time.monotonic() + patience
-    last = None
-    while time.monotonic() < deadline:
-        last = condition()
-        if last:
-            return last
-        time.sleep(0.05)
-    pytest.fail(f"waited {patience:.0f} s for {what}; last saw {last!r}")
+    return support.wait_for(condition, what, patience)
 
 
 @pytest.fixture(scope="module")

@@ -14,11 +14,11 @@ import json
 import shutil
 import ssl
 import threading
-import time
 import urllib.request
 
 import numpy as np
 import pytest
+import support
 from support import need
 
 from voice_host.phones import MAX_FAILURES, Phones, Refused
@@ -33,14 +33,7 @@ PLAYERS = ("Ann", "Ben", "Cat")
 
 
 def wait_for(condition, what: str, patience: float = PATIENCE):
-    deadline = time.monotonic() + patience
-    last = None
-    while time.monotonic() < deadline:
-        last = condition()
-        if last:
-            return last
-        time.sleep(0.05)
-    pytest.fail(f"waited {patience:.0f} s for {what}; last saw {last!r}")
+    return support.wait_for(condition, what, patience)
 
 
 def pcm(seconds: float, rate: int, tone: float = 440.0) -> bytes:
