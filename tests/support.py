@@ -7,6 +7,7 @@ tests import by name live here, not in a conftest.)
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -200,3 +201,28 @@ def wait_for(condition, what: str, patience: float):
             return last
         time.sleep(0.05)
     pytest.fail(f"waited {patience:.0f} s for {what}; last saw {last!r}")
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+"""Debian's chromium, for the tests that open the host's pages in a real browser."""
+
+
+def chromium(*args: str, insecure: bool = False):
+    """A headless Chromium driven by selenium through Debian's chromium-driver, with the
+    extra command-line ``args`` (``insecure``: the host's self-signed certificate taken);
+    skipped on a developer's machine without them, a failure in CI."""
+    driver_path = shutil.which("chromedriver")
+    need(CHROMIUM and driver_path, "a real-browser test needs Debian's chromium and chromium-driver "
+                                   "(apt-get install chromium chromium-driver; bash .ci/setup test installs them)")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        need(False, "a real-browser test needs selenium (bash .ci/setup test installs it)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    options.accept_insecure_certs = insecure
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-extensions", *args):
+        options.add_argument(arg)
+    return webdriver.Chrome(options=options, service=Service(driver_path))

@@ -11,7 +11,6 @@ No test times anything: each waits (generously) for a condition.
 from __future__ import annotations
 
 import json
-import shutil
 import socket
 import subprocess
 import sys
@@ -25,8 +24,7 @@ from support import ROOT, Table, need
 from voice_host.display import Display
 from voice_host.display.view import view
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
+CHROMIUM = support.CHROMIUM
 PATIENCE = 90.0
 """Seconds a condition may take on a loaded machine before a test gives up on it."""
 
@@ -69,20 +67,7 @@ def wait_for(condition, what: str, patience: float = PATIENCE):
 
 @pytest.fixture(scope="module")
 def browser():
-    need(CHROMIUM and DRIVER, "the page's tests need Debian's chromium and chromium-driver "
-                              "(apt-get install chromium chromium-driver; bash .ci/setup test installs them)")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        need(False, "the page's tests need selenium (bash .ci/setup test installs it)")
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    driver = support.chromium("--window-size=1280,1000")
     driver.set_page_load_timeout(PATIENCE)
     yield driver
     driver.quit()

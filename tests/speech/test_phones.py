@@ -11,7 +11,6 @@ No test times anything: each waits (generously) for a condition.
 from __future__ import annotations
 
 import json
-import shutil
 import ssl
 import threading
 import urllib.request
@@ -25,8 +24,6 @@ from voice_host.phones import MAX_FAILURES, Phones, Refused
 from voice_host.phones.source import PhoneSource
 from voice_host.speech.audio import SAMPLE_RATE, write_wav
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 PATIENCE = 60.0
 """Seconds a condition may take on a loaded machine before a test gives up on it."""
 PLAYERS = ("Ann", "Ben", "Cat")
@@ -237,22 +234,10 @@ def word_wav(tmp_path, say):
 
 
 def phone_browser(wav):
-    need(CHROMIUM and DRIVER, "the phones' browser test needs Debian's chromium and chromium-driver "
-                              "(apt-get install chromium chromium-driver; bash .ci/setup test installs them)")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        need(False, "the phones' browser test needs selenium (bash .ci/setup test installs it)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    options.accept_insecure_certs = True
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-extensions", "--ignore-certificate-errors", "--autoplay-policy=no-user-gesture-required",
-                "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                f"--use-file-for-fake-audio-capture={wav}"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    """A phone's browser whose microphone plays ``wav`` (looping), the host's certificate taken."""
+    driver = support.chromium("--ignore-certificate-errors", "--autoplay-policy=no-user-gesture-required",
+                              "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                              f"--use-file-for-fake-audio-capture={wav}", insecure=True)
     driver.set_page_load_timeout(PATIENCE)
     return driver
 
