@@ -261,14 +261,11 @@ def play(args, players: list[str], cfg: dict) -> int:
             from voice_host.phones import Phones
             phones = Phones(players)
         display = from_options(args, phones)  # a port it can't have is said before the voice loads
-        speaker = Speaker(args.no_voice, cfg, args.speak_to)
-        speaker.display = display
+        speaker = Speaker(args.no_voice, cfg, args.speak_to, display=display)
         log_path = args.log or (auto_log_path(args.game) if interactive(args) else None)
         log = EventLog(log_path, header, opening=setup) if log_path else None  # the table's setup with the header
         session = Session(header, words, speaker, log)
         speaker.attach(session)
-        if display is not None:
-            display.follow(session)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
 
@@ -306,12 +303,9 @@ def resume(args) -> int:
     words = load_words(header.config)
     display = from_options(args)
     try:
-        speaker = Speaker(args.no_voice, header.config, args.speak_to)
+        speaker = Speaker(args.no_voice, header.config, args.speak_to, display=display)
     except ValueError as exc:
-        if display is not None:
-            display.close()
         raise UserError(str(exc)) from exc
-    speaker.display = display
     kept = None
     if damaged:  # keep the original whole; the log goes on without the lines it could not read
         kept = keep_damaged(args.log)
@@ -328,8 +322,6 @@ def resume(args) -> int:
     def body() -> None:
         session.replay(records)
         speaker.attach(session)  # the file starts at the resume point
-        if display is not None:
-            display.follow(session)
         if kept is not None:
             session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
             if changed := session.meanings_after(damaged[0].before):

@@ -106,18 +106,12 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
 
     from voice_host.display import from_options
 
-    display = from_options(args)
     try:
-        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
+        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None), display=from_options(args))
     except ValueError as exc:
-        if display is not None:
-            display.close()
         raise UserError(str(exc)) from exc
-    speaker.display = display
     session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker)
     speaker.attach(session)
-    if display is not None:
-        display.follow(session)
     session.feed(Directive(0.0, "start", (start,)))
     hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show,
                       voiceprints=VoicePrints())

@@ -21,7 +21,16 @@ def _say_plainly(message: str) -> None:
 class Speaker:
     """Print, speak and record the host's sentences (see the module's docstring)."""
 
-    def __init__(self, no_voice: bool, cfg: dict, speak_to: str | None = None, play: bool = True) -> None:
+    def __init__(self, no_voice: bool, cfg: dict, speak_to: str | None = None, play: bool = True,
+                 display=None) -> None:
+        try:
+            self._open(no_voice, cfg, speak_to, play, display)
+        except ValueError:
+            if display is not None:  # no game: no page
+                display.close()
+            raise
+
+    def _open(self, no_voice: bool, cfg: dict, speak_to: str | None, play: bool, display) -> None:
         from voice_host.speech.speaking.tts import VoiceSettings, make_synthesizer
 
         try:
@@ -33,9 +42,10 @@ class Speaker:
         self.file = None
         self.clock: Callable[[], float] = lambda: 0.0
         """The game clock (attach() sets it to the session's)."""
-        self.display = None
-        """``--display``: the live page (voice_host.display.Display), shown every sentence
-        after it is printed and handed to the voice; closed with the speaker."""
+        self.display = display
+        """``--display``: the live page (voice_host.display.Display), following the
+        attached session and shown every sentence after it is printed and handed to the
+        voice; closed with the speaker (or when the speaker can't be made)."""
         if not no_voice:
             try:
                 from voice_host.speech.speaking.voice import TtsVoice
@@ -71,6 +81,8 @@ class Speaker:
         from voice_host.host.cues import Cues
 
         self.clock = lambda: session.t
+        if self.display is not None:
+            self.display.follow(session)
         if self.file is not None:
             self.file.offset = session.t
         if self.settings.earcons and (self.voice is not None or self.file is not None):
