@@ -38,17 +38,24 @@ class DeviceInfo:
     """True for the system's default output device."""
 
 
+def _frame_rms(audio: np.ndarray) -> np.ndarray:
+    """The RMS of each whole 10 ms frame of a clip."""
+    x = np.asarray(audio, dtype=np.float32).reshape(-1)
+    n = x.size // 160
+    return np.sqrt(np.mean(x[: n * 160].reshape(n, 160) ** 2, axis=1) + 1e-12)
+
+
+def _speech_db(rms: np.ndarray) -> float:
+    voiced = rms[rms > rms.max() * 0.05]
+    return float(20 * np.log10(np.sqrt(np.mean(voiced ** 2)) + 1e-6))
+
+
 def speech_level(audio: np.ndarray) -> float:
     """The speech level of a clip in dB full scale: the RMS of its voiced 10 ms frames
     (those within 26 dB of the loudest), so that the silence around a word does not
     lower it. -120 for silence."""
-    x = np.asarray(audio, dtype=np.float32).reshape(-1)
-    n = x.size // 160
-    if n == 0:
-        return -120.0
-    rms = np.sqrt(np.mean(x[: n * 160].reshape(n, 160) ** 2, axis=1) + 1e-12)
-    voiced = rms[rms > rms.max() * 0.05]
-    return float(20 * np.log10(np.sqrt(np.mean(voiced ** 2)) + 1e-6))
+    rms = _frame_rms(audio)
+    return _speech_db(rms) if rms.size else -120.0
 
 
 def speech_over_noise(audio: np.ndarray) -> float:
@@ -56,12 +63,10 @@ def speech_over_noise(audio: np.ndarray) -> float:
     level over the level of its quietest tenth of 10 ms frames. An utterance as the
     listener hands it on holds some of the room before and after the word (the pre-roll,
     the trailing silence), so this is the room's noise as the word met it."""
-    x = np.asarray(audio, dtype=np.float32).reshape(-1)
-    n = x.size // 160
-    if n < 10:
+    rms = _frame_rms(audio)
+    if rms.size < 10:
         return 0.0
-    rms = np.sqrt(np.mean(x[: n * 160].reshape(n, 160) ** 2, axis=1) + 1e-12)
-    return speech_level(x) - float(20 * np.log10(np.percentile(rms, 10) + 1e-6))
+    return _speech_db(rms) - float(20 * np.log10(np.percentile(rms, 10) + 1e-6))
 
 
 def resample(samples: np.ndarray, rate: float, to: int = SAMPLE_RATE) -> np.ndarray:

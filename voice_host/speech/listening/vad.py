@@ -110,9 +110,9 @@ class _ChannelState:
         """Where the last pause announced started."""
         self.levels: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
         self.onset = False
+        """The last frame judged was speech but for Silero's late doubt or the table's level."""
         self.unlikely = 0
         """Frames in a row Silero has found unlikely to be speech (under `silero_veto_below`)."""
-        """The last frame judged was speech to WebRTC VAD and the noise floor (Silero aside)."""
         self.audio: list[np.ndarray] = []
 
 
@@ -196,9 +196,10 @@ class Segmenter:
         events: list[SegmenterEvent] = []
         for ch, st in enumerate(self.states):
             frame = frames[:, ch]
-            voiced = not (blocked and blocked[ch]) and self.is_voiced(ch, frame, float(levels[ch]), loudest)
+            muted = bool(blocked and blocked[ch])
+            voiced = not muted and self.is_voiced(ch, frame, float(levels[ch]), loudest)
             if not st.in_speech:
-                st.ring.append((t, frame, voiced, voiced or (st.onset and not (blocked and blocked[ch]))))
+                st.ring.append((t, frame, voiced, voiced or (st.onset and not muted)))
                 recent = list(st.ring)[-c.start_window :]
                 if sum(v for _, _, v, _ in recent) >= c.start_frames:
                     st.in_speech = True
