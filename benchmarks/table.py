@@ -406,7 +406,10 @@ def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan
     server = LIVE[0]
     cfg = config.load(overrides=ROUNDS)
     if len(LIVE) == 1:  # one voice for every live run (a voice closed mid-sentence can take the process down)
+        import atexit
+
         LIVE.append(Speaker(False, cfg))
+        atexit.register(LIVE[1].close)  # before the audio server stops (registered later, run first)
     speaker = LIVE[1]
     s, hearing, rec, said, over, questions = _host(engine, voices, prior, speaker.voice.say if speaker.voice else None)
     source = open_source()
