@@ -131,7 +131,7 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         source.start()
         try:
             play_live(hearing, source, recognizer_for(args, settings), channel_players=source.channel_players,
-                      voice=voice, notices=phones.notices, **live_options(cfg, voice_output))
+                      voice=voice, notices=lambda: phones.notices(session.announcer), **live_options(cfg, voice_output))
         finally:
             source.close()
         return
@@ -275,8 +275,7 @@ def play(args, players: list[str], cfg: dict) -> int:
         if display is not None and interactive(args):  # and where the table can watch it
             session.say(announcement(display))
         if phones is not None:
-            from voice_host.phones import join_url
-            session.say(phones.join_sentence(join_url(display)))
+            session.say(session.announcer.phones_join(phones.url, phones.code))
         session.log = None  # the setup is in the log already: written with its header, so no kill falls between
         for record in setup:
             session.feed(record)

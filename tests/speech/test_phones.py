@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import ssl
 import threading
+import urllib.error
 import urllib.request
 
 import numpy as np
@@ -20,6 +21,7 @@ import pytest
 import support
 from support import need
 
+from voice_host.host.announcer import Announcer
 from voice_host.phones import MAX_FAILURES, Phones, Refused
 from voice_host.phones.source import PhoneSource
 from voice_host.speech.audio import SAMPLE_RATE, write_wav
@@ -70,9 +72,11 @@ def test_a_second_device_cannot_take_a_connected_player_until_the_first_leaves()
         with pytest.raises(Refused):
             phones.join("1234", name, rate)
     phones.leave(first)
-    assert phones.notices() == ["Ben, I lost your phone; open the page again to rejoin."]
-    assert phones.notices() == []
+    assert phones.notices(Announcer()) == ["Ben, I'm listening on your phone.",
+                                           "Ben, I lost your phone; open the page again to rejoin."]
+    assert phones.notices(Announcer()) == []
     assert phones.join("1234", "Ben", 48000)
+    assert phones.events() == [("joined", "Ben")]
 
 
 def test_a_phone_is_its_players_channel_resampled_to_16_khz():
@@ -80,7 +84,7 @@ def test_a_phone_is_its_players_channel_resampled_to_16_khz():
     ben = phones.join("1234", "Ben", 48000)
     for _ in range(10):
         assert phones.audio(ben, pcm(0.05, 48000))
-    out = np.concatenate([phones.take(800) for _ in range(12)])
+    out = np.concatenate([phones.take(800)[0] for _ in range(12)])
     assert out.shape == (9600, 3)
     assert not out[:, 0].any()  # Ann has no phone: silence
     heard = np.flatnonzero(np.abs(out[:, 1]) > 0.1)
@@ -99,7 +103,7 @@ def test_malformed_packets_and_floods_leave_the_other_players_untouched():
     for _ in range(400):  # 40 s of Ben's audio at once: only his own last seconds are kept
         phones.audio(ben, pcm(0.1, 16000))
     phones.audio(ann, pcm(0.5, 16000, tone=300))
-    out = phones.take(16000 * 8)
+    out, _ = phones.take(16000 * 8)
     assert np.count_nonzero(out[:, 0]) <= 8000 and np.count_nonzero(out[:, 1]) <= 5 * 16000 + 1600
     assert np.count_nonzero(out[:, 0]) > 7000
     for _ in range(60):
@@ -137,7 +141,79 @@ def test_at_a_mixed_table_the_laptops_microphone_is_a_last_channel_and_a_lost_ph
     assert audio.shape == (8000, 4) and np.allclose(audio[:, 3], 0.125)
     assert np.count_nonzero(audio[:, 2]) > 4000 and not audio[:, :2].any()
     phones.leave(cat)
-    assert phones.notices() == ["Cat, I lost your phone; I'll listen on the table's microphone."]
+    assert phones.notices(Announcer())[-1] == "Cat, I lost your phone; I'll listen on the table's microphone."
+
+
+def test_a_talk_button_let_go_ends_its_players_audio_there():
+    phones = Phones(PLAYERS, code="1234")
+    ben = phones.join("1234", "Ben", 16000)
+    phones.audio(ben, pcm(0.2, 16000))
+    phones.release(ben)
+    phones.audio(phones.join("1234", "Cat", 16000), pcm(0.5, 16000))
+    out, done = phones.take(16000)
+    assert done == (1,)  # Ben's, not Cat's: hers is still going
+    assert 3000 <= np.count_nonzero(out[:, 1]) <= 3200 and np.count_nonzero(out[:, 2]) > 7000
+    assert phones.take(1600)[1] == ()
+    phones.release(ben)  # nothing sent since: nothing to end
+    phones.audio(ben, pcm(0.2, 16000))
+    phones.release(ben)
+    phones.audio(ben, pcm(0.2, 16000))  # held again before the host heard the release: one utterance
+    out, done = phones.take(16000)
+    assert done == () and np.count_nonzero(out[:, 1]) > 6000
+
+
+def mixed_table(phone_audio: dict[str, np.ndarray], table: np.ndarray, release: bool = False):
+    """A PhoneSource over a recording of the laptop's microphone, the phones' audio sent at once."""
+    from voice_host.speech.listening.sources import ArraySource
+
+    phones = Phones(PLAYERS, code="1234", table_microphone=True)
+    for name, audio in phone_audio.items():
+        conn = phones.join("1234", name, 16000)
+        phones.audio(conn, (np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes())
+        if release:
+            phones.release(conn)
+    return PhoneSource(phones, ArraySource(table, chunk_seconds=0.05))
+
+
+def heard(source, moon):
+    """What the listener makes of ``source``: the utterances, with the source time each came
+    out at, and the discarded speech."""
+    from voice_host.speech.listening.turns import Discarded, Listener
+
+    events = []
+    listener = Listener(moon, PLAYERS, channel_players=source.channel_players, on_event=events.append)
+    now = [0.0]
+
+    def timed():
+        for chunk in source:
+            now[0] = chunk.end
+            yield chunk
+    source_iter = type("Timed", (), {"channels": source.channels, "realtime": False, "__iter__": lambda self: timed()})()
+    out = [(u, now[0]) for u in listener.utterances(source_iter)]
+    return out, [e for e in events if isinstance(e, Discarded)]
+
+
+def test_push_to_talk_ends_the_utterance_when_the_button_is_let_go(say, moon):
+    word = say("pocket")
+    quiet = np.zeros((4 * SAMPLE_RATE, 1), np.float32)
+    said, _ = heard(mixed_table({"Ann": word}, quiet, release=True), moon)
+    assert [(u.speaker, u.body) for u, _ in said] == [("Ann", "pocket")]
+    held, _ = heard(mixed_table({"Ann": word}, quiet), moon)
+    assert [(u.speaker, u.body) for u, _ in held] == [("Ann", "pocket")]
+    # let go: out as soon as the phone's audio ends; hands-free: after the silence that ends a word
+    assert said[0][1] <= len(word) / SAMPLE_RATE + 0.12 + 0.1 < held[0][1] - 0.15
+
+
+def test_a_phone_players_word_heard_again_on_the_laptops_microphone_counts_once(say, moon):
+    word, other = say("pocket"), say("window", "flite_rms")
+    table = np.zeros((4 * SAMPLE_RATE, 1), np.float32)
+    table[:len(word), 0] = 0.25 * word  # the laptop hears Ann's voice, 12 dB down, before her phone's copy arrives
+    said, dropped = heard(mixed_table({"Ann": word}, table), moon)
+    assert [(u.speaker, u.body, u.channel) for u, _ in said] == [("Ann", "pocket", 0)]
+    assert [d.reason for d in dropped] == ["a player's microphone"] and dropped[0].channel == 3
+    table[2 * SAMPLE_RATE:2 * SAMPLE_RATE + len(other), 0] = other  # then Cat, who has no phone, at the laptop
+    said, _ = heard(mixed_table({"Ann": word}, table), moon)
+    assert [(u.speaker, u.body, u.channel) for u, _ in said] == [("Ann", "pocket", 0), (None, "window", 3)]
 
 
 def test_phones_are_refused_with_a_recording_in_one_sentence(tmp_path, capsys):
@@ -154,12 +230,11 @@ def test_phones_are_refused_with_a_recording_in_one_sentence(tmp_path, capsys):
 @pytest.fixture
 def served(tmp_path, monkeypatch):
     """The live page's server with the phones' routes, over HTTPS with a fresh certificate."""
-    from voice_host.display import Display
-    from voice_host.phones import serving
+    from voice_host.phones import serve
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     phones = Phones(PLAYERS, code="2468")
-    display = Display.open("127.0.0.1", 0, *serving(phones, "127.0.0.1"))
+    display = serve(phones, "127.0.0.1", 0)
     yield phones, display
     display.close()
 
@@ -189,6 +264,82 @@ def test_the_players_page_is_served_over_https_with_a_certificate_kept_for_next_
     assert "2468" in text and display.url + "join" in text and "Proceed" in text
 
 
+def decoded_qr(image) -> list[str]:
+    """What the QR codes in ``image`` (a picture, or a grid of 0/1 modules) say."""
+    import zxingcpp
+
+    return [code.text for code in zxingcpp.read_barcodes(image)]
+
+
+def test_the_terminal_shows_the_join_address_as_a_qr_code_a_phone_can_read():
+    from voice_host.phones import terminal_qr
+
+    halves = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}  # each character: two modules, one above the other
+    rows = [[halves[ch] for ch in line] for line in terminal_qr("https://10.1.2.3:8765/join").splitlines()]
+    grid = np.array([half for row in rows for half in ([t for t, _ in row], [b for _, b in row])], np.uint8)
+    assert decoded_qr(np.kron(grid * 255, np.ones((6, 6), np.uint8))) == ["https://10.1.2.3:8765/join"]
+
+
+def test_with_phones_the_scoreboard_answers_this_machine_only_and_the_join_page_everyone(tmp_path, monkeypatch):
+    from voice_host.display.server import reachable_address
+    from voice_host.phones import serve
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    display = serve(Phones(PLAYERS, code="2468"), None, 0)
+    try:
+        lan = reachable_address("0.0.0.0")
+        assert display.url == f"https://{lan}:{display.port}/"
+        local = f"https://127.0.0.1:{display.port}/"
+        for path in ("", "state.json", "join", "join-qr.svg"):
+            with urllib.request.urlopen(local + path, context=insecure(), timeout=30) as answer:
+                assert answer.status == 200
+        need(not lan.startswith("127."), "this machine has no network address to be another device from")
+        for path in ("", "state.json", "events", "display.js"):  # from the network, as a phone would ask
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(display.url + path, context=insecure(), timeout=30)
+            assert refused.value.code == 403
+        with urllib.request.urlopen(display.url + "join", context=insecure(), timeout=30) as answer:
+            assert answer.status == 200
+    finally:
+        display.close()
+
+
+def test_the_scoreboard_shows_where_to_join_until_every_player_has(served):
+    from selenium.webdriver.common.by import By
+
+    from voice_host import config
+    from voice_host.host.session import Session, new_header
+    from voice_host.words import Words
+
+    phones, display = served
+    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), display.said)
+    display.follow(session)
+    browser = support.chromium("--window-size=1280,1400", insecure=True)
+    try:
+        browser.get(display.url)
+        section = browser.find_element(By.ID, "join-section")
+        wait_for(lambda: section.is_displayed() and browser.execute_script(
+            "const q = document.getElementById('join-qr'); return q.complete && q.naturalWidth > 0"), "the QR code")
+        assert browser.find_element(By.ID, "join-url").text == phones.url == display.url + "join"
+        assert browser.find_element(By.ID, "join-waiting").text == "Waiting for Ann, Ben and Cat."
+        pixels = browser.execute_script(  # the picture as the page drew it, grey levels row by row
+            "const q = document.getElementById('join-qr'), c = document.createElement('canvas');"
+            "c.width = q.width; c.height = q.height; const g = c.getContext('2d');"
+            "g.fillStyle = '#fff'; g.fillRect(0, 0, c.width, c.height); g.drawImage(q, 0, 0, c.width, c.height);"
+            "return [c.width, Array.from(g.getImageData(0, 0, c.width, c.height).data.filter((_, i) => i % 4 == 1))];")
+        shot = np.array(pixels[1], np.uint8).reshape(-1, pixels[0])
+        assert decoded_qr(shot) == [phones.url]
+        phones.join("2468", "Ann", 48000)
+        phones.join("2468", "Cat", 48000)
+        session.say(session.announcer.phone("joined", "Cat", False))
+        wait_for(lambda: browser.find_element(By.ID, "join-waiting").text == "Waiting for Ben.", "Ben alone waited for")
+        phones.join("2468", "Ben", 48000)
+        session.say(session.announcer.phone("joined", "Ben", False))
+        wait_for(lambda: not section.is_displayed(), "the join box gone once all have joined")
+    finally:
+        browser.quit()
+
+
 def test_the_phone_socket_needs_the_code_and_drops_what_is_not_audio(served):
     from websockets.sync.client import connect
 
@@ -215,10 +366,10 @@ def test_the_phone_socket_needs_the_code_and_drops_what_is_not_audio(served):
         ws.send("not audio")
         ws.send(b"\x01\x02\x03")
         ws.send(pcm(0.5, 48000))
-        wait_for(lambda: phones.take(16000)[:, 0].any(), "Ann's audio to arrive")
+        wait_for(lambda: phones.take(16000)[0][:, 0].any(), "Ann's audio to arrive")
         assert phones.dropped == 2
     wait_for(lambda: phones.connected() == [], "Ann's phone to be gone")
-    assert phones.notices() == ["Ann, I lost your phone; open the page again to rejoin."]
+    assert phones.events() == [("joined", "Ann"), ("lost", "Ann")]
 
 
 # ---------------------------------------------------------------------- a real browser
@@ -263,7 +414,8 @@ def test_a_phone_in_a_real_browser_joins_and_its_word_goes_on_its_players_sheet(
     hearing = Hearing(session, session.words, HearingSettings())
     recognizer = make_recognizer("auto")
     game = threading.Thread(target=play_live, args=(hearing, source, recognizer),
-                            kwargs={"channel_players": source.channel_players, "notices": phones.notices},
+                            kwargs={"channel_players": source.channel_players,
+                                    "notices": lambda: phones.notices(session.announcer)},
                             daemon=True)
     game.start()
     browser = phone_browser(word_wav)

@@ -29,20 +29,24 @@ class Display:
     """The page for one game: ``Display.open(host, port)``, ``follow(session)``,
     ``said(line)`` after each sentence, ``close()`` at the end."""
 
-    def __init__(self, sock, extra=None, tls=None) -> None:
-        self.server = _server.Server(sock, extra, tls)
+    def __init__(self, sock, extra=None, tls=None, private=False) -> None:
+        self.server = _server.Server(sock, extra, tls, private)
         self.scheme = "https" if tls else "http"
         self.host, self.port = sock.getsockname()[:2]
         self.session = None
         self.lines: deque[tuple[int, str]] = deque(maxlen=KEPT)
         self.count = 0
         self.failed = False
+        self.also = None
+        """A callable giving more to show beside the game (the phones: where to join)."""
 
     @classmethod
-    def open(cls, host: str = DEFAULT_HOST, port: int | None = None, extra=None, tls=None) -> "Display":
+    def open(cls, host: str = DEFAULT_HOST, port: int | None = None, extra=None, tls=None,
+             private: bool = False) -> "Display":
         """Serve the page on ``host``:``port`` (None: the usual port, or any free one
         when another program has it); a UserError when it can't. ``extra(server)``: more
-        routes (the phones'); ``tls``: (certificate, key) files, to serve HTTPS."""
+        routes (the phones'); ``tls``: (certificate, key) files, to serve HTTPS;
+        ``private``: the scoreboard to this machine only (the extra routes to anyone)."""
         try:
             sock = _server.bind(host, DEFAULT_PORT if port is None else port)
         except OSError as exc:
@@ -56,7 +60,7 @@ class Display:
                                 "choose another with --display-port.") from None
             else:
                 raise UserError(cannot(host, exc)) from None
-        display = cls(sock, extra, tls)
+        display = cls(sock, extra, tls, private)
         display.server.start()
         return display
 
@@ -82,7 +86,7 @@ class Display:
             return
         try:
             message = {"version": self.count, "view": view(self.session.game),
-                       "said": [{"n": n, "line": line} for n, line in self.lines]}
+                       "said": [{"n": n, "line": line} for n, line in self.lines], **(self.also() if self.also else {})}
             self.server.publish(_server.dumps(message))
         except Exception as exc:  # noqa: BLE001  the game goes on without its page
             self.failed = True
@@ -107,7 +111,8 @@ def add_options(p) -> None:
 def from_options(args, phones=None) -> Display | None:
     """The page the options ask for, serving and its address printed (None: not asked
     for); a UserError saying why it can't serve. ``phones`` (voice_host.phones.Phones):
-    the players' page too, over HTTPS, on every address unless --display-host says."""
+    the players' page too, over HTTPS, on every address unless --display-host says; the
+    scoreboard then answers this machine only, unless --display-host asked for more."""
     host, port = getattr(args, "display_host", None), getattr(args, "display_port", None)
     if not getattr(args, "display", False) and host is None and port is None and phones is None:
         return None
@@ -118,8 +123,7 @@ def from_options(args, phones=None) -> Display | None:
     if phones is not None:
         from voice_host import phones as _phones
 
-        host = host.strip() if host else "0.0.0.0"
-        display = Display.open(host, port, *_phones.serving(phones, host))
+        display = _phones.serve(phones, host.strip() if host else None, port)
         print(f"display: {display.url} shows the game as it goes; open it in a browser.", flush=True)
         print(_phones.how_to_join(phones, display), flush=True)
         return display

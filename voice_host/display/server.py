@@ -52,12 +52,14 @@ class Server:
     """The web server in its thread; ``publish(message)`` from any thread."""
 
     def __init__(self, sock: socket.socket, extra: Callable | None = None,
-                 tls: tuple[str, str] | None = None) -> None:
+                 tls: tuple[str, str] | None = None, private: bool = False) -> None:
         self.sock = sock
         self.extra = extra
         """More routes: ``extra(server)`` -> a list (the phones' page and socket)."""
         self.tls = tls
         """(certificate, key) files: HTTPS instead of HTTP."""
+        self.private = private
+        """The scoreboard's own paths answer this machine only (the extra routes serve anyone)."""
         self.lock = threading.Lock()
         self.version, self.message = 0, "{}"
         self.streams: weakref.WeakSet = weakref.WeakSet()
@@ -173,9 +175,11 @@ class Server:
         async def not_allowed(_request, _exc):
             return PlainTextResponse("This page is read-only.", 405, headers={**SECURITY, "Allow": "GET, HEAD"})
 
-        routes = [Route("/", page), Route("/state.json", state), Route("/events", events),
-                  *(Route(path, static(path)) for path in self.assets), *(self.extra(self) if self.extra else ())]
-        return Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: missing, 405: not_allowed})
+        own = [Route("/", page), Route("/state.json", state), Route("/events", events),
+               *(Route(path, static(path)) for path in self.assets)]
+        app = Starlette(routes=[*own, *(self.extra(self) if self.extra else ())], lifespan=lifespan,
+                        exception_handlers={404: missing, 405: not_allowed})
+        return this_machine_only(app, {route.path for route in own}) if self.private else app
 
     async def _stream(self, request):
         """One page's stream: the latest state whenever it changes, a comment when idle."""
@@ -194,6 +198,28 @@ class Server:
                 if await request.is_disconnected():
                     break
                 yield ": still here\n\n"
+
+
+def this_machine_only(app, paths: set[str]):
+    """``app``, with ``paths`` answering only requests from this machine (loopback)."""
+    import ipaddress
+
+    from starlette.responses import PlainTextResponse
+
+    async def guarded(scope, receive, send):
+        if scope["type"] == "http" and scope["path"] in paths:
+            client = (scope.get("client") or ("",))[0]
+            try:
+                local = ipaddress.ip_address(client.removeprefix("::ffff:")).is_loopback
+            except ValueError:
+                local = False
+            if not local:
+                answer = PlainTextResponse("The scoreboard is on the host's own screen; phones open /join.", 403,
+                                           headers=SECURITY)
+                await answer(scope, receive, send)
+                return
+        await app(scope, receive, send)
+    return guarded
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -7,10 +7,11 @@ host says and prints, picks their name, and the page sends the phone's microphon
 16-bit PCM frames over a websocket (web.py). :class:`Phones` (here) checks the code,
 keeps one device per player, resamples each phone's audio to 16 kHz and buffers it;
 source.PhoneSource reads the buffers as one channel per player, like ``--channels``:
-attribution by channel.
+attribution by channel. A phone in push-to-talk sends audio only while its button is
+held, and says when it is let go: the utterance ends there, with no silence waited for.
 
 Nothing but audio comes in: a phone can join (code, name, sample rate), send PCM
-frames, and receive its own player's view. A malformed packet is dropped (too many and
+frames and say its talk button was let go, and receive its own player's view. A malformed packet is dropped (too many and
 the phone is disconnected); a flood of audio overwrites only that phone's own buffer.
 """
 
@@ -42,16 +43,13 @@ MAX_MALFORMED = 50
 MAX_FAILURES = 5
 """Wrong join codes from one address before it must wait :data:`LOCKOUT` seconds."""
 LOCKOUT = 60.0
+RELEASED = None
+"""In a phone's queue: its talk button was let go here (the utterance ends)."""
 
 
 def new_code() -> str:
     """A fresh four-digit join code."""
     return f"{secrets.randbelow(10000):04d}"
-
-
-def spoken(code: str) -> str:
-    """The code as the host says it, digit by digit: '4 8 1 5'."""
-    return " ".join(code)
 
 
 @dataclass
@@ -60,6 +58,7 @@ class _Phone:
     rate: float
     resampler: object
     chunks: deque = field(default_factory=deque)
+    """Resampled audio, and :data:`RELEASED` where its talk button was let go."""
     buffered: int = 0
     primed: bool = False
     malformed: int = 0
@@ -71,7 +70,7 @@ class Refused(Exception):
 
 class Phones:
     """The phones of one game: ``join``, ``audio`` and ``leave`` from the server's thread,
-    ``take`` from the listener's, ``notices`` from the game's."""
+    ``take`` from the listener's, ``events`` from the game's."""
 
     def __init__(self, players, code: str | None = None, table_microphone: bool = False) -> None:
         self.players = list(players)
@@ -85,10 +84,12 @@ class Phones:
         self.drained: dict[str, _Phone] = {}
         """Phones gone whose last audio is still to be heard."""
         self.failures: dict[str, tuple[int, float]] = {}
-        self._notices: deque[str] = deque()
+        self._events: deque[tuple[str, str]] = deque()
         self._next = 0
         self.dropped = 0
         """Malformed packets dropped so far (all phones)."""
+        self.url = ""
+        """Where the players open the page (set once the server listens)."""
 
     # ------------------------------------------------------------------ the server's side
     def join(self, code: object, name: object, rate: object, address: str = "") -> int:
@@ -115,6 +116,7 @@ class Phones:
             self.phones[self._next] = _Phone(name, float(rate), _Resampler(float(rate), 1))
             self.by_player[name] = self._next
             self.drained.pop(name, None)
+            self._events.append(("joined", name))
             return self._next
 
     def audio(self, conn: int, data: object) -> bool:
@@ -133,11 +135,22 @@ class Phones:
             samples = np.frombuffer(bytes(data), dtype="<i2").astype(np.float32) / 32768.0
             out = phone.resampler(samples.reshape(-1, 1))[:, 0]
             if out.size:
+                if phone.chunks and phone.chunks[-1] is RELEASED:
+                    phone.chunks.pop()  # talking again before the release was heard: one utterance
                 phone.chunks.append(out)
                 phone.buffered += out.size
                 while phone.buffered > BUFFERED * SAMPLE_RATE and len(phone.chunks) > 1:
-                    phone.buffered -= phone.chunks.popleft().size
+                    oldest = phone.chunks.popleft()
+                    phone.buffered -= 0 if oldest is RELEASED else oldest.size
             return True
+
+    def release(self, conn: int) -> None:
+        """Phone ``conn``'s talk button was let go: its utterance ends after the audio it sent."""
+        with self.lock:
+            phone = self.phones.get(conn)
+            if phone is not None and phone.chunks and phone.chunks[-1] is not RELEASED:
+                phone.chunks.append(RELEASED)
+                phone.primed = True  # what it sent is heard now, not gathered for jitter
 
     def too_malformed(self, conn: int) -> bool:
         with self.lock:
@@ -155,20 +168,24 @@ class Phones:
                 del self.by_player[phone.player]
             phone.primed = True  # what it sent last is heard to the end
             self.drained[phone.player] = phone
-            if self.table_microphone:
-                self._notices.append(f"{phone.player}, I lost your phone; I'll listen on the table's microphone.")
-            else:
-                self._notices.append(f"{phone.player}, I lost your phone; open the page again to rejoin.")
+            self._events.append(("lost", phone.player))
 
     def connected(self) -> list[str]:
         with self.lock:
             return [p for p in self.players if p in self.by_player]
 
+    def missing(self) -> list[str]:
+        """The players without a phone connected, in order."""
+        with self.lock:
+            return [p for p in self.players if p not in self.by_player]
+
     # ------------------------------------------------------------------ the host's side
-    def take(self, frames: int) -> np.ndarray:
+    def take(self, frames: int) -> tuple[np.ndarray, tuple[int, ...]]:
         """The next ``frames`` samples of each player's phone, (frames, players): silence
-        where a phone has sent nothing (or is still gathering its first moments)."""
+        where a phone has sent nothing (or is still gathering its first moments); and the
+        players (their indexes) whose talk button was let go within them."""
         out = np.zeros((frames, len(self.players)), np.float32)
+        released = []
         with self.lock:
             live = {self.phones[c].player: self.phones[c] for c in self.by_player.values()}
             for i, player in enumerate(self.players):
@@ -182,6 +199,10 @@ class Phones:
                 got = 0
                 while got < frames and phone.chunks:
                     chunk = phone.chunks[0]
+                    if chunk is RELEASED:
+                        phone.chunks.popleft()
+                        released.append(i)
+                        break  # the rest of this take is silence: the utterance is over
                     n = min(frames - got, chunk.size)
                     out[got:got + n, i] = chunk[:n]
                     got += n
@@ -194,47 +215,68 @@ class Phones:
                     if player in self.drained and self.drained[player] is phone:
                         del self.drained[player]
                     phone.primed = False
-        return out
+        return out, tuple(released)
 
-    def notices(self) -> list[str]:
-        """Sentences for the host to say (a phone lost), once each."""
+    def events(self) -> list[tuple[str, str]]:
+        """What happened to the phones since last asked, once each: ("joined", player) or
+        ("lost", player), for the host to say."""
         with self.lock:
-            lines = list(self._notices)
-            self._notices.clear()
-        return lines
+            happened = list(self._events)
+            self._events.clear()
+        return happened
 
-    def join_sentence(self, url: str) -> str:
-        """What the host says so the players can join."""
-        return f"To use your phone as your microphone, open {url} and enter the code {spoken(self.code)}."
-
-
+    def notices(self, announcer) -> list[str]:
+        """What the host says about the phones since last asked, in ``announcer``'s words."""
+        return [announcer.phone(happened, player, self.table_microphone) for happened, player in self.events()]
 
 
 
-def serving(phones: Phones, host: str):
-    """(extra routes, (certificate, key)) for the live page's server to serve the phones."""
+
+
+def serve(phones: Phones, host: str | None, port: int | None):
+    """The live page's server with the players' page, over HTTPS (voice_host.display.Display):
+    on ``host`` (None: every address, the scoreboard itself to this machine only) and
+    ``port`` (None: the usual one); the scoreboard shows where to join until all have."""
+    from voice_host.display import Display
     from voice_host.display.server import reachable_address
-    from voice_host.phones import cert, web
     from voice_host.errors import UserError
+    from voice_host.phones import cert, web
 
+    address = host or "0.0.0.0"
     try:
-        tls = cert.certificate(reachable_address(host).strip("[]"))
+        tls = cert.certificate(reachable_address(address).strip("[]"))
     except OSError as exc:
         raise UserError(f"I can't keep the phones' certificate in {cert.folder()}: {exc.strerror or exc}.") from exc
-    return (lambda server: web.routes(phones, server.latest)), tls
+    display = Display.open(address, port, lambda server: web.routes(phones, server.latest), tls, private=host is None)
+    phones.url = display.url + "join"
+    display.also = lambda: {"join": {"url": phones.url, "waiting": phones.missing()}}
+    return display
 
 
-def join_url(display) -> str:
-    return display.url + "join"
+def qr_code(url: str):
+    """The join address as a QR code (segno), for the terminal and the scoreboard."""
+    import segno
+
+    return segno.make(url, error="m")
+
+
+def terminal_qr(url: str) -> str:
+    """The join address as a QR code drawn in text (half blocks, dark on light)."""
+    import io
+
+    out = io.StringIO()
+    qr_code(url).terminal(out=out, compact=True)
+    return out.getvalue().rstrip("\n")
 
 
 def how_to_join(phones: Phones, display) -> str:
-    """What the terminal shows: where to go, the code, and how to accept the certificate."""
+    """What the terminal shows: where to go (as text and a QR code), the code, and how to
+    accept the certificate."""
     from voice_host.phones import cert
 
     cert_path = display.server.tls[0] if display.server.tls else None
-    lines = [f"phones: each player opens {join_url(display)} on their phone (same network), "
-             f"enters the code {phones.code} and picks their name.",
+    lines = [f"phones: each player opens {phones.url} on their phone (same network), or scans this code, "
+             f"enters the code {phones.code} and picks their name.", terminal_qr(phones.url),
              "phones: the page's certificate is this host's own, so the browser warns once: choose "
              "'Advanced', then 'Proceed' (Chrome) or 'Show details', then 'visit this website' (Safari)."]
     if cert_path is not None:
@@ -242,4 +284,4 @@ def how_to_join(phones: Phones, display) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Phones", "Refused", "how_to_join", "join_url", "new_code", "serving", "spoken"]
+__all__ = ["Phones", "Refused", "how_to_join", "new_code", "qr_code", "serve", "terminal_qr"]

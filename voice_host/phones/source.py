@@ -57,7 +57,8 @@ class PhoneSource:
                 if self._closed.is_set():
                     break
                 table = chunk.samples.mean(axis=1, keepdims=True)
-                yield AudioChunk(chunk.start, np.hstack([self.phones.take(table.shape[0]), table]))
+                phones, done = self.phones.take(table.shape[0])
+                yield AudioChunk(chunk.start, np.hstack([phones, table]), done)
             return
         produced = 0
         while not self._closed.is_set():
@@ -65,7 +66,7 @@ class PhoneSource:
             if due - produced < self.step:
                 time.sleep(0.01)
                 continue
-            yield AudioChunk(produced / SAMPLE_RATE, self.phones.take(self.step))
+            yield AudioChunk(produced / SAMPLE_RATE, *self.phones.take(self.step))
             produced += self.step
 
     def close(self) -> None:

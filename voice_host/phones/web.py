@@ -1,12 +1,15 @@
 """The player page and its websocket, as routes of the live page's server.
 
 - ``GET /join``: the page (code, name, Join); ``/join.js``, ``/join.css``,
-  ``/phone-worklet.js``: its script, style and audio worklet, from static/.
+  ``/phone-worklet.js``: its script, style and audio worklet, from static/;
+  ``/join-qr.svg``: the page's address as a QR code, for the scoreboard to show.
 - ``/phone``: the websocket. The first message is text, JSON ``{"code", "name",
   "rate"}``, within :data:`JOIN_WITHIN` seconds; the answer is ``{"joined": name}`` or
   ``{"refused": sentence}`` (then closed). After it: binary frames of 16-bit PCM in, and
   ``{"view": ...}`` out (that player's score and turn, and the last sentence said) when
-  the game changes. Text after the join is dropped as malformed.
+  the game changes. After the join, the only text a phone may send is ``{"talk": false}``
+  (push-to-talk: the button was let go, the utterance ends) or ``{"talk": true}``;
+  anything else is dropped as malformed.
 """
 
 from __future__ import annotations
@@ -54,6 +57,19 @@ def routes(phones, latest) -> list:
              "/phone-worklet.js": (asset("phone-worklet.js"), "text/javascript; charset=utf-8"),
              "/join.css": (asset("join.css"), "text/css; charset=utf-8")}
     waiting = [0]
+    qr = []  # the join address as SVG, made on first asking (the address is known by then)
+
+    async def join_qr(_request):
+        if not qr:
+            import io
+
+            from voice_host.phones import qr_code
+
+            svg = io.BytesIO()
+            qr_code(phones.url).save(svg, kind="svg", scale=8, border=4, xmldecl=False,
+                                     title="The join page's address")
+            qr.append(svg.getvalue())
+        return Response(qr[0], media_type="image/svg+xml", headers=SECURITY)
 
     async def join_page(_request):
         boot = json.dumps({"players": phones.players}, ensure_ascii=False)
@@ -106,7 +122,11 @@ def routes(phones, latest) -> list:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                if not phones.audio(conn, message.get("bytes")) and phones.too_malformed(conn):
+                if message.get("text") is not None:
+                    ok = talk(conn, message["text"])
+                else:
+                    ok = phones.audio(conn, message.get("bytes"))
+                if not ok and phones.too_malformed(conn):
                     await ws.close(code=1008)
                     break
         except (WebSocketDisconnect, RuntimeError):
@@ -114,6 +134,18 @@ def routes(phones, latest) -> list:
         finally:
             pusher.cancel()
             phones.leave(conn)
+
+    def talk(conn, text) -> bool:
+        """A push-to-talk message: ``{"talk": false}`` ends the utterance; True when it is one."""
+        try:
+            said = json.loads(text) if len(text) < 64 else None
+        except ValueError:
+            said = None
+        if not isinstance(said, dict) or set(said) != {"talk"} or not isinstance(said["talk"], bool):
+            return phones.audio(conn, text)  # counted as malformed, as any other text
+        if not said["talk"]:
+            phones.release(conn)
+        return True
 
     async def push_views(ws, player):
         sent = None
@@ -131,7 +163,7 @@ def routes(phones, latest) -> list:
         except Exception:  # noqa: BLE001  the socket is gone: the reader notices
             return
 
-    return [Route("/join", join_page), WebSocketRoute("/phone", socket),
+    return [Route("/join", join_page), WebSocketRoute("/phone", socket), Route("/join-qr.svg", join_qr),
             *(Route(path, static(path)) for path in files)]
 
 

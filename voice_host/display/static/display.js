@@ -114,6 +114,15 @@
     for (const s of lines.slice(0, -1).reverse()) earlier.appendChild(el("li", null, s.line));
   }
 
+  function join(phones) {  // with --phones: where to join, until every player has
+    const section = $("join-section");
+    section.hidden = !phones || !phones.waiting.length;
+    if (section.hidden) return;
+    if (!$("join-qr").getAttribute("src")) $("join-qr").setAttribute("src", "/join-qr.svg");
+    $("join-url").textContent = phones.url;
+    $("join-waiting").textContent = "Waiting for " + phones.waiting.join(", ").replace(/, ([^,]*)$/, " and $1") + ".";
+  }
+
   function draw(message) {
     const v = message.view;
     if (!v) return;
@@ -132,6 +141,7 @@
     facts(v.facts, $("facts"));
     players(v.players);
     said(message.said || []);
+    join(message.join);
   }
 
   function theme(name) {

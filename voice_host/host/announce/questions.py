@@ -93,6 +93,17 @@ class HostSentences:
     def not_saved(self) -> str:
         return "Stopped. This game had no log, so it can't be resumed; start with --log FILE to save one."
 
+    def phones_join(self, url: str, code: str) -> str:
+        return f"To use your phone as your microphone, open {url} and enter the code {' '.join(code)}."
+
+    def phone(self, happened: str, player: str, table_microphone: bool) -> str:
+        """A player's phone ``happened``: "joined" or "lost"."""
+        if happened == "joined":
+            return f"{player}, I'm listening on your phone."
+        if table_microphone:
+            return f"{player}, I lost your phone; I'll listen on the table's microphone."
+        return f"{player}, I lost your phone; open the page again to rejoin."
+
     def no_microphone(self, reason: str) -> str:
         return f"I can't hear the table ({reason}). Type instead, one line each, like 'Ann: jewelers'."
 

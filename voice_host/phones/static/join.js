@@ -11,6 +11,41 @@
     $('name').appendChild(option);
   }
   let audio = null;
+  let hold = false;      // push-to-talk: audio goes only while the button is held
+  let talking = false;   // the button is held (or was let go less than TAIL ms ago)
+  let socket = null;
+  const TAIL = 250;      // ms still sent after the button is let go: a word's last sound is not cut
+  let letGo = null;
+
+  function mode(on) {
+    hold = on;
+    $('mode').setAttribute('aria-pressed', String(on));
+    $('mode').textContent = on ? 'Push to talk: on' : 'Push to talk: off';
+    $('talk').hidden = !on;
+    try { localStorage.setItem('voice-host-hold', on ? '1' : ''); } catch (e) { /* not kept */ }
+  }
+
+  function press(event) {
+    if (event) event.preventDefault();
+    clearTimeout(letGo);
+    letGo = null;
+    if (!talking && socket && socket.readyState === 1) socket.send(JSON.stringify({ talk: true }));
+    talking = true;
+    $('talk').setAttribute('aria-pressed', 'true');
+    $('talk').textContent = 'Talking… let go when done';
+  }
+
+  function release(event) {
+    if (event) event.preventDefault();
+    if (!talking || letGo) return;
+    $('talk').setAttribute('aria-pressed', 'false');
+    $('talk').textContent = 'Hold to talk';
+    letGo = setTimeout(() => {
+      talking = false;
+      letGo = null;
+      if (socket && socket.readyState === 1) socket.send(JSON.stringify({ talk: false }));
+    }, TAIL);
+  }
 
   async function microphone() {
     if (audio) return audio;
@@ -47,7 +82,7 @@
       $('join').disabled = false;
       return;
     }
-    const socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/phone');
+    socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/phone');
     socket.binaryType = 'arraybuffer';
     socket.onopen = () => {
       socket.send(JSON.stringify({ code: $('code').value.trim(), name: $('name').value, rate: mic.context.sampleRate }));
@@ -60,7 +95,9 @@
         $('playing').hidden = false;
         $('me').textContent = 'Listening as ' + data.joined;
         say('Connected. Speak as you would to the host.');
-        mic.node.port.onmessage = (block) => { if (socket.readyState === 1) socket.send(block.data); };
+        mic.node.port.onmessage = (block) => {
+          if (socket.readyState === 1 && (!hold || talking)) socket.send(block.data);
+        };
       } else if (data.refused) {
         say(data.refused);
       } else if (data.view) {
@@ -79,4 +116,14 @@
     };
   }
   $('join-form').addEventListener('submit', join);
+  $('mode').addEventListener('click', () => mode(!hold));
+  const talk = $('talk');
+  talk.addEventListener('pointerdown', press);
+  for (const kind of ['pointerup', 'pointercancel', 'pointerleave']) talk.addEventListener(kind, release);
+  talk.addEventListener('keydown', (e) => { if ((e.key === ' ' || e.key === 'Enter') && !e.repeat) press(e); });
+  talk.addEventListener('keyup', (e) => { if (e.key === ' ' || e.key === 'Enter') release(e); });
+  talk.addEventListener('contextmenu', (e) => e.preventDefault());
+  let kept = '';
+  try { kept = localStorage.getItem('voice-host-hold') || ''; } catch (e) { /* private window */ }
+  mode(kept === '1');
 })();

@@ -63,6 +63,9 @@ class TurnConfig(Settings, sections=("listening",)):
     crosstalk_db: float = 15.0
     """With one microphone per player, a channel's frame is speech only if it is
     within this many dB of the loudest channel (other players' voices leak in)."""
+    own_microphone_lead: float = 0.3
+    """Seconds a shared microphone may hear a voice before that player's own microphone
+    does (a phone's audio arrives later, over the network), and still be known as theirs."""
     ask_below: float = 0.6
     """Attribution confidence below which the host should ask ("Was that Bob?")."""
     channel_confidence: float = 0.95

@@ -33,6 +33,9 @@ class AudioChunk:
     """Time of the first sample, in seconds since the source started."""
     samples: np.ndarray
     """float32 samples in [-1, 1], shape (frames, channels), at SAMPLE_RATE."""
+    done: tuple[int, ...] = ()
+    """Channels whose player said they were done speaking within this block (a phone's
+    talk button let go): their utterances end with it, no trailing silence waited for."""
 
     @property
     def channels(self) -> int:

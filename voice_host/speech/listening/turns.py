@@ -135,7 +135,8 @@ class Discarded:
     end: float
     """End time (s)."""
     reason: str
-    """"no words", "host echo", "too short"."""
+    """"no words", "host echo", "too short", "a player's microphone" (a shared microphone
+    heard a voice a player's own microphone was hearing)."""
     text: str = ""
     """Whatever was recognized."""
 
@@ -176,6 +177,9 @@ class Listener:
         self._sayable = None
         self._hear_above: float | None = None
         self._segmenter: Segmenter | None = None
+        self._heard: list[tuple[float, float]] = []
+        """Recent utterances on the players' own microphones (start, end), to know a voice
+        a shared microphone hears meanwhile as theirs (see _heard_on_own)."""
         self.expect(None)
         self._next_id = 0
 
@@ -250,6 +254,9 @@ class Listener:
                 for ev in seg.push(t, frames, blocked):
                     yield from self._handle(ev, pending)
                 yield from self._end_early(t + frame / SAMPLE_RATE, pending, wait=not getattr(source, "realtime", False))
+            for ch in chunk.done if per_channel else ():
+                if seg.states[ch].in_speech:  # the player is done: no silence to wait for
+                    yield from self._handle(seg.end(ch), pending)
             used = n_frames * frame
             buf = buf[used:]
             buf_t += used / SAMPLE_RATE
@@ -290,6 +297,12 @@ class Listener:
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
                 self._guesses[ch] = (ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
             case SegmentEnd():
+                if self._heard_on_own(ev.segment):
+                    self._recognizers[ch].reset()
+                    self._guesses.pop(ch, None)
+                    pending[ch] = []
+                    self._emit(Discarded(ch, ev.segment.start, ev.segment.end, "a player's microphone"))
+                    return
                 if not early and self.config.acknowledge_after:
                     self._wait_said(ch, ev.segment.end)  # its recognition is still to come
                 self._told.pop(ch, None)
@@ -309,6 +322,24 @@ class Listener:
                 u = self._utterance(ev.segment, transcript, ev.audio, early)
                 if u is not None:
                     yield u
+
+    def _heard_on_own(self, segment: Segment) -> bool:
+        """Whether ``segment``, on a shared microphone (a channel with no player of its
+        own, beside channels that have one), was mostly said while a player's own
+        microphone heard speech: that player's voice, heard again from further away. An
+        utterance on a player's own microphone is noted for the shared one to compare."""
+        own = self.attributor.channel_players
+        if not own or len(self._recognizers) == 1:
+            return False
+        if own.get(segment.channel) is not None:
+            self._heard = [s for s in self._heard if s[1] > segment.end - 30.0] + [(segment.start, segment.end)]
+            return False
+        live = [(st.start, float("inf")) for c, st in enumerate(self._segmenter.states)
+                if st.in_speech and own.get(c) is not None]
+        lead = self.config.own_microphone_lead
+        overlap = sum(max(0.0, min(end, segment.end) - max(start - lead, segment.start))
+                      for start, end in self._heard + live)
+        return overlap >= 0.5 * (segment.end - segment.start)
 
     def _wait_said(self, ch: int, at: float) -> None:
         """Send Waiting for the pause at `at` on channel `ch`, once."""
