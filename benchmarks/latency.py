@@ -402,6 +402,8 @@ class FakeMic:
         """The room's own sound, looped under everything (None: silence between the lines)."""
         self.gap, self.reply_within = gap, reply_within
         self.t0: float | None = None
+        self.owner: str | None = None
+        """Whose line the block just handed out holds (None: nobody's)."""
         self._closed = threading.Event()
 
     def clock(self) -> float:
@@ -438,7 +440,9 @@ class FakeMic:
                     self.log.placed.append(Placed(index, start, after))
                     index += 1
             block = np.zeros(n, np.float32)
+            self.owner = None
             if clip is not None:
+                self.owner = self.lines[index - 1].player
                 part = clip[pos:pos + n]
                 block[:part.size] = part
                 pos += n
@@ -467,9 +471,11 @@ class Run:
 
 def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict | None = None,
         engine: str | None = None, speed: float = 1.0, gap: float = GAP, enrolled: bool = False,
-        echo: bool = False, background: np.ndarray | None = None) -> Run:
+        echo: bool = False, background: np.ndarray | None = None, phones: bool = False) -> Run:
     """Play `lines` (voiced) into the live loop, with `hogs` busy processes beside it
     (and the room's `background` sound under everything).
+    `phones`: each player's lines reach the host through their own phone (PhoneLink):
+    a websocket of 48 kHz PCM to the players' page, one channel each.
     `enrolled`: the players' voice prints are taken from their introductions before the
     game (as from a --voices file), so the live opening asks nobody."""
     from voice_host.by_voice import live_options, play_live
@@ -501,16 +507,81 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     mic = FakeMic(lines, log, lambda: voice.speaking or card.busy(), gap, background=background)
     voice.clock = mic.clock
     options = live_options(cfg, speaker)  # the listener's settings and the tick, as run_by_voice gives them
+    link = PhoneLink(mic) if phones else None
     hogging = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
     t0 = perf()
     try:
-        play_live(hearing, mic, recognizer, voice=voice, **options)
+        if link is None:
+            play_live(hearing, mic, recognizer, voice=voice, **options)
+        else:
+            link.start()
+            play_live(hearing, link.source, recognizer, voice=voice, channel_players=link.source.channel_players,
+                      notices=lambda: link.hub.notices(session.announcer), **options)
     finally:
         for p in hogging:
             p.kill()
             p.wait()
+        if link is not None:
+            link.close()
         speaker.close(wait=5.0 / speed)
     return Run(condition, lines, log, card.opened, recognizer.name, perf() - t0)
+
+
+class PhoneLink:
+    """The players' phones, played by the fake microphone: the players' page served over
+    HTTPS on this machine, one websocket client per player joined with the code (as the
+    page's script does), and the microphone's blocks sent as 48 kHz 16-bit PCM, each to
+    the phone of the player whose line it holds (silence to the others: phones listen
+    all the time). The host listens to ``source``, a PhoneSource."""
+
+    def __init__(self, mic: FakeMic) -> None:
+        from voice_host.phones import Phones, serve
+        from voice_host.phones.source import PhoneSource
+
+        self.mic = mic
+        self.hub = Phones(list(PLAYERS))
+        self.display = serve(self.hub, "127.0.0.1", 0)
+        self.source = PhoneSource(self.hub)
+        self.thread = threading.Thread(target=self._send, name="phones", daemon=True)
+        self.sockets: dict = {}
+
+    def start(self) -> None:
+        import json
+        import ssl
+
+        from websockets.sync.client import connect
+
+        context = ssl.create_default_context()
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # the host's own certificate
+        for player in PLAYERS:
+            ws = connect(self.display.url.replace("https", "wss") + "phone", ssl=context, max_queue=None, legacy=True)
+            ws.send(json.dumps({"code": self.hub.code, "name": player, "rate": 48000}))
+            assert json.loads(ws.recv(timeout=30)) == {"joined": player}
+            self.sockets[player] = ws
+        self.source.start()
+        self.thread.start()
+
+    def _send(self) -> None:
+        import soxr
+
+        up = soxr.ResampleStream(SAMPLE_RATE, 48000, 1, dtype="float32")
+        try:
+            for chunk in self.mic:
+                pcm = (np.clip(up.resample_chunk(chunk.samples[:, 0]), -1, 1) * 32767).astype("<i2").tobytes()
+                if not pcm:
+                    continue  # the resampler is still filling
+                quiet = bytes(len(pcm))
+                for player, ws in self.sockets.items():
+                    ws.send(pcm if player == self.mic.owner else quiet)
+        finally:
+            self.source.close()  # the script is over: the host stops listening
+
+    def close(self) -> None:
+        self.mic.close()
+        self.thread.join(10)
+        for ws in self.sockets.values():
+            ws.close()
+        self.display.close()
 
 
 def in_room(lines: list[Line], condition: str, room: rooms.Room) -> tuple[list[Line], np.ndarray | None]:
@@ -713,6 +784,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", help="the recognizer (default: the config's, auto: Moonshine)")
     ap.add_argument("--enrolled", action="store_true", help="voices known before the game: no introductions")
     ap.add_argument("--verbose", action="store_true", help="every utterance, and what the host says as it says it")
+    ap.add_argument("--paths", default="microphone",
+                    help="how the players reach the host, comma-separated: microphone (one, the laptop's), "
+                         "phones (each player's own, over the network: --phones); default microphone")
     args = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # each table as it is done, into a file too
     out = report.Report("latency", args.json)
@@ -725,19 +799,28 @@ def main(argv: list[str] | None = None) -> int:
                              undo_after=min(3, n - 1)))
     out.say(f"{len(lines)} utterances a condition ({n} words), said by "
             f"{', '.join(f'{p} ({v})' for p, v in PLAYERS.items())}; a room condition is played idle")
-    results = {}
-    for c in conditions:
-        said, background = (lines, None) if c in ("idle", "loaded") else in_room(lines, c, room)
-        r = run(said, condition=c, hogs=args.hogs if c == "loaded" else 0, cfg=cfg, engine=args.engine,
-                enrolled=args.enrolled, echo=args.verbose, background=background)
-        results[c] = measure(r)
-        with out.text():
-            report_run(r, results[c])
-            if args.verbose:
-                verbose_lines(results[c])
-        out.figures[c] = figures(results[c])
-    out.say(summary(results, spoken=True))
-    out.say(summary(results))
+    paths = [p.strip() for p in args.paths.split(",") if p.strip()]
+    if not paths or set(paths) - {"microphone", "phones"}:
+        ap.error(f"--paths takes microphone and phones, not {args.paths!r}")
+    for path in paths:
+        results = {}
+        for c in conditions:
+            said, background = (lines, None) if c in ("idle", "loaded") else in_room(lines, c, room)
+            if path == "phones":  # each phone says who is speaking: nobody introduces themselves
+                said = [line for line in said if line.kind != "intro"]
+            name = c if path == "microphone" else f"{c} (phones)"
+            r = run(said, condition=name, hogs=args.hogs if c == "loaded" else 0, cfg=cfg, engine=args.engine,
+                    enrolled=args.enrolled or path == "phones", echo=args.verbose, background=background,
+                    phones=path == "phones")
+            results[c] = measure(r)
+            with out.text():
+                report_run(r, results[c])
+                if args.verbose:
+                    verbose_lines(results[c])
+            out.figures[name] = figures(results[c])
+        prefix = "" if path == "microphone" else "phones: "
+        out.say(prefix + summary(results, spoken=True))
+        out.say(prefix + summary(results))
     return out.finish(words=n, players=PLAYERS)
 
 

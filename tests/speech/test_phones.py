@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import ssl
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -118,11 +119,13 @@ def test_the_phones_source_keeps_real_time_with_a_channel_a_player():
     ann = phones.join("1234", "Ann", 16000)
     phones.audio(ann, pcm(0.3, 16000))
     chunks = []
+    began = time.monotonic()
     for chunk in source:
         chunks.append(chunk)
-        if len(chunks) == 8:
+        if len(chunks) == 20:
             source.close()
-    assert [c.start for c in chunks] == pytest.approx([i * 0.05 for i in range(8)])
+    assert time.monotonic() - began >= 0.38  # never handed out before it is due, however much is there
+    assert [c.start for c in chunks] == pytest.approx([i * 0.02 for i in range(20)])
     audio = np.concatenate([c.samples for c in chunks])
     assert np.count_nonzero(audio[:, 0]) > 4000 and not audio[:, 1].any()
 
@@ -201,11 +204,11 @@ def test_push_to_talk_ends_the_utterance_when_the_button_is_let_go(say, moon):
     held, _ = heard(mixed_table({"Ann": word}, quiet), moon)
     assert [(u.speaker, u.body) for u, _ in held] == [("Ann", "pocket")]
     # let go: out as soon as the phone's audio ends; hands-free: after the silence that ends a word
-    assert said[0][1] <= len(word) / SAMPLE_RATE + 0.12 + 0.1 < held[0][1] - 0.15
+    assert said[0][1] <= len(word) / SAMPLE_RATE + 0.1 < held[0][1] - 0.25
 
 
 def test_a_phone_players_word_heard_again_on_the_laptops_microphone_counts_once(say, moon):
-    word, other = say("pocket"), say("window", "flite_rms")
+    word, other = say("pocket"), say("window", "rms")
     table = np.zeros((4 * SAMPLE_RATE, 1), np.float32)
     table[:len(word), 0] = 0.25 * word  # the laptop hears Ann's voice, 12 dB down, before her phone's copy arrives
     said, dropped = heard(mixed_table({"Ann": word}, table), moon)
@@ -384,13 +387,74 @@ def word_wav(tmp_path, say):
     return path
 
 
-def phone_browser(wav):
-    """A phone's browser whose microphone plays ``wav`` (looping), the host's certificate taken."""
+def phone_browser(wav, loop: bool = True):
+    """A phone's browser whose microphone plays ``wav`` (looping, or once), the host's certificate taken."""
     driver = support.chromium("--ignore-certificate-errors", "--autoplay-policy=no-user-gesture-required",
                               "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                              f"--use-file-for-fake-audio-capture={wav}", insecure=True)
+                              f"--use-file-for-fake-audio-capture={wav}{'' if loop else '%noloop'}", insecure=True)
     driver.set_page_load_timeout(PATIENCE)
     return driver
+
+
+def join_as(browser, url: str, code: str, name: str) -> None:
+    """On a phone's browser: open the players' page, type the code, pick ``name``, join."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(url)
+    browser.find_element(By.ID, "code").send_keys(code)
+    Select(browser.find_element(By.ID, "name")).select_by_visible_text(name)
+    browser.find_element(By.ID, "join").click()
+    wait_for(lambda: browser.execute_script("return document.documentElement.dataset.joined") == name,
+             f"the page to join as {name}")
+
+
+class TableMicrophone:
+    """The laptop's microphone, live: 50 ms chunks in real time, silent but for what the
+    test has it hear (``hear``)."""
+
+    realtime = True
+    channels = 1
+
+    def __init__(self) -> None:
+        from collections import deque
+
+        self.queue: deque = deque()
+        self.closed = threading.Event()
+        self.t0 = None
+
+    def hear(self, audio: np.ndarray) -> None:
+        self.queue.append(np.asarray(audio, np.float32))
+
+    def start(self) -> None:
+        import time
+
+        self.t0 = self.t0 or time.monotonic()
+
+    def clock(self) -> float:
+        import time
+
+        return 0.0 if self.t0 is None else time.monotonic() - self.t0
+
+    def __iter__(self):
+        import time
+
+        from voice_host.speech.listening.sources import AudioChunk
+
+        self.start()
+        step, k, playing = SAMPLE_RATE // 20, 0, np.zeros(0, np.float32)
+        while not self.closed.is_set():
+            time.sleep(max(0.0, self.t0 + (k + 1) * 0.05 - time.monotonic()))
+            if not playing.size and self.queue:
+                playing = self.queue.popleft()
+            block = np.zeros(step, np.float32)
+            block[:min(step, playing.size)] = playing[:step]
+            playing = playing[step:]
+            yield AudioChunk(k * 0.05, block[:, None])
+            k += 1
+
+    def close(self) -> None:
+        self.closed.set()
 
 
 def test_a_phone_in_a_real_browser_joins_and_its_word_goes_on_its_players_sheet(served, word_wav, moonshine_ready):
@@ -440,3 +504,56 @@ def test_a_phone_in_a_real_browser_joins_and_its_word_goes_on_its_players_sheet(
     # "Did you say pocket or packet?": how sure the recognizer is of the vowel differs from
     # one CPU to another (int8 kernels); either way the phone's word is Ann's, nobody else's
     assert sheets["Ann"][:1] in (["pocket"], ["packet"]) and sheets["Ben"] == sheets["Cat"] == [], said
+
+
+def test_two_phones_and_the_laptops_microphone_play_a_game_each_word_on_its_players_sheet(served, say, tmp_path,
+                                                                                          moonshine_ready):
+    """Ann and Ben on their phones (two browsers, each with its own fake microphone), Cat at
+    the laptop's microphone, her name first; in turn, as a table plays."""
+    from voice_host import config
+    from voice_host.by_voice import play_live
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.host.session import Session, new_header
+    from voice_host.speech.audio import resample
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.words import Words
+
+    phones, display = served
+    phones.table_microphone = True
+    said: list[str] = []
+    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(),
+                      lambda line: (said.append(line), display.said(line)))
+    session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
+    display.follow(session)
+    table = TableMicrophone()
+    source = PhoneSource(phones, table)
+    game = threading.Thread(target=play_live, args=(Hearing(session, session.words, HearingSettings()), source,
+                                                    make_recognizer("auto")),
+                            kwargs={"channel_players": source.channel_players,
+                                    "notices": lambda: phones.notices(session.announcer)}, daemon=True)
+    game.start()
+
+    def phone_wav(word: str, voice: str):
+        audio = np.concatenate([np.zeros(3 * SAMPLE_RATE), say(word, voice), np.zeros(2 * SAMPLE_RATE)])
+        path = tmp_path / f"{word}.wav"
+        write_wav(path, resample(audio.astype(np.float32), SAMPLE_RATE, 48000), rate=48000)
+        return path
+
+    browsers = []
+    try:
+        for name, word, voice in (("Ann", "vehicle", "fest_slt"), ("Ben", "platform", "rms")):
+            browsers.append(phone_browser(phone_wav(word, voice), loop=False))
+            join_as(browsers[-1], display.url + "join", "2468", name)
+            wait_for(lambda: any(line.startswith(f"{name} scores") for line in said), f"{name}'s word scored")
+        table.hear(say("Cat, hospital", "awb"))
+        wait_for(lambda: any(line.startswith("Cat scores") for line in said), "Cat's word scored")
+    finally:
+        for browser in browsers:
+            browser.quit()
+    wait_for(lambda: "Ben, I lost your phone; I'll listen on the table's microphone." in said, "Ben's phone lost")
+    source.close()
+    game.join(PATIENCE)
+    assert not game.is_alive()
+    sheets = {p["name"]: [w["word"] for w in p["words"]] for p in session.result()["players"]}
+    assert sheets == {"Ann": ["vehicle"], "Ben": ["platform"], "Cat": ["hospital"]}, said
+    assert "Ann, I'm listening on your phone." in said and not any(line.startswith("Was that") for line in said)

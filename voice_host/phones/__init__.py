@@ -35,9 +35,9 @@ MAX_FRAME_SECONDS = 1.0
 """The longest frame a phone may send at once; a longer one is malformed."""
 BUFFERED = 5.0
 """Seconds of a phone's audio kept while the host has not read it; older audio goes first."""
-PRIME = 0.12
-"""Seconds of a phone's audio gathered before it is heard, after it ran dry: the network's
-jitter is absorbed there, not as gaps in a word."""
+LATE = 0.3
+"""Seconds the host waits for a phone's audio that is due (the network's jitter, a busy
+phone) before it goes on without it; what comes later is still heard, after."""
 MAX_MALFORMED = 50
 """Malformed packets a phone may send before it is disconnected."""
 MAX_FAILURES = 5
@@ -60,7 +60,8 @@ class _Phone:
     chunks: deque = field(default_factory=deque)
     """Resampled audio, and :data:`RELEASED` where its talk button was let go."""
     buffered: int = 0
-    primed: bool = False
+    arrived: float = 0.0
+    """When its last audio came (time.monotonic)."""
     malformed: int = 0
 
 
@@ -134,6 +135,7 @@ class Phones:
                 return False
             samples = np.frombuffer(bytes(data), dtype="<i2").astype(np.float32) / 32768.0
             out = phone.resampler(samples.reshape(-1, 1))[:, 0]
+            phone.arrived = time.monotonic()
             if out.size:
                 if phone.chunks and phone.chunks[-1] is RELEASED:
                     phone.chunks.pop()  # talking again before the release was heard: one utterance
@@ -150,7 +152,6 @@ class Phones:
             phone = self.phones.get(conn)
             if phone is not None and phone.chunks and phone.chunks[-1] is not RELEASED:
                 phone.chunks.append(RELEASED)
-                phone.primed = True  # what it sent is heard now, not gathered for jitter
 
     def too_malformed(self, conn: int) -> bool:
         with self.lock:
@@ -166,8 +167,7 @@ class Phones:
                 return
             if self.by_player.get(phone.player) == conn:
                 del self.by_player[phone.player]
-            phone.primed = True  # what it sent last is heard to the end
-            self.drained[phone.player] = phone
+            self.drained[phone.player] = phone  # what it sent last is heard to the end
             self._events.append(("lost", phone.player))
 
     def connected(self) -> list[str]:
@@ -180,10 +180,19 @@ class Phones:
             return [p for p in self.players if p not in self.by_player]
 
     # ------------------------------------------------------------------ the host's side
+    def waiting_for(self, frames: int) -> bool:
+        """Whether a phone that is sending has less than ``frames`` samples ready: its audio
+        is on the way (it sent some within :data:`LATE` seconds). A phone gone quiet
+        (push-to-talk, a stalled network) is not waited for."""
+        now = time.monotonic()
+        with self.lock:
+            return any(phone.buffered < frames and (not phone.chunks or phone.chunks[-1] is not RELEASED)
+                       and now - phone.arrived < LATE for phone in self.phones.values())
+
     def take(self, frames: int) -> tuple[np.ndarray, tuple[int, ...]]:
         """The next ``frames`` samples of each player's phone, (frames, players): silence
-        where a phone has sent nothing (or is still gathering its first moments); and the
-        players (their indexes) whose talk button was let go within them."""
+        where a phone has sent nothing (the rest of its audio comes in the next takes);
+        and the players (their indexes) whose talk button was let go within them."""
         out = np.zeros((frames, len(self.players)), np.float32)
         released = []
         with self.lock:
@@ -192,10 +201,6 @@ class Phones:
                 phone = live.get(player) or self.drained.get(player)
                 if phone is None:
                     continue
-                if not phone.primed:
-                    if phone.buffered < PRIME * SAMPLE_RATE:
-                        continue
-                    phone.primed = True
                 got = 0
                 while got < frames and phone.chunks:
                     chunk = phone.chunks[0]
@@ -211,10 +216,8 @@ class Phones:
                     else:
                         phone.chunks[0] = chunk[n:]
                 phone.buffered -= got
-                if not phone.chunks:
-                    if player in self.drained and self.drained[player] is phone:
-                        del self.drained[player]
-                    phone.primed = False
+                if not phone.chunks and self.drained.get(player) is phone:
+                    del self.drained[player]
         return out, tuple(released)
 
     def events(self) -> list[tuple[str, str]]:

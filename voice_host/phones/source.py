@@ -1,9 +1,11 @@
 """The phones as an audio source: one channel per player (its phone), and, at a mixed
 table, the laptop's microphone as the last channel.
 
-With the laptop's microphone, its chunks pace the source and each phone's audio is laid
-beside them; without it, the source keeps real time by the clock (50 ms chunks, caught
-up at once when the listener was busy).
+A chunk is handed out once it is due (by the clock, or when the laptop's microphone
+gives its own) and every phone that is sending has its audio for it there: a phone
+whose audio is late (the network's jitter) is waited for, up to phones.LATE seconds,
+so a word is never cut by a gap; after that the source goes on and the late audio
+follows. A chunk is never handed out before it is due, so a quiet table costs nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Iterator
 
 import numpy as np
 
+from voice_host.phones import LATE
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import AudioChunk
 
@@ -22,7 +25,7 @@ class PhoneSource:
     """Each player's phone as a channel (``phones.players`` in order), then ``base``'s
     (the table's microphone, mixed to one channel) when there is one."""
 
-    def __init__(self, phones, base=None, chunk_seconds: float = 0.05) -> None:
+    def __init__(self, phones, base=None, chunk_seconds: float = 0.02) -> None:
         self.phones, self.base = phones, base
         self.channels = len(phones.players) + (1 if base is not None else 0)
         self.step = max(1, int(round(chunk_seconds * SAMPLE_RATE)))
@@ -50,6 +53,12 @@ class PhoneSource:
             return self.base.clock()
         return 0.0 if self._t0 is None else time.monotonic() - self._t0
 
+    def _wait_for_phones(self, frames: int, due: float) -> None:
+        """Until the phones that are sending have ``frames`` samples each, or :data:`LATE`
+        seconds after ``due`` (time.monotonic)."""
+        while not self._closed.is_set() and self.phones.waiting_for(frames) and time.monotonic() < due + LATE:
+            time.sleep(0.005)
+
     def __iter__(self) -> Iterator[AudioChunk]:
         self.start()
         if self.base is not None:
@@ -57,15 +66,18 @@ class PhoneSource:
                 if self._closed.is_set():
                     break
                 table = chunk.samples.mean(axis=1, keepdims=True)
+                if self.realtime:
+                    self._wait_for_phones(table.shape[0], time.monotonic())
                 phones, done = self.phones.take(table.shape[0])
                 yield AudioChunk(chunk.start, np.hstack([phones, table]), done)
             return
         produced = 0
         while not self._closed.is_set():
-            due = int((time.monotonic() - self._t0) * SAMPLE_RATE)
-            if due - produced < self.step:
-                time.sleep(0.01)
+            due = self._t0 + (produced + self.step) / SAMPLE_RATE
+            if time.monotonic() < due:
+                time.sleep(min(0.01, due - time.monotonic()))
                 continue
+            self._wait_for_phones(self.step, due)
             yield AudioChunk(produced / SAMPLE_RATE, *self.phones.take(self.step))
             produced += self.step
 
