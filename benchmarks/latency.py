@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/latency.py             # 24 words a condition, idle then loaded (~15 minutes)
     .venv/bin/python benchmarks/latency.py --quick     # 4 words a condition (about 6 minutes)
     .venv/bin/python benchmarks/latency.py --conditions idle --verbose   # what the host says, as it says it
+    .venv/bin/python benchmarks/latency.py --words 8 --enrolled --paths microphone,phones   # one microphone, then phones
 
 Held-out speech (the voices no tuning set uses: piper's neural joe,
 festival's HTS slt and flite's slt; no word of the tuning game of benchmarks/table.py)
@@ -46,6 +47,13 @@ that comes first: [listening] acknowledge_after), the mean of each part of the a
 time, and p50 and p95 of the time to the answer's first sentence (WORDS); and the
 synthesizer's own time to its first sample for every sentence it renders (cached ones
 included, as the host runs).
+
+Paths (``--paths``): microphone (one, the laptop's: the default) and phones (each
+player's own phone, as ``voice-host play --phones`` hears them: the players' page served
+over HTTPS here, and the phones in a process of their own, a websocket each, joined
+with the code, sending 48 kHz PCM blocks as the page's script does; nobody introduces
+themselves, the phone says who speaks). Each path reports the same figures, and the
+words on their player's sheet at the end (and on another player's).
 
 Conditions: idle, and loaded: a busy process on one core beside it (``--hogs N``); and,
 asked for with ``--conditions`` (``rooms``: all), the real rooms of benchmarks/toolkit/
@@ -467,6 +475,16 @@ class Run:
     opened: list[dict]
     engine: str
     wall: float
+    sheets: dict[str, list[str]] = field(default_factory=dict)
+    """The words on each player's sheet at the end."""
+
+    def on_sheets(self) -> tuple[int, int, int]:
+        """Of the words said (each once), how many are on their player's sheet, how many on
+        another player's, and how many were said."""
+        said = {(x.player, x.text.split(", ")[-1]) for x in self.lines if x.kind in ("one-word", "name-word")}
+        own = sum(word in self.sheets.get(p, ()) for p, word in said)
+        other = sum(any(word in w for q, w in self.sheets.items() if q != p) for p, word in said)
+        return own, other, len(said)
 
 
 def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict | None = None,
@@ -514,7 +532,10 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
         if link is None:
             play_live(hearing, mic, recognizer, voice=voice, **options)
         else:
-            link.start()
+            link.start()  # the phones join and the host says so; the players speak once it is quiet
+            for line in link.hub.notices(session.announcer):
+                session.say(line)
+            link.play()
             play_live(hearing, link.source, recognizer, voice=voice, channel_players=link.source.channel_players,
                       notices=lambda: link.hub.notices(session.announcer), **options)
     finally:
@@ -524,15 +545,49 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
         if link is not None:
             link.close()
         speaker.close(wait=5.0 / speed)
-    return Run(condition, lines, log, card.opened, recognizer.name, perf() - t0)
+    sheets = {p["name"]: [w["word"] for w in p["words"] if w.get("counts", True)] for p in session.result()["players"]}
+    return Run(condition, lines, log, card.opened, recognizer.name, perf() - t0, sheets)
+
+
+PHONES_PROCESS = """
+import json, ssl, sys
+import numpy as np, soxr
+from websockets.sync.client import connect
+url, code, players = sys.argv[1], sys.argv[2], sys.argv[3:]
+context = ssl.create_default_context()
+context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # the host's own certificate
+sockets = []
+for player in players:
+    ws = connect(url, ssl=context, max_queue=None, legacy=True)
+    ws.send(json.dumps({"code": code, "name": player, "rate": 48000}))
+    assert json.loads(ws.recv(timeout=30)) == {"joined": player}
+    sockets.append(ws)
+print("joined", flush=True)
+up = soxr.ResampleStream(16000, 48000, 1, dtype="float32")
+while True:
+    head = sys.stdin.buffer.read(3)
+    if len(head) < 3:
+        break
+    owner, size = head[0], int.from_bytes(head[1:], "little")
+    block = np.frombuffer(sys.stdin.buffer.read(size), "<f4")
+    pcm = (np.clip(up.resample_chunk(block), -1, 1) * 32767).astype("<i2").tobytes()
+    if pcm:  # the resampler is still filling at first
+        for i, ws in enumerate(sockets):
+            ws.send(pcm if i == owner else bytes(len(pcm)))
+for ws in sockets:
+    ws.close()
+"""
+"""The players' phones, in a process of their own (as phones are devices of their own):
+one websocket per player, joined with the code as the page's script does, each block
+from stdin resampled to 48 kHz and sent as 16-bit PCM to its owner's phone, silence to
+the others."""
 
 
 class PhoneLink:
     """The players' phones, played by the fake microphone: the players' page served over
-    HTTPS on this machine, one websocket client per player joined with the code (as the
-    page's script does), and the microphone's blocks sent as 48 kHz 16-bit PCM, each to
-    the phone of the player whose line it holds (silence to the others: phones listen
-    all the time). The host listens to ``source``, a PhoneSource."""
+    HTTPS on this machine and the phones in another process (PHONES_PROCESS), handed
+    each microphone block with the player whose line it holds (phones listen all the
+    time: the others send silence). The host listens to ``source``, a PhoneSource."""
 
     def __init__(self, mic: FakeMic) -> None:
         from voice_host.phones import Phones, serve
@@ -543,44 +598,37 @@ class PhoneLink:
         self.display = serve(self.hub, "127.0.0.1", 0)
         self.source = PhoneSource(self.hub)
         self.thread = threading.Thread(target=self._send, name="phones", daemon=True)
-        self.sockets: dict = {}
+        self.phones: subprocess.Popen | None = None
 
     def start(self) -> None:
-        import json
-        import ssl
+        self.phones = subprocess.Popen([sys.executable, "-c", PHONES_PROCESS,
+                                        self.display.url.replace("https", "wss") + "phone", self.hub.code, *PLAYERS],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        if self.phones.stdout.readline().strip() != b"joined":
+            raise RuntimeError("the phones could not join")
 
-        from websockets.sync.client import connect
-
-        context = ssl.create_default_context()
-        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # the host's own certificate
-        for player in PLAYERS:
-            ws = connect(self.display.url.replace("https", "wss") + "phone", ssl=context, max_queue=None, legacy=True)
-            ws.send(json.dumps({"code": self.hub.code, "name": player, "rate": 48000}))
-            assert json.loads(ws.recv(timeout=30)) == {"joined": player}
-            self.sockets[player] = ws
+    def play(self) -> None:
+        """The players' lines, from now on."""
         self.source.start()
         self.thread.start()
 
     def _send(self) -> None:
-        import soxr
-
-        up = soxr.ResampleStream(SAMPLE_RATE, 48000, 1, dtype="float32")
+        owners = {p: i for i, p in enumerate(PLAYERS)}
         try:
             for chunk in self.mic:
-                pcm = (np.clip(up.resample_chunk(chunk.samples[:, 0]), -1, 1) * 32767).astype("<i2").tobytes()
-                if not pcm:
-                    continue  # the resampler is still filling
-                quiet = bytes(len(pcm))
-                for player, ws in self.sockets.items():
-                    ws.send(pcm if player == self.mic.owner else quiet)
+                block = chunk.samples[:, 0].astype("<f4").tobytes()
+                self.phones.stdin.write(bytes([owners.get(self.mic.owner, 255)]) + len(block).to_bytes(2, "little")
+                                        + block)
+                self.phones.stdin.flush()
         finally:
             self.source.close()  # the script is over: the host stops listening
 
     def close(self) -> None:
         self.mic.close()
         self.thread.join(10)
-        for ws in self.sockets.values():
-            ws.close()
+        if self.phones is not None:
+            self.phones.stdin.close()
+            self.phones.wait(10)
         self.display.close()
 
 
@@ -718,6 +766,8 @@ def report_run(r: Run, ms_: list[Measure]) -> None:
         print(f"  {kind:<10} {len(timed):>3} {ms(pct(totals, 50)):>6} {ms(pct(totals, 95)):>6} "
               f"{ms(max(totals, default=None)):>6} |{parts} | {ms(pct(spoken, 50)):>9} {ms(pct(spoken, 95)):>6}"
               f"  {sum(m.expected for m in group):>9}/{len(group)}{missing}")
+    own, other, said = r.on_sheets()
+    print(f"  words on their player's sheet at the end: {own} of {said}; on another player's: {other}")
     for m in ms_[:1]:
         print(f"  cold start ({m.line.kind}, left out): {ms(m.total)} ms, of which recognize "
               f"{ms((m.parts or {}).get('recognize'))} ms, game {ms((m.parts or {}).get('game'))} ms")
@@ -818,6 +868,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.verbose:
                     verbose_lines(results[c])
             out.figures[name] = figures(results[c])
+            out.figures[name]["sheets"] = dict(zip(("own", "other", "said"), r.on_sheets()))
         prefix = "" if path == "microphone" else "phones: "
         out.say(prefix + summary(results, spoken=True))
         out.say(prefix + summary(results))

@@ -55,3 +55,19 @@ def test_three_utterances_through_the_live_loop_are_each_measured_once(latency):
         assert abs(m.total - m.span) < 0.001, (what, m.parts, m.span)
     assert re.fullmatch(r"latency p95: one-word - ms, other \d+ ms, loaded - ms",
                         latency.summary({"idle": measured})), latency.summary({"idle": measured})
+
+
+def test_through_the_players_phones_each_word_reaches_its_players_sheet(latency):
+    """The same lines, each player's sent by their own phone (a websocket per player from
+    another process, as the page's script sends) to the players' page: one utterance
+    each, the typed game's reply, every word on its player's sheet and no other."""
+    lines = latency.plan(2, questions_every=1, undo_after=None, intros=False, bare=False)[:3]
+    latency.voice_lines(lines)
+    run = latency.run(lines, enrolled=True, speed=8.0, gap=0.3, phones=True)
+    measured = latency.measure(run)
+    assert [m.line for m in measured] == lines
+    for m in measured:
+        what = f"{m.line.player}: {m.line.text!r} heard {m.heard!r}, host: {m.reply}"
+        assert m.segments == 1 and m.expected, what
+        assert m.parts is not None and abs(m.total - m.span) < 0.001, what
+    assert run.on_sheets() == (2, 0, 2), run.sheets

@@ -148,3 +148,21 @@ def test_a_player_saying_what_the_host_asks_is_not_taken_for_its_echo(say):
     assert not gate.is_echo_text("i am dee and i am ready to play", 2.0, 4.0, audio=player)
     assert gate.is_echo_text("i am dee and i am ready to play", 2.0, 4.0, audio=0.001 * host[32000:64000])
     assert gate.is_echo_text("i am dee and i am ready to play", 2.0, 4.0)  # no audio: by the words alone
+
+
+def test_each_microphone_learns_its_own_echo_so_a_far_one_still_hears_a_player_over_the_host(host_audio, moon, say):
+    """Ann's phone lies by the loudspeaker (the host's voice as loud as played), the laptop's
+    microphone is far from it (-34 dB). Cat, at the laptop, says her word over the host.
+    One echo gain learnt from both microphones fits neither: the host's sentence on the
+    phone became an utterance of Ann's and Cat's word was lost. Each microphone's own
+    gain gates the host on the phone and hears Cat on the laptop."""
+    word = say("window", "awb")
+    host_start, player_at = 1.0, 1.6
+    end = host_start + host_audio.size / SAMPLE_RATE
+    mic = place([(host_start, host_audio, 0), (host_start, 0.02 * host_audio, 1), (player_at, 0.8 * word, 1)],
+                duration=end + 2.0, channels=2)
+    voice = FakeVoice(HostPlayback(HOST_LINE, host_start, end, host_audio))
+    voice.stopped = True  # no barge-in: the host's voice plays on in the recording
+    heard = list(listen(ArraySource(mic), moon, ["Ann", "Cat"], channel_players=["Ann", None], voice=voice))
+    # (the host's voice under her word may add a faint word of its own to the free transcript)
+    assert [u.channel for u in heard] == [1] and "window" in heard[0].body.split(), heard

@@ -11,8 +11,9 @@ attribution by channel. A phone in push-to-talk sends audio only while its butto
 held, and says when it is let go: the utterance ends there, with no silence waited for.
 
 Nothing but audio comes in: a phone can join (code, name, sample rate), send PCM
-frames and say its talk button was let go, and receive its own player's view. A malformed packet is dropped (too many and
-the phone is disconnected); a flood of audio overwrites only that phone's own buffer.
+frames and say its talk button was let go, and receive its own player's view. A
+malformed packet is dropped (too many and the phone is disconnected); a flood of audio
+overwrites only that phone's own buffer.
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ class _Phone:
     buffered: int = 0
     arrived: float = 0.0
     """When its last audio came (time.monotonic)."""
+    talking: bool = False
+    """It sent audio since its talk button was last let go."""
     malformed: int = 0
 
 
@@ -135,7 +138,7 @@ class Phones:
                 return False
             samples = np.frombuffer(bytes(data), dtype="<i2").astype(np.float32) / 32768.0
             out = phone.resampler(samples.reshape(-1, 1))[:, 0]
-            phone.arrived = time.monotonic()
+            phone.arrived, phone.talking = time.monotonic(), True
             if out.size:
                 if phone.chunks and phone.chunks[-1] is RELEASED:
                     phone.chunks.pop()  # talking again before the release was heard: one utterance
@@ -150,8 +153,9 @@ class Phones:
         """Phone ``conn``'s talk button was let go: its utterance ends after the audio it sent."""
         with self.lock:
             phone = self.phones.get(conn)
-            if phone is not None and phone.chunks and phone.chunks[-1] is not RELEASED:
+            if phone is not None and phone.talking:
                 phone.chunks.append(RELEASED)
+                phone.talking = False
 
     def too_malformed(self, conn: int) -> bool:
         with self.lock:
@@ -180,6 +184,14 @@ class Phones:
             return [p for p in self.players if p not in self.by_player]
 
     # ------------------------------------------------------------------ the host's side
+    def ahead(self, frames: int) -> bool:
+        """Whether the phones have ``frames`` samples ready before they fall due: one is
+        sending and every phone that is has them (the listener may have them now)."""
+        now = time.monotonic()
+        with self.lock:
+            sending = [p for p in self.phones.values() if now - p.arrived < LATE]
+            return bool(sending) and all(p.buffered >= frames for p in sending)
+
     def waiting_for(self, frames: int) -> bool:
         """Whether a phone that is sending has less than ``frames`` samples ready: its audio
         is on the way (it sent some within :data:`LATE` seconds). A phone gone quiet

@@ -5,7 +5,9 @@ A chunk is handed out once it is due (by the clock, or when the laptop's microph
 gives its own) and every phone that is sending has its audio for it there: a phone
 whose audio is late (the network's jitter) is waited for, up to phones.LATE seconds,
 so a word is never cut by a gap; after that the source goes on and the late audio
-follows. A chunk is never handed out before it is due, so a quiet table costs nothing.
+follows. A chunk is handed out before it is due only when the phones' audio for it is
+all there (a phone's blocks and our clock are not in step), so a quiet table costs
+nothing and a word reaches the listener as soon as it has arrived.
 """
 
 from __future__ import annotations
@@ -29,7 +31,12 @@ class PhoneSource:
         self.phones, self.base = phones, base
         self.channels = len(phones.players) + (1 if base is not None else 0)
         self.step = max(1, int(round(chunk_seconds * SAMPLE_RATE)))
+        self.delay = LATE
+        """How much later than the clock a phone's audio may come (the listener's echo gate
+        expects the host's voice back on a phone this much later than on a microphone)."""
         self._t0: float | None = None
+        self.now = time.monotonic
+        """The clock the source keeps pace by."""
         self._closed = threading.Event()
 
     @property
@@ -46,17 +53,17 @@ class PhoneSource:
         if callable(getattr(self.base, "start", None)):
             self.base.start()
         if self._t0 is None:
-            self._t0 = time.monotonic()
+            self._t0 = self.now()
 
     def clock(self) -> float:
         if callable(getattr(self.base, "clock", None)):
             return self.base.clock()
-        return 0.0 if self._t0 is None else time.monotonic() - self._t0
+        return 0.0 if self._t0 is None else self.now() - self._t0
 
     def _wait_for_phones(self, frames: int, due: float) -> None:
         """Until the phones that are sending have ``frames`` samples each, or :data:`LATE`
-        seconds after ``due`` (time.monotonic)."""
-        while not self._closed.is_set() and self.phones.waiting_for(frames) and time.monotonic() < due + LATE:
+        seconds after ``due`` (on the source's clock)."""
+        while not self._closed.is_set() and self.phones.waiting_for(frames) and self.now() < due + LATE:
             time.sleep(0.005)
 
     def __iter__(self) -> Iterator[AudioChunk]:
@@ -67,15 +74,16 @@ class PhoneSource:
                     break
                 table = chunk.samples.mean(axis=1, keepdims=True)
                 if self.realtime:
-                    self._wait_for_phones(table.shape[0], time.monotonic())
+                    self._wait_for_phones(table.shape[0], self.now())
                 phones, done = self.phones.take(table.shape[0])
                 yield AudioChunk(chunk.start, np.hstack([phones, table]), done)
             return
         produced = 0
         while not self._closed.is_set():
             due = self._t0 + (produced + self.step) / SAMPLE_RATE
-            if time.monotonic() < due:
-                time.sleep(min(0.01, due - time.monotonic()))
+            wait = due - self.now()
+            if wait > 0 and not self.phones.ahead(self.step):
+                time.sleep(min(0.01, wait))
                 continue
             self._wait_for_phones(self.step, due)
             yield AudioChunk(produced / SAMPLE_RATE, *self.phones.take(self.step))

@@ -17,6 +17,10 @@ import numpy as np
 from ..audio import SAMPLE_RATE
 from ..speaking.voice import HostPlayback
 
+MAX_DELAY = 0.15
+"""Longest expected delay from the host's playback to a microphone next to it (s)."""
+TAIL = 0.25
+"""Echo lasting after a sentence ends (room reverberation), in seconds."""
 LEARN_OUTLIER = 10.0
 """While the echo gain is learned, a frame this many times the typical ratio is a player
 talking, not the host's echo."""
@@ -30,11 +34,17 @@ class EchoGate:
     one is playing, nothing the microphone hears counts as a player (no barge-in).
     """
 
+    @classmethod
+    def later(cls, playbacks: list[HostPlayback] | None, delay: float) -> "EchoGate":
+        """A gate for a microphone whose audio reaches the listener up to ``delay`` seconds
+        late (a phone over the network): the host's voice, and its tail, come back later."""
+        return cls(playbacks, max_delay=MAX_DELAY + delay, tail=TAIL + delay)
+
     def __init__(
         self,
         playbacks: list[HostPlayback] | None = None,
-        max_delay: float = 0.15,
-        tail: float = 0.25,
+        max_delay: float = MAX_DELAY,
+        tail: float = TAIL,
         double_talk_ratio: float = 1.5,
         text_similarity: float = 85.0,
         learn_frames: int = 20,

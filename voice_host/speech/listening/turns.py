@@ -163,7 +163,11 @@ class Listener:
         self.attributor = Attributor(players, channel_players, voiceprints, self.config)
         self.voice = voice
         history = getattr(voice, "history", None) if voice is not None else None
-        self.gate = gate if gate is not None else (EchoGate(history) if history is not None else None)
+        self.gate = gate
+        """An echo gate given for every channel (else each channel has its own over the
+        voice's history: each microphone hears the speakers at its own level and delay)."""
+        self._history = history
+        self._gates: list[EchoGate | None] = []
         self.on_event = on_event
         self.keep_audio = keep_audio
         self._recognizers: list[Recognizer] = []
@@ -233,6 +237,10 @@ class Listener:
             self.constrain(self._sayable)
         for r in self._recognizers:
             r.reset()
+        if self.gate is not None or self._history is None:
+            self._gates = [self.gate] * n_ch
+        else:  # a source whose audio comes late (phones, over the network) hears the echo late
+            self._gates = [EchoGate.later(self._history, getattr(source, "delay", 0.0)) for _ in range(n_ch)]
         seg = self._segmenter = Segmenter(n_ch, self.config)
         seg.hear_above = self._hear_above
         frame = seg.frame
@@ -249,8 +257,8 @@ class Listener:
                 t = buf_t + i * frame / SAMPLE_RATE
                 frames = buf[i * frame : (i + 1) * frame]
                 blocked = None
-                if self.gate is not None:
-                    blocked = [self.gate.is_echo(t, t + frame / SAMPLE_RATE, frames[:, c]) for c in range(n_ch)]
+                if self._gates[0] is not None:
+                    blocked = [self._gates[c].is_echo(t, t + frame / SAMPLE_RATE, frames[:, c]) for c in range(n_ch)]
                 for ev in seg.push(t, frames, blocked):
                     yield from self._handle(ev, pending)
                 yield from self._end_early(t + frame / SAMPLE_RATE, pending, wait=not getattr(source, "realtime", False))
@@ -375,7 +383,8 @@ class Listener:
         if not tr.text:
             self._emit(Discarded(segment.channel, segment.start, segment.end, "no words"))
             return None
-        if self.gate is not None and self.gate.is_echo_text(tr.text, segment.start, segment.end, audio):
+        gate = self._gates[segment.channel]
+        if gate is not None and gate.is_echo_text(tr.text, segment.start, segment.end, audio):
             self._emit(Discarded(segment.channel, segment.start, segment.end, "host echo", tr.text))
             return None
         attr = self.attributor.attribute(tr.text, audio, segment.channel)
