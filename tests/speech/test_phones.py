@@ -291,12 +291,20 @@ def decoded_qr(image) -> list[str]:
 
 
 def test_the_terminal_shows_the_join_address_as_a_qr_code_a_phone_can_read():
+    import re
+
     from voice_host.phones import terminal_qr
 
-    halves = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}  # each character: two modules, one above the other
-    rows = [[halves[ch] for ch in line] for line in terminal_qr("https://10.1.2.3:8765/join").splitlines()]
-    grid = np.array([half for row in rows for half in ([t for t, _ in row], [b for _, b in row])], np.uint8)
-    assert decoded_qr(np.kron(grid * 255, np.ones((6, 6), np.uint8))) == ["https://10.1.2.3:8765/join"]
+    url = "https://10.1.2.3:8765/join"
+    halves = {"█": (0, 0), "▀": (0, 1), "▄": (1, 0), " ": (1, 1)}  # each character: two modules (1: dark)
+    plain = [[halves[ch] for ch in line] for line in terminal_qr(url).splitlines()]
+    # in colour: the upper module's colour in front (30 black, 97 white), the lower's behind (40, 107)
+    coloured = [[(int(fg == "30"), int(bg == "40")) for fg, bg in re.findall(r"\x1b\[(\d+);(\d+)m▀", line)]
+                for line in terminal_qr(url, colour=True).splitlines()]
+    for rows in (plain, coloured):
+        grid = np.array([half for row in rows for half in ([t for t, _ in row], [b for _, b in row])], np.uint8)
+        assert grid[0].sum() == 0 and grid[4, 4:11].all()  # a light quiet zone, then a finder square's dark edge
+        assert decoded_qr(np.kron((1 - grid) * 255, np.ones((6, 6), np.uint8))) == [url]
 
 
 def test_with_phones_the_scoreboard_answers_this_machine_only_and_the_join_page_everyone(tmp_path, monkeypatch):

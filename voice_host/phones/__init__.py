@@ -19,6 +19,7 @@ overwrites only that phone's own buffer.
 from __future__ import annotations
 
 import hmac
+import sys
 import secrets
 import threading
 import time
@@ -275,13 +276,21 @@ def qr_code(url: str):
     return segno.make(url, error="m")
 
 
-def terminal_qr(url: str) -> str:
-    """The join address as a QR code drawn in text (half blocks, dark on light)."""
-    import io
-
-    out = io.StringIO()
-    qr_code(url).terminal(out=out, compact=True)
-    return out.getvalue().rstrip("\n")
+def terminal_qr(url: str, colour: bool = False) -> str:
+    """The join address as a QR code drawn in text, two modules a character (half
+    blocks). ``colour``: black on white whatever the terminal's own colours (ANSI codes,
+    for a terminal); else light modules as blocks, right on a dark terminal."""
+    rows = [list(row) for row in qr_code(url).matrix_iter(scale=1, border=4)]  # 1: dark
+    if len(rows) % 2:
+        rows.append([0] * len(rows[0]))
+    lines = []
+    for top, bottom in zip(rows[::2], rows[1::2]):
+        if colour:  # the upper half's colour in front, the lower's behind
+            lines.append("".join(f"\x1b[{30 if t else 97};{40 if b else 107}m▀" for t, b in zip(top, bottom))
+                         + "\x1b[0m")
+        else:
+            lines.append("".join(" ▄▀█"[(not t) * 2 + (not b)] for t, b in zip(top, bottom)))
+    return "\n".join(lines)
 
 
 def how_to_join(phones: Phones, display) -> str:
@@ -291,7 +300,7 @@ def how_to_join(phones: Phones, display) -> str:
 
     cert_path = display.server.tls[0] if display.server.tls else None
     lines = [f"phones: each player opens {phones.url} on their phone (same network), or scans this code, "
-             f"enters the code {phones.code} and picks their name.", terminal_qr(phones.url),
+             f"enters the code {phones.code} and picks their name.", terminal_qr(phones.url, sys.stdout.isatty()),
              "phones: the page's certificate is this host's own, so the browser warns once: choose "
              "'Advanced', then 'Proceed' (Chrome) or 'Show details', then 'visit this website' (Safari)."]
     if cert_path is not None:
