@@ -194,21 +194,30 @@ def mixed_table(phone_audio: dict[str, np.ndarray], table: np.ndarray, release: 
     return PhoneSource(phones, ArraySource(table, chunk_seconds=0.05))
 
 
+class Timed:
+    """A source that notes where on its timeline the chunk last handed out ends."""
+
+    def __init__(self, source) -> None:
+        self.source, self.now = source, 0.0
+
+    def __getattr__(self, name):
+        return getattr(self.source, name)
+
+    def __iter__(self):
+        for chunk in self.source:
+            self.now = chunk.end
+            yield chunk
+
+
 def heard(source, moon):
-    """What the listener makes of ``source``: the utterances, with the source time each came
-    out at, and the discarded speech."""
+    """What the listener makes of ``source`` (not paced by the clock): the utterances, with
+    the source time each came out at, and the discarded speech."""
     from voice_host.speech.listening.turns import Discarded, Listener
 
     events = []
     listener = Listener(moon, PLAYERS, channel_players=source.channel_players, on_event=events.append)
-    now = [0.0]
-
-    def timed():
-        for chunk in source:
-            now[0] = chunk.end
-            yield chunk
-    source_iter = type("Timed", (), {"channels": source.channels, "realtime": False, "__iter__": lambda self: timed()})()
-    out = [(u, now[0]) for u in listener.utterances(source_iter)]
+    timed = Timed(source)
+    out = [(u, timed.now) for u in listener.utterances(timed)]
     return out, [e for e in events if isinstance(e, Discarded)]
 
 
@@ -404,13 +413,13 @@ def test_the_phone_socket_needs_the_code_and_drops_what_is_not_audio(served):
 
 
 # ---------------------------------------------------------------------- a real browser
-@pytest.fixture
-def word_wav(tmp_path, say):
-    """A WAV the browser's fake microphone plays (looping): a second of quiet, 'pocket', quiet."""
+def phone_wav(folder, say, word: str, voice: str, before: float):
+    """A WAV a browser's fake microphone plays: ``before`` seconds of quiet, ``word`` in
+    ``voice``, quiet; at 48 kHz, as a phone's microphone runs."""
     from voice_host.speech.audio import resample
 
-    audio = np.concatenate([np.zeros(SAMPLE_RATE), say("pocket", "fest_slt"), np.zeros(3 * SAMPLE_RATE)])
-    path = tmp_path / "pocket.wav"
+    audio = np.concatenate([np.zeros(int(before * SAMPLE_RATE)), say(word, voice), np.zeros(2 * SAMPLE_RATE)])
+    path = folder / f"{word}.wav"
     write_wav(path, resample(audio.astype(np.float32), SAMPLE_RATE, 48000), rate=48000)
     return path
 
@@ -485,103 +494,86 @@ class TableMicrophone:
         self.closed.set()
 
 
-def test_a_phone_in_a_real_browser_joins_and_its_word_goes_on_its_players_sheet(served, word_wav, moonshine_ready):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
+class LiveGame:
+    """A Prolix game Ann starts, played live (play_live in a thread, the default
+    recognizer) on the served phones (and ``table``, the laptop's microphone, if given),
+    its sentences in ``said`` and on the page."""
 
-    from voice_host import config
-    from voice_host.by_voice import play_live
-    from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.host.session import Session, new_header
-    from voice_host.speech.recognizing.engines import make_recognizer
-    from voice_host.words import Words
+    def __init__(self, served, table=None) -> None:
+        from voice_host import config
+        from voice_host.by_voice import play_live
+        from voice_host.host.hearing import Hearing, HearingSettings
+        from voice_host.host.session import Session, new_header
+        from voice_host.speech.recognizing.engines import make_recognizer
+        from voice_host.words import Words
+
+        self.phones, display = served
+        self.phones.table_microphone = table is not None
+        self.said: list[str] = []
+        self.session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(),
+                               lambda line: (self.said.append(line), display.said(line)))
+        self.session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
+        display.follow(self.session)
+        self.source = PhoneSource(self.phones, table)
+        self.thread = threading.Thread(
+            target=play_live, args=(Hearing(self.session, self.session.words, HearingSettings()), self.source,
+                                    make_recognizer("auto")),
+            kwargs={"channel_players": self.source.channel_players,
+                    "notices": lambda: self.phones.notices(self.session.announcer)}, daemon=True)
+        self.thread.start()
+
+    def scored(self, player: str) -> None:
+        wait_for(lambda: any(line.startswith(f"{player} scores") for line in self.said), f"{player}'s word scored")
+
+    def sheets(self) -> dict[str, list[str]]:
+        """Each player's words, once the game has stopped listening."""
+        self.source.close()
+        self.thread.join(PATIENCE)
+        assert not self.thread.is_alive()
+        return {p["name"]: [w["word"] for w in p["words"]] for p in self.session.result()["players"]}
+
+
+def test_a_phone_in_a_real_browser_joins_and_its_word_goes_on_its_players_sheet(served, say, tmp_path,
+                                                                                 moonshine_ready):
+    from selenium.webdriver.common.by import By
 
     phones, display = served
-    said: list[str] = []
-    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(),
-                      lambda line: (said.append(line), display.said(line)))
-    session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
-    display.follow(session)
-    source = PhoneSource(phones)
-    hearing = Hearing(session, session.words, HearingSettings())
-    recognizer = make_recognizer("auto")
-    game = threading.Thread(target=play_live, args=(hearing, source, recognizer),
-                            kwargs={"channel_players": source.channel_players,
-                                    "notices": lambda: phones.notices(session.announcer)},
-                            daemon=True)
-    game.start()
-    browser = phone_browser(word_wav)
+    game = LiveGame(served)
+    browser = phone_browser(phone_wav(tmp_path, say, "pocket", "fest_slt", before=1.0))  # looping
     try:
-        browser.get(display.url + "join")
-        browser.find_element(By.ID, "code").send_keys("2468")
-        Select(browser.find_element(By.ID, "name")).select_by_visible_text("Ann")
-        browser.find_element(By.ID, "join").click()
-        wait_for(lambda: browser.execute_script("return document.documentElement.dataset.joined") == "Ann",
-                 "the page to join as Ann")
+        join_as(browser, display.url + "join", "2468", "Ann")
         assert phones.connected() == ["Ann"]
-        wait_for(lambda: any(line.startswith("Ann scores") for line in said), "Ann's word scored")
+        game.scored("Ann")
         wait_for(lambda: browser.find_element(By.ID, "score").text.endswith("points"), "Ann's score on her phone")
         wait_for(lambda: "Ben's turn" in browser.find_element(By.ID, "turn").text, "whose turn on her phone")
     finally:
         browser.quit()
-    wait_for(lambda: "Ann, I lost your phone; open the page again to rejoin." in said, "the lost phone said")
-    source.close()
-    game.join(PATIENCE)
-    assert not game.is_alive()
-    sheets = {p["name"]: [w["word"] for w in p["words"]] for p in session.result()["players"]}
+    wait_for(lambda: "Ann, I lost your phone; open the page again to rejoin." in game.said, "the lost phone said")
+    sheets = game.sheets()
     # "Did you say pocket or packet?": how sure the recognizer is of the vowel differs from
     # one CPU to another (int8 kernels); either way the phone's word is Ann's, nobody else's
-    assert sheets["Ann"][:1] in (["pocket"], ["packet"]) and sheets["Ben"] == sheets["Cat"] == [], said
+    assert sheets["Ann"][:1] in (["pocket"], ["packet"]) and sheets["Ben"] == sheets["Cat"] == [], game.said
 
 
 def test_two_phones_and_the_laptops_microphone_play_a_game_each_word_on_its_players_sheet(served, say, tmp_path,
                                                                                           moonshine_ready):
     """Ann and Ben on their phones (two browsers, each with its own fake microphone), Cat at
     the laptop's microphone, her name first; in turn, as a table plays."""
-    from voice_host import config
-    from voice_host.by_voice import play_live
-    from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.host.session import Session, new_header
-    from voice_host.speech.audio import resample
-    from voice_host.speech.recognizing.engines import make_recognizer
-    from voice_host.words import Words
-
-    phones, display = served
-    phones.table_microphone = True
-    said: list[str] = []
-    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(),
-                      lambda line: (said.append(line), display.said(line)))
-    session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
-    display.follow(session)
+    _, display = served
     table = TableMicrophone()
-    source = PhoneSource(phones, table)
-    game = threading.Thread(target=play_live, args=(Hearing(session, session.words, HearingSettings()), source,
-                                                    make_recognizer("auto")),
-                            kwargs={"channel_players": source.channel_players,
-                                    "notices": lambda: phones.notices(session.announcer)}, daemon=True)
-    game.start()
-
-    def phone_wav(word: str, voice: str):
-        audio = np.concatenate([np.zeros(3 * SAMPLE_RATE), say(word, voice), np.zeros(2 * SAMPLE_RATE)])
-        path = tmp_path / f"{word}.wav"
-        write_wav(path, resample(audio.astype(np.float32), SAMPLE_RATE, 48000), rate=48000)
-        return path
-
+    game = LiveGame(served, table)
     browsers = []
     try:
         for name, word, voice in (("Ann", "vehicle", "fest_slt"), ("Ben", "platform", "rms")):
-            browsers.append(phone_browser(phone_wav(word, voice), loop=False))
+            browsers.append(phone_browser(phone_wav(tmp_path, say, word, voice, before=3.0), loop=False))
             join_as(browsers[-1], display.url + "join", "2468", name)
-            wait_for(lambda: any(line.startswith(f"{name} scores") for line in said), f"{name}'s word scored")
+            game.scored(name)
         table.hear(say("Cat, hospital", "awb"))
-        wait_for(lambda: any(line.startswith("Cat scores") for line in said), "Cat's word scored")
+        game.scored("Cat")
     finally:
         for browser in browsers:
             browser.quit()
-    wait_for(lambda: "Ben, I lost your phone; I'll listen on the table's microphone." in said, "Ben's phone lost")
-    source.close()
-    game.join(PATIENCE)
-    assert not game.is_alive()
-    sheets = {p["name"]: [w["word"] for w in p["words"]] for p in session.result()["players"]}
-    assert sheets == {"Ann": ["vehicle"], "Ben": ["platform"], "Cat": ["hospital"]}, said
-    assert "Ann, I'm listening on your phone." in said and not any(line.startswith("Was that") for line in said)
+    wait_for(lambda: "Ben, I lost your phone; I'll listen on the table's microphone." in game.said, "Ben's phone lost")
+    assert game.sheets() == {"Ann": ["vehicle"], "Ben": ["platform"], "Cat": ["hospital"]}, game.said
+    assert "Ann, I'm listening on your phone." in game.said
+    assert not any(line.startswith("Was that") for line in game.said)
