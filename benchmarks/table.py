@@ -57,10 +57,13 @@ nobody answers; the table that answers is heard without the talk).
 Reported per split, condition and table: words right FIRST time (on the right sheet
 with no question asked and nothing put right), right on the SHEET in the end (word and
 player), SILENTly wrong (a wrong word, or a word on the wrong sheet, scored with no
-question asked about it), QUESTIONS the host asked per word, the SECONDS each question
-held the table (from the question to its answer, or to the host settling it itself),
-the table's seconds lost to questions a word (s/word), the words put right a word
-(c/word: "Sorry, Ann: ..."), the player right (who) and the pipeline's real-time factor.
+question asked about it: a word the host doubted, took and said in the score counts
+here when nobody put it right), QUESTIONS the host asked per word, the SECONDS each
+question held the table (from the question to its answer, or to the host settling it
+itself), the table's seconds lost a word (s/word: the questions' seconds, and each
+"No, ..." that put a word right, from the score said to the end of the player's
+reply), the words put right a word (c/word: "Sorry, Ann: ..."), the player right (who)
+and the pipeline's real-time factor.
 
 Two splits: TUNING, said by flite rms and awb and awb shifted with sox (no festival
 HTS slt, piper joe or flite slt), and HELD-OUT, said by voices no test uses (piper's
@@ -233,6 +236,8 @@ class Reply(NamedTuple):
     """The label of what a player says back to the host about their word."""
 
     about: tuple[str, str]
+    correction: bool = False
+    """ "No, ..." to a word the host took: the table's time it costs is counted too."""
 
 
 UNCAUGHT = re.compile(r"^I didn't catch a word in '(.+?)(?:\.\.\.)?'")
@@ -459,10 +464,10 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
         lab = next((lab for st, e, lab in conv.placed if lab is not None and st - 0.5 <= t <= e + 0.5), None)
         return lab.about if isinstance(lab, Reply) else lab
 
-    def reply(label, text: str) -> None:
+    def reply(label, text: str, correction: bool = False) -> None:
         if answers.get(label, 0) < 3:  # a player gives up after three tries
             answers[label] = answers.get(label, 0) + 1
-            conv.answer(say(text, voices[label[0]]), Reply(label))
+            conv.answer(say(text, voices[label[0]]), Reply(label, correction))
 
     def on_say(sentence: str) -> None:
         q = hearing.question
@@ -487,7 +492,7 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
             asked.add(("r", idx))
             label = about(r.t)
             if label and label[0] == r.speaker and r.text.split()[-1] not in same.get(label[1], {label[1]}):
-                reply(label, "No, " + ", ".join(NATO[c] for c in label[1]) + ".")
+                reply(label, "No, " + ", ".join(NATO[c] for c in label[1]) + ".", correction=True)
 
     asked: set = set()
     heard: list = []
@@ -498,7 +503,7 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
     play_recording(hearing, conv, rec)
     wall = time.perf_counter() - t0
     truth = [(st, e, *lab) for st, e, lab in conv.placed if isinstance(lab, tuple) and not isinstance(lab, Reply)]
-    replies = [(st, e, lab.about) for st, e, lab in conv.placed if isinstance(lab, Reply)]
+    replies = [(st, e, lab.about, lab.correction) for st, e, lab in conv.placed if isinstance(lab, Reply)]
     return score(s, said, over, truth, wall, conv.duration or 1.0, plan, questions, replies)
 
 
@@ -523,7 +528,7 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
     misses = []
     truth = [x for x in truth if x[0] < end]
     for start, stop, name, w in truth:
-        windows = [(start, stop)] + [(st, e) for st, e, lab in replies if lab == (name, w)]
+        windows = [(start, stop)] + [(st, e) for st, e, lab, _ in replies if lab == (name, w)]
         i, r = next(((i, r) for i, r in fed for st, e in windows if st - 0.5 <= r.t <= e + 0.5), (None, None))
         heard = r.text.split()[-1] if r is not None and r.text.split() else None
         got_w = heard in same.get(w, {w})
@@ -541,12 +546,13 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
             misses.append(f"{mark}{name}:{w}->{how}")
     n = len(truth)
     costs = [q[1] - q[0] for q in questions if q[1] is not None]
-    said_at = [(st, e) for st, e, *_ in truth] + [(st, e) for st, e, _ in replies]
+    put_right = [Conversation.PAUSE + e - st for st, e, _, correction in replies if correction]
+    said_at = [(st, e) for st, e, *_ in truth] + [(st, e) for st, e, *_ in replies]
     stray = sum(1 for i, r in fed if i not in s.refusals and r.t < end
                 and not any(st - 0.5 <= r.t <= e + 0.5 for st, e in said_at))
     return {"n": n, "stray": stray, "words": word / n, "attribution": who / n, "sheet": both / n, "first": first / n,
             "silent": silent / n, "questions": len(questions), "per_word": len(questions) / n,
-            "cost": float(np.mean(costs)) if costs else 0.0, "lost": float(np.sum(costs)) / n if costs else 0.0,
+            "cost": float(np.mean(costs)) if costs else 0.0, "lost": float(np.sum(costs) + np.sum(put_right)) / n,
             "corrections": sum(x.startswith("Sorry, ") for x in said) / n, "rtf": wall / seconds, "misses": misses}
 
 

@@ -79,3 +79,16 @@ def test_the_table_is_told_the_room_is_loud_once_in_a_while_not_at_every_miss(ea
     hearing.hear(missed(10 + hearing.settings.loud_every, 0.05))
     hearing.tick(19 + hearing.settings.loud_every)
     assert t.heard.count(LOUD) == 2
+
+
+@pytest.mark.parametrize("noise, out", [(0.001, "Ann scores 5 points for cheers."),
+                                        (0.05, "Did you say cheers or chairs?")])
+def test_a_doubt_is_taken_in_a_quiet_room_and_asked_about_in_a_loud_one(ear, noise, out):
+    """Cheers or chairs score the same: a quiet room's scorekeeper takes the likelier and
+    says it, for its player to put right; in a loud room the doubt is likelier wrong and
+    "No, chairs" harder to hear, so it is asked."""
+    t, hearing = ear
+    hearing.hear(heard(2, "what is the time", noise))
+    doubt = heard(10, "cheers", noise, confidence=0.6, constrained=True,
+                  alternatives=[("cheers", 4.0), ("chairs", 3.5)])
+    assert support.said(t, hearing, doubt)[0] == out

@@ -36,7 +36,7 @@ def test_an_unsure_word_is_confirmed_with_the_words_the_recognizer_weighed(ear):
     # the runner-up "ann tours" is the same player's other reading: the option is the word
     assert said(t, hearing, Unsure(10, "cheers", ["cheers", "ann tours", "challenge ben", "cheer"])) == [
         "Did you say cheers or tours?"]
-    assert hearing.question.options == ["cheers", "tours", "cheer"]  # no commands among them
+    assert hearing.question.options == ["cheers", "tours"]  # no commands; "cheer", 3 nats below, not offered
     assert t.game.state.used == []  # nothing is played yet
     out = said(t, hearing, support.Heard(12, "tours", "Ann"))
     assert out[0].startswith("Ann scores") and out[0].endswith("for tours.")
@@ -52,6 +52,41 @@ def test_a_sure_word_or_free_text_is_not_asked_about(ear):
     assert out[0] == "Ben scores 16 points for cowbells."
 
 
+def test_a_doubt_between_words_that_score_the_same_is_taken_and_said_in_the_score(ear):
+    """A scorekeeper torn between two words worth the same takes the likelier and says
+    it in the score; the player who said the other puts it right with "No, ..."."""
+    t, hearing = ear
+    assert t.game.word_value("cheers") == t.game.word_value("chairs")
+    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))[0] == "Ann scores 5 points for cheers."
+    assert hearing.question is None and t.game.state.used == [("cheers", "Ann")]
+    out = said(t, hearing, support.Heard(12, "no chairs", "Ann"))
+    assert out[:2] == ["Sorry, Ann: chairs, not cheers.", "Ann scores 5 points for chairs."]
+    assert t.game.state.used == [("chairs", "Ann")]
+
+
+def test_a_doubt_whose_other_readings_are_far_below_the_best_is_taken(ear):
+    t, hearing = ear
+    far = support.Heard(10, "jawbones", "Ann", confidence=0.7, constrained=True,
+                        alternatives=[("jawbones", 5.0), ("cowbell", 2.9), ("jawbone", 1.0)])
+    assert said(t, hearing, far)[0] == "Ann scores 17 points for jawbones."
+    assert hearing.question is None
+
+
+def test_a_doubt_between_near_readings_that_score_differently_is_asked(ear):
+    t, hearing = ear
+    near = support.Heard(10, "jawbones", "Ann", confidence=0.7, constrained=True,
+                         alternatives=[("jawbones", 5.0), ("cowbell", 3.1)])
+    assert said(t, hearing, near) == ["Did you say jawbones or cowbell?"]
+
+
+def test_a_word_the_recognizer_is_far_from_sure_of_is_asked_about_even_alone(ear):
+    t, hearing = ear
+    unsure = support.Heard(10, "jawbones", "Ann", confidence=0.3, constrained=True,
+                           alternatives=[("jawbones", 5.0), ("jawbone", 1.0), ("cowbell", 0.5)])
+    assert said(t, hearing, unsure) == ["Did you say jawbones?"]  # readings far below are not offered
+    assert hearing.question.options == ["jawbones"]
+
+
 @pytest.mark.parametrize("answer", [
     "tango oscar uniform romeo sierra",   # the spelling alphabet
     "no t o u r s",                       # "no" and the letters
@@ -59,17 +94,17 @@ def test_a_sure_word_or_free_text_is_not_asked_about(ear):
 ])
 def test_the_player_asked_can_say_it_again_or_spell_it(ear, answer):
     t, hearing = ear
-    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"])) == ["Did you say cheers or chairs?"]
+    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"])) == ["Did you say cheers or chews?"]
     out = said(t, hearing, support.Heard(13, answer, "Ann"))
     assert out[0].startswith("Ann scores") and out[0].endswith("for tours."), out
     assert t.game.state.used == [("tours", "Ann")] and hearing.question is None
 
 
-@pytest.mark.parametrize("answer, word", [("the second", "chairs"), ("the other one", "chairs"),
+@pytest.mark.parametrize("answer, word", [("the second", "chews"), ("the other one", "chews"),
                                           ("the first one", "cheers"), ("first", "cheers")])
 def test_the_player_asked_can_name_the_option_by_its_place(ear, answer, word):
     t, hearing = ear
-    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"])) == ["Did you say cheers or chairs?"]
+    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"])) == ["Did you say cheers or chews?"]
     assert answer in hearing.sayable()  # a constrained recognizer may hear it now
     out = said(t, hearing, support.Heard(13, answer, "Ann"))
     assert out[0].startswith("Ann scores") and out[0].endswith(f"for {word}."), out
@@ -85,7 +120,7 @@ def test_an_ordinal_is_only_an_answer_while_a_word_is_asked_about(ear):
 
 def test_a_word_said_again_and_still_unsure_is_asked_about_again(ear):
     t, hearing = ear
-    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"]))
     assert said(t, hearing, Unsure(13, "tours", ["tours", "towers"], speaker="Ann")) == ["Did you say tours or towers?"]
     out = said(t, hearing, support.Heard(15, "yes", "Ann"))
     assert out[0].endswith("for tours.") and t.game.state.used == [("tours", "Ann")]
@@ -95,7 +130,7 @@ def test_another_players_word_is_not_an_answer(ear):
     """In a recording nobody answers: Ben's next word waits for the question to be
     settled (the host's best guess), then is Ben's own play."""
     t, hearing = ear
-    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"]))
     assert said(t, hearing, support.Heard(12.5, "cowbells", "Ben")) == []  # held while the question is open
     before = len(t.heard)
     hearing.tick(19)  # answer_within (8 s) after the question
@@ -111,7 +146,7 @@ def test_a_new_word_from_the_player_asked_is_not_the_word_again(ear):
     "cheerleaders" shares letters with "cheers" but sounds otherwise: it is not the word
     said again, so it waits, and the question is settled first (no word moved)."""
     t, hearing = ear
-    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"]))
     assert said(t, hearing, support.Heard(13, "cheerleaders", "Ann")) == []  # held while the question is open
     before = len(t.heard)
     hearing.tick(19)
@@ -209,7 +244,8 @@ def test_a_word_is_put_right_after_the_next_players_word(bagged):
 def test_a_word_is_put_right_while_the_next_players_word_is_asked_about(bagged):
     t, hearing = bagged
     assert said(t, hearing, support.Heard(10, "percents", "Ann"))[0] == "Ann scores 3 points for percents."
-    assert said(t, hearing, Unsure(13, "cheers", ["cheers", "chairs"], speaker="Ben")) == ["Did you say cheers or chairs?"]
+    far_from_sure = Unsure(13, "cheers", ["cheers", "chews"], confidence=0.3, speaker="Ben")
+    assert said(t, hearing, far_from_sure) == ["Did you say cheers?"]  # chews scores nothing on this board
     out = said(t, hearing, support.Heard(15, "no persons", "Ann"))  # Ann, while Ben is asked
     assert out[:2] == ["Sorry, Ann: persons, not percents.", "Ann scores 1 point for persons."]
     assert out[-1] == "Round 1: Ben's turn." and hearing.question.speaker == "Ben"  # still waiting on Ben
@@ -237,8 +273,8 @@ def test_spellings_that_score_the_same_are_one_word_not_a_question(ear):
     out = said(t, hearing, Unsure(10, "jewelers", ["jewelers", "jewellers"]))
     assert out[-1] != "Did you say jewelers or jewellers?" and t.game.state.used == [("jewelers", "Ann")]
     t("@draw M N")
-    out = said(t, hearing, Unsure(20, "cheers", ["cheers", "chairs"], speaker="Ben"))
-    assert out == ["Did you say cheers or chairs?"]  # a real doubt is still asked
+    out = said(t, hearing, Unsure(20, "cheers", ["cheers", "chews"], speaker="Ben"))
+    assert out == ["Did you say cheers or chews?"]  # a real doubt is still asked
 
 
 def test_a_table_that_goes_on_while_a_word_is_asked_about_comes_out_as_typed(table):
@@ -252,12 +288,12 @@ def test_a_table_that_goes_on_while_a_word_is_asked_about_comes_out_as_typed(tab
     ear = Hearing(asked.session, asked.session.words, HearingSettings())
     for at, who, word in plays:
         sure_ear.hear(support.Heard(at, word, who))
-        ear.hear(Unsure(at, word, [word, "chairs"]) if at == 10 else support.Heard(at, word, who))
+        ear.hear(Unsure(at, word, [word, "chews"], 0.3) if at == 10 else support.Heard(at, word, who))
     assert ear.question is not None and asked.game.state.used == []  # all held while Ann is asked
     for h in (sure_ear, ear):
         h.tick(30)
         h.finish()
-    asking = ["Did you say cheers or chairs?", "I'll take cheers."]
+    asking = ["Did you say cheers or chews?", "I'll take cheers."]
     assert [x for x in asked.heard if x not in asking] == sure.heard
     assert asked.game.state.used == sure.game.state.used == [(w, p) for _, p, w in plays]
     assert asked.session.result() == sure.session.result()
@@ -291,9 +327,9 @@ def test_an_unanswered_question_keeps_a_word_heard_much_surer_than_its_higher_sc
     t, hearing = ear
     value = t.game.word_value
     assert value("jawbones") > value("jawbone")
-    far = support.Heard(10, "jawbone", "Ann", confidence=0.8, constrained=True,
+    far = support.Heard(10, "jawbone", "Ann", confidence=0.3, constrained=True,
                         alternatives=[("jawbone", 5.3), ("jawbones", 0.2)])
-    assert said(t, hearing, far) == ["Did you say jawbone or jawbones?"]
+    assert said(t, hearing, far) == ["Did you say jawbone?"]
     hearing.tick(19)
     assert t.heard[-3:-1] == ["I'll take jawbone.", "Ann scores 14 points for jawbone."]
     t("@board W B J S L C D G")
@@ -310,7 +346,7 @@ def test_a_word_that_fits_the_sound_badly_is_asked_about_however_sure_the_margin
     not fit), and brie went on Dee's sheet without a question. Unanswered, such a word
     is left out, not taken on a guess."""
     t, hearing = ear
-    assert said(t, hearing, junk(10)) == ["Did you say jawbones or jawbone?"]
+    assert said(t, hearing, junk(10)) == ["Did you say jawbones?"]
     assert hearing.question.fits is False
     hearing.tick(10 + hearing.settings.answer_within + 1)  # not taken on a guess: asked for again
     assert t.heard[-1] == "Ann, I missed your word. Say it again, or spell it."
@@ -341,25 +377,28 @@ def test_yes_among_the_words_weighed_is_not_the_word_a_yes_answers(ear):
 def test_an_offensive_reading_is_never_offered_though_a_player_may_play_one(ear):
     t, hearing = ear
     # the recognizer weighed "bitch" beside "pitch": the host asks about no vulgar word
-    assert said(t, hearing, Unsure(10, "pitch", ["pitch", "bitch", "patch"])) == ["Did you say pitch or patch?"]
+    assert said(t, hearing, Unsure(10, "pitch", ["pitch", "bitch", "patch"], 0.3)) == ["Did you say pitch or patch?"]
     assert hearing.question.options == ["pitch", "patch"]
     out = said(t, hearing, support.Heard(20, "pitch", "Ann"))
     assert any(line.endswith("for pitch.") for line in out), out
 
 
-def test_a_word_heard_unsure_whose_only_other_reading_is_offensive_is_asked_about_alone(table):
+def test_a_word_heard_unsure_whose_only_other_reading_is_offensive_is_never_asked_with_it(table):
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings())
-    assert said(t, hearing, Unsure(10, "snack", ["snack", "snatch"])) == ["Did you say snack?"]
+    assert said(t, hearing, Unsure(10, "snack", ["snack", "snatch"], confidence=0.3)) == ["Did you say snack?"]
     assert hearing.question.options == ["snack"]
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings())
+    assert said(t, hearing, Unsure(10, "snack", ["snack", "snatch"]))[0] == "Ann scores 5 points for snack."
 
 
 def test_a_reading_that_scores_nothing_on_the_board_is_never_offered(table):
-    for alternatives, asked in ((["cheers", "aa", "tours"], "Did you say cheers or tours?"),
-                                (["cheers", "aa"], "Did you say cheers?")):
+    for alternatives, confidence, asked in ((["cheers", "aa", "tours"], 0.55, "Did you say cheers or tours?"),
+                                            (["cheers", "aa"], 0.3, "Did you say cheers?")):
         t = table()  # the jewelers board: no A tile, so "aa" scores nothing
         hearing = Hearing(t.session, t.session.words, HearingSettings())
-        assert said(t, hearing, Unsure(10, "cheers", alternatives)) == [asked]
+        assert said(t, hearing, Unsure(10, "cheers", alternatives, confidence)) == [asked]
         assert any(line.endswith("for cheers.") for line in said(t, hearing, support.Heard(12, "yes", "Ann")))
 
 
@@ -392,7 +431,7 @@ def test_a_word_asked_for_again_and_still_missed_is_left_out_once(ear):
     hearing.tick(19)
     assert hearing.question.kind == "again"
     said(t, hearing, junk(21))  # said again, fits no better: asked about, once
-    assert t.heard[-1] == "Did you say jawbones or jawbone?"
+    assert t.heard[-1] == "Did you say jawbones?"
     hearing.tick(21 + hearing.settings.answer_within + 1)
     assert t.heard[-1] == "I'll leave it out, Ann." and hearing.question is None
     assert [r for r in t.session.records if isinstance(r, Said)] == [] and t.game.state.used == []
@@ -411,7 +450,7 @@ def test_a_word_asked_for_again_and_not_said_is_left_out_and_the_table_goes_on(e
 
 def test_no_to_did_you_say_asks_the_player_again_by_name(ear):
     t, hearing = ear
-    said(t, hearing, Unsure(10, "cheers", ["cheers", "chairs"]))
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"]))
     assert said(t, hearing, support.Heard(12, "no", "Ann")) == ["Then say it again, Ann, or spell it."]
     assert said(t, hearing, support.Heard(13, "cowbells", "Ben")) == []  # waits for Ann's word
     out = said(t, hearing, support.Heard(14, "tours", "Ann"))
@@ -430,5 +469,5 @@ def test_no_and_a_word_can_be_heard_only_while_a_word_can_be_put_right(ear):
     hearing.tick(10 + hearing.settings.answer_within + 2)
     assert "no jawbone" not in hearing.sayable()
     t("@draw M N")
-    said(t, hearing, Unsure(30, "cheers", ["cheers", "chairs"], speaker="Ben"))  # asked: "no, tours" answers it
+    said(t, hearing, Unsure(30, "cheers", ["cheers", "chews"], speaker="Ben"))  # asked: "no, tours" answers it
     assert "no tours" in hearing.sayable()

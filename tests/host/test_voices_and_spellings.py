@@ -158,6 +158,13 @@ def test_homophones_that_score_differently_are_asked_about(ear):
     assert out[0] == f"Ben scores {value['night']} points for night."
 
 
+def test_a_doubt_taken_without_a_question_is_still_asked_which_spelling(ear):
+    t, hearing = ear(board="K N G H T S L R")
+    doubt = support.Heard(10, "night", "Ann", confidence=0.6, constrained=True,
+                          alternatives=[("night", 5.0), ("nights", 1.0)])  # far below: not a doubt worth asking
+    assert said(t, hearing, doubt) == ["knight with a K, or night?"]
+
+
 def test_homophones_that_score_the_same_are_taken_and_spelled(ear):
     t, hearing = ear()  # one L on the board: jewellers scores what jewelers scores
     assert said(t, hearing, Heard(10, "jewelers", "Ann", 0.95))[:2] == [

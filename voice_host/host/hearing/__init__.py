@@ -60,9 +60,9 @@ class Hearing:
         what it says now is said, whatever time the game clock waits at."""
         self.understand = Understand(session, words, settings)
         self.voices = Voices(session, words, settings, self.understand, voiceprints)
-        self.confirm = Confirm(session, words, settings, self.understand)
-        self.correct = Correct(session, words, settings, self.understand)
         self.room = Room(session, words, settings)
+        self.confirm = Confirm(session, words, settings, self.understand, self.room)
+        self.correct = Correct(session, words, settings, self.understand)
 
     def warm(self) -> None:
         """Load now what the hearing would load at its first question (the forms of a
@@ -165,7 +165,7 @@ class Hearing:
         if text is None:  # table chatter: not an input, so not logged
             self._say(self.announce.refusal("unclear", {"text": body}))
             return
-        question, sentence = self.confirm.doubt(u, speaker, ask, body, text, match)  # sure?
+        question, sentence, text = self.confirm.doubt(u, speaker, ask, body, text, match)  # sure?
         if question is not None:
             self._ask(question, sentence)
             return

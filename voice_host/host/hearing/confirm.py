@@ -1,7 +1,9 @@
 """Sure? The questions a host asks before it plays a word, and their answers.
 
 - **Did you say?** A word the recognizer was unsure of (a constrained search whose best
-  sentence had a small margin over the next) or the matcher matched with low confidence
+  sentence had a small margin over the next) is taken and said in the score when the
+  doubt does not change the score and the room is quiet, for its player to put right
+  (hearing.correct); otherwise, or when the matcher matched it with low confidence, it
   is confirmed first ("Did you say cheers or tours?"); the speaker answers yes, no, the
   right word, its place ("the second one"), or spells it ("tango oscar uniform romeo
   sierra"), which is heard again as the play, at the time of the first try. A bare
@@ -35,6 +37,7 @@ from voice_host.host import intents
 from voice_host.host.hearing.attribute import nearest_name
 from voice_host.host.hearing.correct import said_again
 from voice_host.host.hearing.heard import Again, Heard, Stage
+from voice_host.host.hearing.room import Room
 from voice_host.host.hearing.understand import ORDINALS, Understand, is_spelled
 from voice_host.host.records import Said
 from voice_host.words.matcher import spelled_letters
@@ -90,6 +93,7 @@ class Confirm(Stage):
     """The host's open question, if any, and the utterances waiting on it."""
 
     understand: Understand = field(repr=False)
+    room: Room = field(repr=False)
     question: Question | None = None
     waiting: list = field(default_factory=list)
     """Utterances heard while a question was open, to be heard once it is settled."""
@@ -100,16 +104,18 @@ class Confirm(Stage):
 
     # ------------------------------------------------------------------ asking
     def doubt(self, u: Heard, speaker: str | None, ask: bool, body: str, text: str, match) -> tuple:
-        """(the question to ask before ``text`` is played, its sentence): who said it, did
-        you say, which spelling; or (None, a remark to make first, or None) when the
-        host is sure."""
+        """(the question to ask before ``text`` is played, its sentence, ``text``): who
+        said it, did you say, which spelling; or (None, a remark to make first or None,
+        the text to play) when the host asks nothing: it is sure, or its doubt is not
+        worth the table's time (:meth:`_worth_asking`)."""
         if speaker is None:
-            return Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text)
+            return Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text), text
         if ask:
             return (Question("who", u.start, u.end, speaker, text, u.text, [speaker], utterance=u),
-                    self.announce.was_that(speaker))
+                    self.announce.was_that(speaker), text)
         spelled = is_spelled(body)
         prefix = text[: len(text) - len(match.best)] if match is not None else ""
+        word = match.best if match is not None else None
         options, guess = None, None
         if match is not None and match.confidence < self.settings.confirm_below and not (
                 not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
@@ -117,27 +123,44 @@ class Confirm(Stage):
         elif match is not None and not spelled:
             weighed = self._doubts(u, match.best)
             if weighed:
-                options = list(weighed)
                 guess = self._meant(weighed)
-                if guess not in options[:2]:  # the guess is always one of the two asked about
-                    options.remove(guess)
-                    options.insert(1, guess)
+                options = self._worth_asking(u, weighed, guess)
+                if not options:  # taken, and said in the score: its player may put it right
+                    word, text = guess, prefix + guess
         if options:
             q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix,
                          fits=self.settings.fits(u), retry=getattr(u, "retry", False))
-            return q, self.announce.did_you_say(options[:2])
+            return q, self.announce.did_you_say(options[:2]), text
         if match is not None and not spelled:
-            spellings = [w for w in self._spellings(match.best) if w == match.best or self._sayable(w)]
+            spellings = [w for w in self._spellings(word) if w == word or self._sayable(w)]
             if len(spellings) > 1:
                 value = self.session.game.word_value
                 values = {value(w) for w in spellings}
                 if len(values) > 1 or None in values:
                     options = sorted(spellings, key=len, reverse=True)
-                    guess = max(spellings, key=lambda w: value(w) or 0) if None not in values else match.best
+                    guess = max(spellings, key=lambda w: value(w) or 0) if None not in values else word
                     q = Question("spelling", u.start, u.end, speaker, text, u.text, options, guess, prefix)
-                    return q, self.announce.which_spelling(options)
-                return None, self.announce.took_spelling(match.best)
-        return None, None
+                    return q, self.announce.which_spelling(options), text
+                return None, self.announce.took_spelling(word), text
+        return None, None, text
+
+    def _worth_asking(self, u: Heard, weighed: dict[str, float], guess: str) -> list[str]:
+        """The readings to ask about (best first, ``guess`` among the first two), or none
+        when the host takes ``guess`` and says it in the score, as a scorekeeper does with
+        most doubts: the word fits the sound, the recognizer is not far from sure of it
+        (``take_above``), no other reading near it (within ``ask_within`` nats of the
+        best) scores differently on the board, and the room is quiet enough for "No, ..."
+        to be heard (hearing.room). A reading far below the best is never offered."""
+        value = self.session.game.word_value
+        top = next(iter(weighed.values()))
+        near = [w for w, score in weighed.items() if top - score <= self.settings.ask_within or w == guess]
+        torn = any(value(w) != value(guess) for w in near)
+        if self.settings.fits(u) and u.confidence >= self.settings.take_above and not torn and self.room.quiet:
+            return []
+        if guess not in near[:2]:  # the guess is always one of the two asked about
+            near.remove(guess)
+            near.insert(1, guess)
+        return near
 
     def _meant(self, weighed: dict[str, float]) -> str:
         """The word a player would have meant, should nobody answer, among the words the

@@ -83,6 +83,22 @@ class HearingSettings(Settings, sections=("speech",)):
     noise, at a margin of 1.00). Tuned on the real-games benchmark's tuning split. With
     the calibrated confidence it asks nothing more (the fit is one of its measures), but
     it still decides that such a word, unanswered, is left out rather than taken."""
+    ask_within: float = 2.0
+    """A word the recognizer was unsure of is asked about only when another reading
+    within this many nats of the best scores differently on the board (or the
+    recognizer was far from sure, under ``take_above``); otherwise the host takes the
+    likelier and says it in the score, and its player may put it right ("No, ...").
+    Readings further below are never offered. (Chosen on the tuning split of
+    benchmarks/table.py; docs/HEARING.md, "Which word".)"""
+    take_above: float = 0.5
+    """... and the host takes a word on a doubt only when its calibrated confidence is
+    at least this,"""
+    take_over_noise: float = 14.0
+    """... and the words lately stood out from the room at least this many dB
+    (speech.audio.speech_over_noise: over 90 clean, 16-24 with pink noise 20 dB under
+    the words, 8-11 at 10 dB). In a louder room a doubt is more often wrong and "No,
+    ..." harder to hear: taking doubts at 10 dB cost the table that answers 8 points on
+    the sheet (tuning split of benchmarks/table.py)."""
     form_within: float = 2.0
     """An unanswered "Did you say amendment or amendments?" takes the form that scores
     more on the board when the recognizer heard it at most this many nats less surely

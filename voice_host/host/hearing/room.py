@@ -6,7 +6,8 @@ pre-roll and trailing silence), so how far its speech stood out from that sound
 (speech.audio.speech_over_noise) is the noise the word met. When the words lately stood
 out less than ``loud_below`` dB and the host has just missed one, it tells the table, at
 most once every ``loud_every`` seconds. A quiet table, or a loud one where every word is
-heard, is told nothing.
+heard, is told nothing. In a room that is not quiet the host asks about the words it
+doubts rather than take them (:attr:`Room.quiet`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ class Room(Stage):
     def loud(self) -> bool:
         """Whether the words lately stood out less than ``loud_below`` dB (the median of the last few)."""
         return len(self.heard) >= 2 and float(np.median(self.heard)) < self.settings.loud_below
+
+    @property
+    def quiet(self) -> bool:
+        """Whether the words lately stood out at least ``take_over_noise`` dB (the median of
+        the last few; True before any is measured): quiet enough to take a doubted word
+        and let its player put it right (hearing.confirm)."""
+        return not self.heard or float(np.median(self.heard)) >= self.settings.take_over_noise
 
     def missed(self, t: float) -> str | None:
         """A word was missed at ``t``: the sentence that says the room is too loud, when it
