@@ -27,7 +27,9 @@ without the prior). `--trimmed` gives the recognizer the clip alone instead (the
 measure before 2026-11-24: it overstates what a table gets). Reported per split,
 condition and setting, for good and weak plays: right (one utterance, the word heard),
 asked (heard with confidence under confirm_heard_below, or fitting the sound under
-confirm_fit_below: the host would ask), silently wrong (a wrong word not asked about).
+confirm_fit_below: the host doubts it, and asks, or takes it and says it in the score
+for its player to put right: docs/HEARING.md), silently wrong (a wrong word the host
+had no doubt of).
 """
 
 from __future__ import annotations
