@@ -262,6 +262,27 @@ def test_talk_far_quieter_than_the_players_is_the_rooms_never_a_play(ear):
     assert ("cowbell", "Ben") in t.game.state.used
 
 
+TALK = "I can hear other people talking, and I'm missing words: one at a time, please, and closer to the microphone."
+
+
+@pytest.mark.parametrize("talk", [1, 3])
+def test_a_word_missed_while_the_room_talks_is_told_the_table(ear, talk):
+    """A television or another conversation (its words 15 dB under the players, several
+    in half a minute) is why a word was missed: the table is told, once in a while. One
+    stray sound is not talk."""
+    t, hearing = ear(board="W B J S L C D G")
+    said(t, hearing, voice(1, "i am ann and i am ready to play", "Ann"), voice(4, "i am ben and i am ready to play", "Ben"))
+    for i in range(talk):
+        assert said(t, hearing, voice(8 + 3 * i, "cowbell", "Ben", level=0.1 * 10 ** (-15 / 20))) == []
+    missed = support.Heard(20, "jawbones", "Ann", speaker_method="voiceprint", confidence=1.0, constrained=True,
+                           alternatives=[("jawbones", -2.15), ("jawbone", -8.6)], audio=voice(0, "").audio)
+    said(t, hearing, missed)
+    hearing.tick(20 + hearing.settings.answer_within + 1)
+    again = "Ann, I missed your word. Say it again, or spell it."
+    assert t.heard[-2:] == ([TALK, again] if talk == 3 else [t.heard[-2], again])
+    assert (TALK in t.heard) == (talk == 3)
+
+
 def test_the_room_is_never_heard_before_any_player_has_a_level_nor_on_a_players_own_channel(ear):
     t, hearing = ear(board="W B J S L C D G")
     said(t, hearing, voice(1, "jewelers", "Ann", level=0.001))

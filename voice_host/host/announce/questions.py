@@ -26,6 +26,10 @@ class HostSentences:
     def too_loud(self) -> str:
         return "It's loud here, and I'm missing words: one at a time, please, and closer to the microphone."
 
+    def room_talks(self) -> str:
+        return ("I can hear other people talking, and I'm missing words: one at a time, please, and closer to "
+                "the microphone.")
+
     def left_out_again(self, player: str) -> str:
         return f"I'll leave it out, {player}."
 

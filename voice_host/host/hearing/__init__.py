@@ -136,6 +136,7 @@ class Hearing:
             self.on_hear(u)
         self.now = max(self.now, u.end)
         if self.voices.background(u):  # the room's talk (a television): not the table's, so nothing
+            self.room.talk(u.start)
             return
         self.room.hear(u)
         if self.voices.enroll(u):  # an introduction: a voice print, not an input

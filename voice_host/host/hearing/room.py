@@ -5,9 +5,14 @@ Each utterance holds a little of the room before and after the word (the listene
 pre-roll and trailing silence), so how far its speech stood out from that sound
 (speech.audio.speech_over_noise) is the noise the word met. When the words lately stood
 out less than ``loud_below`` dB and the host has just missed one, it tells the table, at
-most once every ``loud_every`` seconds. A quiet table, or a loud one where every word is
-heard, is told nothing. In a room that is not quiet the host asks about the words it
-doubts rather than take them (:attr:`Room.quiet`).
+most once every ``loud_every`` seconds. Talk in the room (a television, another
+conversation) stands out from the room as clearly as the players do, so it is known
+otherwise: by the room's own speech the hearing set aside (hearing.attribute,
+``Voices.background``), ``TALK_COUNT`` utterances within ``TALK_WITHIN`` seconds; a word
+missed then is told the table the same way ("I can hear other people talking ..."). A
+quiet table, or a loud one where every word is heard, is told nothing. In a room that
+is not quiet the host asks about the words it doubts rather than take them
+(:attr:`Room.quiet`).
 """
 
 from __future__ import annotations
@@ -21,6 +26,13 @@ from voice_host.host.hearing.heard import Stage
 from voice_host.speech.audio import speech_over_noise
 
 
+TALK_COUNT = 3
+TALK_WITHIN = 30.0
+"""The room talks when the hearing set aside this many utterances of the room's speech
+within this many seconds (with talk 15 dB under the players, the benchmark's table set
+one aside every 2-10 s; a cough or a door is one)."""
+
+
 @dataclass
 class Room(Stage):
     """The room's noise around the last few words, and when the host last said it was loud."""
@@ -28,6 +40,8 @@ class Room(Stage):
     heard: collections.deque = field(default_factory=lambda: collections.deque(maxlen=3))
     """How far each of the last few utterances stood out from the room (dB)."""
     told_at: float | None = None
+    talk_at: collections.deque = field(default_factory=lambda: collections.deque(maxlen=TALK_COUNT))
+    """When the last few utterances of the room's own speech began."""
 
     def hear(self, u) -> None:
         """Note how far utterance ``u`` stood out from the room (when its audio is known)."""
@@ -47,10 +61,22 @@ class Room(Stage):
         and let its player put it right (hearing.confirm)."""
         return not self.heard or float(np.median(self.heard)) >= self.settings.take_over_noise
 
+    def talk(self, t: float) -> None:
+        """Speech of the room's own (not the table's) began at ``t``."""
+        self.talk_at.append(t)
+
+    def talking(self, t: float) -> bool:
+        """Whether the room has been talking lately (``TALK_COUNT`` within ``TALK_WITHIN`` s)."""
+        return len(self.talk_at) == TALK_COUNT and t - self.talk_at[0] <= TALK_WITHIN
+
     def missed(self, t: float) -> str | None:
-        """A word was missed at ``t``: the sentence that says the room is too loud, when it
-        is and the table was not told so in the last ``loud_every`` seconds."""
-        if not self.loud or (self.told_at is not None and t - self.told_at < self.settings.loud_every):
+        """A word was missed at ``t``: the sentence that says the room is too loud, or
+        talks, when it does and the table was not told so in the last ``loud_every``
+        seconds."""
+        if self.told_at is not None and t - self.told_at < self.settings.loud_every:
             return None
-        self.told_at = t
-        return self.session.announcer.too_loud()
+        announce = self.session.announcer
+        sentence = announce.too_loud() if self.loud else announce.room_talks() if self.talking(t) else None
+        if sentence is not None:
+            self.told_at = t
+        return sentence
