@@ -29,11 +29,13 @@ condition and setting, for good and weak plays: right (one utterance, the word h
 asked (heard with confidence under confirm_heard_below, or fitting the sound under
 confirm_fit_below: the host doubts it, and asks, or takes it and says it in the score
 for its player to put right: docs/HEARING.md), silently wrong (a wrong word the host
-had no doubt of).
+had no doubt of), and the misses by kind (MISSES: a wrong ending, "no" + a word, a
+collapse, ...).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import zlib
@@ -54,6 +56,38 @@ def heard_as_recorded(rec, hearing, audio: np.ndarray, condition: str, seed: int
     `audio` with silence around it, in `condition` (noise over all of it, set against the word)."""
     x = rooms.in_condition(listening.padded(audio), audio, condition, seed, room)
     return listening.cut(listening.listener(rec, hearing.session.players, hearing.sayable()), x)
+
+
+MISSES = ("ending", "no + word", "collapse", "split", "chatter", "nothing", "other word")
+"""The kinds of miss: ENDING, the word said with another ending (register for
+registered, horizontal for horizontally: a form of it, or a word sharing its first five
+letters or more and at least 60% of the shorter's); NO +
+WORD, heard as a word put right ("no infected" for unaffected); COLLAPSE, a word of half
+the syllables or fewer (eighty for babysitting); SPLIT, two utterances or more; CHATTER,
+heard as free speech; NOTHING, no utterance; OTHER WORD, any other."""
+
+
+def miss_kind(said: str, heard: list) -> str:
+    """Which kind of miss (MISSES) hearing the utterances ``heard`` for the word ``said`` is."""
+    from voice_host.speech.recognizing.duration import syllables
+    from voice_host.words.morphology import forms_of_one_word
+
+    if not heard:
+        return "nothing"
+    if len(heard) > 1:
+        return "split"
+    text = heard[0].text
+    word = text.split()[-1] if text.split() else ""
+    if text.startswith(("no ", "i said ")):
+        return "no + word"
+    if not heard[0].constrained:
+        return "chatter"
+    stem = len(os.path.commonprefix([word, said]))
+    if word and (forms_of_one_word(word, said) or (stem >= 5 and stem >= 0.6 * min(len(word), len(said)))):
+        return "ending"
+    if syllables(text) * 2 <= syllables(said):
+        return "collapse"
+    return "other word"
 
 
 def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words, trimmed: bool = False,
@@ -88,6 +122,8 @@ def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words,
                 s["silent"] += (not right) and not asked
                 if not right:
                     s["misses"].append(f"{row['word']}->{heard or '?'}")
+                    kinds = s.setdefault("kinds", dict.fromkeys(MISSES, 0))
+                    kinds[miss_kind(row["word"], heard_all)] += 1
     out["latency"] = (float(np.percentile(seconds, 50)), float(np.percentile(seconds, 95)))
     return out
 
@@ -130,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     for (split, cond, w, kind), s in (item for item in res.items() if item[0] != "latency"):
         out.figures[f"{split}|{kind}|{cond}|{w[0]:g}:{w[1]:g}"] = {
             "n": s["n"], "right": round(100 * s["right"] / s["n"], 1), "asked": round(100 * s["asked"] / s["n"], 1),
-            "silent": round(100 * s["silent"] / s["n"], 1), "misses": s["misses"]}
+            "silent": round(100 * s["silent"] / s["n"], 1), "misses": s["misses"],
+            "kinds": s.get("kinds", dict.fromkeys(MISSES, 0))}
     for split in splits:
         for kind in ("good", "weak"):
             out.say(f"\n{split}, {kind} plays: right / asked / silently wrong, % ({' / '.join(conditions)})")
@@ -144,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
                                  f"{100 * s['silent'] / s['n']:.1f}")
                 n_words = next((res[(split, c, w, kind)]["n"] for c in conditions if (split, c, w, kind) in res), 0)
                 out.say(f"  prior {w[0]:g}:{w[1]:g} (n={n_words}): " + "   ".join(cells))
+                kinds = [res[(split, c, w, kind)].get("kinds", {}) for c in conditions if (split, c, w, kind) in res]
+                out.say("      misses by kind: " + ", ".join(
+                    f"{m} {' / '.join(str(k.get(m, 0)) for k in kinds)}" for m in MISSES
+                    if any(k.get(m, 0) for k in kinds)))
                 if args.misses:
                     for cond in conditions:
                         s = res.get((split, cond, w, kind))
