@@ -35,8 +35,9 @@ before the game is over count (`n`). Then the same table again, answering
 (`--no-answers` skips it): a player the host asks "Did you say X or Y?" says "Yes." when
 X is right, says the word when it is Y, and otherwise spells it in the spelling
 alphabet ("Tango, Oscar, ..."); "Who said X?" and "Was that Ann?" get the player's name
-("It was Ben.") or "Yes."; a player whose word the host took wrong says "No, " and
-spells it, and one whose word was taken for chatter ("I didn't catch a word in 'okay'")
+("It was Ben.") or "Yes."; a player whose word the host scored to another says "That
+was mine."; a player whose word the host took wrong says "No, " and spells it, and one
+whose word was taken for chatter ("I didn't catch a word in 'okay'")
 spells it. Nobody says more than three things about one word. The answers are put into
 the audio as the host asks (a source that grows as it is read), in the player's voice,
 under the same noise, and pass through the same pipeline. With `--live`, the recording
@@ -491,7 +492,9 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
         if isinstance(r, Said) and ("r", idx) not in asked and s.undoable[-1:] == [idx]:  # a play the host took
             asked.add(("r", idx))
             label = about(r.t)
-            if label and label[0] == r.speaker and r.text.split()[-1] not in same.get(label[1], {label[1]}):
+            if label and label[0] != r.speaker:  # on another's sheet: its player claims it
+                reply(label, "That was mine.", correction=True)
+            elif label and r.text.split()[-1] not in same.get(label[1], {label[1]}):
                 reply(label, "No, " + ", ".join(NATO[c] for c in label[1]) + ".", correction=True)
 
     asked: set = set()

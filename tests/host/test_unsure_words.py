@@ -471,3 +471,40 @@ def test_no_and_a_word_can_be_heard_only_while_a_word_can_be_put_right(ear):
     t("@draw M N")
     said(t, hearing, Unsure(30, "cheers", ["cheers", "chews"], speaker="Ben"))  # asked: "no, tours" answers it
     assert "no tours" in hearing.sayable()
+
+
+@pytest.mark.parametrize("claim, by", [("that was me", "Ann"), ("no that was ann", "Cat"), ("it was ann's", "Ben")])
+def test_a_word_scored_to_the_wrong_player_is_moved_when_its_player_is_named(ear, claim, by):
+    """The host heard Ann's word in Ben's voice and scored it as his interrupt: "That was
+    me", or another player naming Ann, just after, moves it to her sheet as her play."""
+    t, hearing = ear
+    assert claim in hearing.sayable()  # a constrained recognizer may hear it
+    assert said(t, hearing, support.Heard(10, "jawbones", "Ben"))[0].startswith("Ben interrupts Ann with jawbones")
+    out = said(t, hearing, support.Heard(12, claim, by))
+    assert out[:2] == ["Sorry, Ann: jawbones was yours, not Ben's.", "Ann scores 17 points for jawbones."]
+    assert t.game.state.used == [("jawbones", "Ann")] and t.game.totals("Ben")[0] == 0
+    assert [text for _, text in inputs(t)] == ["jawbones", "@undo", "jawbones"]  # logged: a replay does the same
+    assert [(r.t, r.speaker) for r in t.session.records if isinstance(r, Said)][-1] == (10, "Ann")
+
+
+def test_that_was_me_moves_nothing_late_or_from_the_player_who_has_the_word(ear):
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "jawbones", "Ben"))
+    assert not any(x.startswith("Sorry") for x in said(t, hearing, support.Heard(12, "that was me", "Ben")))
+    late = 10 + hearing.settings.answer_within + 2
+    assert not any(x.startswith("Sorry") for x in said(t, hearing, support.Heard(late, "that was me", "Ann")))
+    assert t.game.state.used == [("jawbones", "Ben")]
+
+
+def test_that_was_me_after_two_words_of_others_moves_neither(ear):
+    """Held-out answering table: Dee's "That was mine", about the word scored to Eli, came
+    after Eli's own next word and moved that one. Two words of others that could both be
+    meant: the host moves neither."""
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "jawbones", "Ben"))
+    t("@draw M N")
+    said(t, hearing, support.Heard(12, "cowbells", "Cat"))
+    before = list(t.game.state.used)
+    assert [p for _, p in before] == ["Ben", "Cat"]
+    assert not any(x.startswith("Sorry") for x in said(t, hearing, support.Heard(14, "that was me", "Ann")))
+    assert t.game.state.used == before

@@ -20,6 +20,9 @@ class HostSentences:
     def put_right(self, player: str, word: str, taken: str) -> str:
         return f"Sorry, {player}: {word}, not {taken}."
 
+    def claimed(self, player: str, word: str, taken_from: str) -> str:
+        return f"Sorry, {player}: {word} was yours, not {taken_from}'s."
+
     def missed_word(self, player: str) -> str:
         return f"{player}, I missed your word. Say it again, or spell it."
 

@@ -9,6 +9,11 @@ right word is played at the time it was first said, and the others again after i
 nothing said since, the right word is heard like any play (asked about if the recognizer
 is unsure). "No body" after jewelers is no correction (nobody, a new word): the right
 word must be spelled, or sound near the word taken.
+
+A word scored to the wrong player is put right the same way: "That was me" from its
+player, or "That was Ann" from anyone, within ``answer_within`` seconds of the last word
+the host took, when it took it from another player, moves that word to the player
+named, as their play at the time it was said.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import NamedTuple
 
 from voice_host.host import intents
 from voice_host.host.hearing.heard import Again, Heard, Stage
-from voice_host.host.hearing.understand import CORRECTIONS, Understand, is_spelled
+from voice_host.host.hearing.understand import CLAIMS, CORRECTIONS, MINE, Understand, is_spelled
 from voice_host.host.records import Said
 
 PUT_RIGHT_AFTER = 2
@@ -65,6 +70,7 @@ class Correction(NamedTuple):
     """How an utterance puts a word right."""
 
     player: str
+    """Whose word is taken back."""
     undo: int
     """How many inputs to take back: the word and the plays made since."""
     sentence: str
@@ -83,6 +89,9 @@ class Correct(Stage):
     last_plays: dict = field(default_factory=dict)
     """player -> the last word the host took from that player (a Taken), which they may
     still put right; newest last."""
+    before: Taken | None = None
+    """The word the host took before the last one, whoever's: "That was me" could mean
+    either while both are fresh."""
 
     def took(self, said: Said, now: float) -> None:
         """``said`` was just fed to the session: if it played a word, its player may put
@@ -92,6 +101,7 @@ class Correct(Stage):
         word = match.group(2) if match else said.text
         taken = self.session.undoable[-1:] == [index] and intents.parse(word, self.session.players).kind == "word"
         if taken:
+            self.before = next(reversed(self.last_plays.values()), None)
             self.last_plays.pop(said.speaker, None)
             self.last_plays[said.speaker] = Taken(max(now, self.session.t), index,
                                                   said.text[: len(said.text) - len(word)], said.t)
@@ -106,15 +116,18 @@ class Correct(Stage):
         nothing said since and no question open (``asking``), the right word is heard
         like any play; otherwise it is played as heard."""
         body = intents.normalize(u.body or u.text)
+        claim = self._claim(u, body)
+        if claim is not None:
+            return claim
         lead = next((c for c in CORRECTIONS if body.startswith(c)), "" if is_spelled(body) else None)
         player = u.speaker or next(reversed(self.last_plays), None)
         last = self.last_plays.get(player)
         if lead is None or last is None or u.start > last.announced + self.settings.answer_within:
             return None
         index, prefix, said_at = last.index, last.prefix, last.said_at
-        records, word, undoable = self.session.records, body[len(lead):], self.session.undoable
-        later = undoable[undoable.index(index) + 1:] if index in undoable else None
-        if later is None or len(later) > PUT_RIGHT_AFTER or not all(isinstance(records[i], Said) for i in later):
+        records, word = self.session.records, body[len(lead):]
+        later = self._since(index)
+        if later is None:
             return None
         text, _ = self.understand.read(word, player)
         taken = records[index].text
@@ -124,7 +137,45 @@ class Correct(Stage):
             return None  # the word taken, spelled: nothing to put right
         sentence = self.session.announcer.put_right(player, text, taken.removeprefix(prefix))
         if later or asking:  # no second question: played as heard
-            again = [Said(records[i].t, records[i].speaker, records[i].text, records[i].heard) for i in later]
-            replay = [Said(said_at, player, prefix + text, u.text), *again]
+            replay = [Said(said_at, player, prefix + text, u.text), *self._again(later)]
             return Correction(player, len(later) + 1, sentence, replay, None)
         return Correction(player, len(later) + 1, sentence, None, Again.of(u, said_at, prefix + word, player))
+
+    def _claim(self, u: Heard, body: str) -> Correction | None:
+        """'That was me' (or 'That was Ann', by anyone) just after the host took a word
+        from another player (the last word it took, with no other word of another player
+        fresh beside it): the word is moved to the player named."""
+        lead = next((c for c in CLAIMS if body.startswith(c)), None)
+        if lead is None:
+            return None
+        who = body[len(lead):].removesuffix("'s")
+        player = u.speaker if who in MINE else intents.find_player(who, self.session.players)
+        other = next(reversed(self.last_plays), None)  # the last word taken, and only that one
+        if player is None or other in (None, player):
+            return None
+        last, window = self.last_plays[other], self.settings.answer_within
+        later = self._since(last.index)
+        if u.start > last.announced + window or later is None:
+            return None
+        if self.before is not None and u.start <= self.before.announced + window and \
+                self.session.records[self.before.index].speaker != player:
+            return None  # two words of others are fresh: which one is "that"?
+        taken = self.session.records[last.index]
+        word = taken.text.removeprefix(last.prefix)
+        lead_in = "" if "interrupt" in last.prefix else last.prefix  # "ben interrupts": not Ann's to say
+        replay = [Said(last.said_at, player, lead_in + word, taken.heard), *self._again(later)]
+        return Correction(other, len(later) + 1, self.session.announcer.claimed(player, word, other), replay, None)
+
+    def _since(self, index: int) -> list[int] | None:
+        """The plays made since input ``index`` (to take back with it and play again),
+        or None when it can no longer be put right."""
+        records, undoable = self.session.records, self.session.undoable
+        later = undoable[undoable.index(index) + 1:] if index in undoable else None
+        if later is None or len(later) > PUT_RIGHT_AFTER or not all(isinstance(records[i], Said) for i in later):
+            return None
+        return later
+
+    def _again(self, indexes: list[int]) -> list[Said]:
+        """The plays at these input indexes, to be played again as they were."""
+        records = self.session.records
+        return [Said(records[i].t, records[i].speaker, records[i].text, records[i].heard) for i in indexes]

@@ -28,6 +28,10 @@ ORDINALS = {"first": 0, "the first": 0, "the first one": 0, "second": 1, "the se
 """Answers to "Did you say X or Y?" that name the option by its place."""
 CORRECTIONS = ("no i said ", "i said ", "no ")
 """What a player says before the right word to put a misheard play right."""
+CLAIMS = ("no that was ", "no it was ", "that was ", "it was ")
+"""What a player says before naming whose word it was ("That was me", "It was Ann's")."""
+MINE = ("me", "mine", "my word")
+"""... and how a player names themself there."""
 
 
 def is_spelled(text: str) -> bool:
@@ -106,9 +110,10 @@ class Understand(Stage):
             if own.bare and not own.tails and correcting:  # a play that is a word alone, put right ("no,
                 lead_ins += [c.strip() for c in CORRECTIONS]  # persons"); not where "no word, unused 2" would be
             said = [p for kind, ps in intents.PHRASES.items() if kind != "play_what" for p in ps]
-            said += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "it was", "that was", "i am",
+            said += [f"{v} {n}" for n in names for v in ("challenge", "sheet", "i am",
                                                              "i'm", "my name is", "this is")]
             said += [f"{n}'s sheet" for n in names] + names + ["and i am ready to play", "i am ready to play"]
+            said += [f"{c}{w}" for c in CLAIMS for w in (*names, *(f"{n}'s" for n in names), *MINE)]
             said += own.phrases
             if not own.bare:  # "Ann, spend": a name before the game's phrases, where it leads no word
                 said += [f"{n} {p}" for n in names for p in own.phrases]
