@@ -508,3 +508,11 @@ def test_that_was_me_after_two_words_of_others_moves_neither(ear):
     assert [p for _, p in before] == ["Ben", "Cat"]
     assert not any(x.startswith("Sorry") for x in said(t, hearing, support.Heard(14, "that was me", "Ann")))
     assert t.game.state.used == before
+
+
+def test_help_by_voice_says_how_to_put_a_word_or_its_player_right(ear, table):
+    t, hearing = ear
+    out = " ".join(said(t, hearing, support.Heard(10, "help", "Ann")))
+    line = "If I take your word wrong, say 'no' and the word, or spell it; if I give it to someone else, say 'that was me'."
+    assert line in out
+    assert line not in " ".join(table()("Ann: help"))  # typed lines are never misheard

@@ -82,6 +82,8 @@ class Session:
         self.undoable: list[int] = []
         self.last_said: list[str] = []
         self.begun = False
+        self.heard = False
+        """The table's words are heard (host.hearing listens), so may be heard wrong."""
         self.t = 0.0
         self.refused: str | None = None
         """The refusal said for the last input applied, if it was refused."""
@@ -328,7 +330,7 @@ class Session:
         if kind == "help":
             saved = shlex.quote(str(self.log.path)) if self.log is not None else None
             return self._say_lines([self.announcer.help(phrases.help(self.game), self.game.moves, self.game.questions,
-                                                        saved)], quiet)
+                                                        saved, self.heard)], quiet)
         if kind == "undo":
             return self._undo(player, quiet)
         if kind == "spell":

@@ -126,12 +126,17 @@ class HostSentences:
             name, "@" + " ".join([name, *args]))
 
     def help(self, extra: dict[str, str] | None = None, moves=("word", "challenge", "flip"),
-             questions=("board", "scores", "turn", "words", "sheet"), saved: str | None = None) -> str:
+             questions=("board", "scores", "turn", "words", "sheet"), saved: str | None = None,
+             heard: bool = False) -> str:
         """The phrases of the game being played: its moves, its questions, the host's own;
-        ``saved``: the log the game is kept in."""
+        ``saved``: the log the game is kept in; ``heard``: the words are heard, and may
+        be heard wrong."""
         lines = []
         if "word" in moves or "final" in moves:
             lines.append("Say your word alone, or 'play' and the word.")
+        if heard and "word" in moves:
+            lines.append("If I take your word wrong, say 'no' and the word, or spell it; if I give it to someone "
+                         "else, say 'that was me'.")
         if "final" in moves:
             lines.append("Say 'my word is' and the word to commit to it.")
         if "challenge" in moves:

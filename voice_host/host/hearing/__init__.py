@@ -46,6 +46,7 @@ class Hearing:
                  expect: Callable[[list[str] | None], None] | None = None,
                  voiceprints: object | None = None, listen_for: Callable[[object], None] | None = None):
         self.session = session
+        session.heard = True
         self.words = words
         self.settings = settings = settings if settings is not None else HearingSettings()
         self.on_hear = on_hear
