@@ -185,22 +185,24 @@ class Phones:
             return [p for p in self.players if p not in self.by_player]
 
     # ------------------------------------------------------------------ the host's side
+    def _sending(self) -> list[_Phone]:
+        """The phones that sent audio within :data:`LATE` seconds (the lock held)."""
+        now = time.monotonic()
+        return [p for p in self.phones.values() if now - p.arrived < LATE]
+
     def ahead(self, frames: int) -> bool:
         """Whether the phones have ``frames`` samples ready before they fall due: one is
         sending and every phone that is has them (the listener may have them now)."""
-        now = time.monotonic()
         with self.lock:
-            sending = [p for p in self.phones.values() if now - p.arrived < LATE]
+            sending = self._sending()
             return bool(sending) and all(p.buffered >= frames for p in sending)
 
     def waiting_for(self, frames: int) -> bool:
         """Whether a phone that is sending has less than ``frames`` samples ready: its audio
         is on the way (it sent some within :data:`LATE` seconds). A phone gone quiet
         (push-to-talk, a stalled network) is not waited for."""
-        now = time.monotonic()
         with self.lock:
-            return any(phone.buffered < frames and (not phone.chunks or phone.chunks[-1] is not RELEASED)
-                       and now - phone.arrived < LATE for phone in self.phones.values())
+            return any(p.buffered < frames and (not p.chunks or p.chunks[-1] is not RELEASED) for p in self._sending())
 
     def take(self, frames: int) -> tuple[np.ndarray, tuple[int, ...]]:
         """The next ``frames`` samples of each player's phone, (frames, players): silence
