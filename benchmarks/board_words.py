@@ -18,9 +18,11 @@ Conditions (`--conditions`, benchmarks/toolkit/rooms.py): clean, 20 dB and 10 dB
 noise by default; `--conditions default,rooms` adds the real rooms (kitchen, babble of
 real talkers of the split at 15 and 5 dB, a living room's reverberation, a far microphone).
 
-Each word is heard as `voice-host hear --board` hears a recording of it: the word with
-0.6 s of silence before it and 0.8 s after (the noise over all of it), cut into
-utterances by the live listener's VAD, and each utterance recognized with the hearing's
+Each word is heard as `voice-host hear --board` hears a recording of it, in a game that
+knows the player's voice: the word with 0.6 s of silence before it and 0.8 s after (the
+noise over all of it), cut into utterances by the live listener's VAD at the player's
+level less `background_below` (what is quieter is the room's, set aside), and each
+utterance recognized with the hearing's
 own language and prior (host.hearing: `Hearing.sayable()`, the Moonshine search), per
 weight setting POINTS:KNOWN ([speech] prior_points, prior_known; 0:0 is the search
 without the prior). `--trimmed` gives the recognizer the clip alone instead (the
@@ -52,10 +54,19 @@ CONDITIONS = ("clean", "20 dB", "10 dB")
 
 
 def heard_as_recorded(rec, hearing, audio: np.ndarray, condition: str, seed: int, room=None) -> list:
-    """The transcripts of the utterances the live listener cuts from a recording of
-    `audio` with silence around it, in `condition` (noise over all of it, set against the word)."""
+    """The utterances the live listener cuts from a recording of `audio` with silence
+    around it, in `condition` (noise over all of it, set against the word), and hears,
+    as a game that knows the player's voice hears them: the listener cuts at the
+    player's level at the microphone (the word in `condition`) less `background_below`, and what is quieter than that is the room's,
+    set aside (host.hearing.attribute: the talk of a room in babble)."""
+    from voice_host.speech.audio import speech_level
+
     x = rooms.in_condition(listening.padded(audio), audio, condition, seed, room)
-    return listening.cut(listening.listener(rec, hearing.session.players, hearing.sayable()), x)
+    ear = listening.listener(rec, hearing.session.players, hearing.sayable())
+    voice = speech_level(rooms.in_condition(audio, audio, condition, seed, room))  # as the microphone hears it
+    table = voice - hearing.settings.background_below
+    ear.hear_above(table)
+    return [u for u in listening.cut(ear, x) if speech_level(u.audio) >= table]
 
 
 MISSES = ("ending", "no + word", "collapse", "split", "chatter", "nothing", "other word")

@@ -77,3 +77,23 @@ def test_every_games_plays_are_heard_as_sentences_of_that_game(tmp_path, say):
         proc = voice_host("hear", "--game", game, "--players", "Ann,Ben", *paths)
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.splitlines() == [f"{p}\t{text.replace(',', '')}" for p, (text, _) in zip(paths, lines)]
+
+
+def test_a_word_said_over_talk_in_the_room_is_heard_without_the_talk(tmp_path, say):
+    """Talk 15 dB under the player runs straight into the word: the word is heard on its
+    own, and the talk the louder voice came into is the room's, not heard. Without the
+    louder voice taking the utterance over ([listening] takeover_db = 0), the talk
+    swallows the word."""
+    from voice_host.speech.audio import speech_level
+
+    word, talk = say("jewelers", "fest_slt"), say("the weather is lovely today and tomorrow", "rms")
+    talk = talk[: int(_synth.speech_bounds(talk)[1] * 16000)]
+    talk = talk * 10 ** ((speech_level(word) - 15 - speech_level(talk)) / 20)
+    quiet = np.zeros(16000, np.float32)
+    path = tmp_path / "over-talk.wav"
+    write_wav(path, np.concatenate([quiet, talk, word, quiet]))
+    assert voice_host("hear", "--board", BOARD, str(path)).stdout == f"{path}\tjewelers\n"
+    off = tmp_path / "off.toml"
+    off.write_text("[listening]\ntakeover_db = 0\n", encoding="utf-8")
+    swallowed = voice_host("hear", "--board", BOARD, "--config", str(off), str(path)).stdout
+    assert "jewelers" not in swallowed

@@ -72,3 +72,40 @@ def test_talk_under_the_tables_level_neither_starts_an_utterance_nor_runs_one_on
     said = np.concatenate([quiet, word, quiet])
     assert [(s.start, s.end, s.audio_start) for s in cut(said, table)] == [
         (s.start, s.end, s.audio_start) for s in cut(said, None)]
+
+
+def _onset(audio: np.ndarray) -> float:
+    """Where a clip's first sound above -45 dBFS begins (s)."""
+    return synth.speech_bounds(audio)[0]
+
+
+def test_a_word_said_over_talk_in_the_room_starts_its_own_utterance(say):
+    """Talk 15 dB under a player runs straight into the player's word (no pause for the
+    trailing silence to end it): the louder voice takes the utterance over. The talk
+    ends where the word's pre-roll begins, and the word is an utterance of its own,
+    begun at the word; without the takeover one utterance holds both."""
+    from voice_host.speech.audio import speech_level
+
+    word, talk = say("jewelers", "fest_slt"), say("the weather is lovely today and tomorrow", "rms")
+    talk = talk[: int(synth.speech_bounds(talk)[1] * SAMPLE_RATE)]  # no silence after it
+    talk = talk * 10 ** ((speech_level(word) - 15 - speech_level(talk)) / 20)
+    quiet = np.zeros(SAMPLE_RATE, np.float32)
+    audio = np.concatenate([quiet, talk, word, quiet])
+    at = 1.0 + talk.size / SAMPLE_RATE + _onset(word)
+    talk_then_word = segments(audio, TurnConfig())
+    assert len(talk_then_word) == 2
+    assert talk_then_word[0].start < 1.2 and talk_then_word[0].end <= talk_then_word[1].start
+    assert at - 0.1 < talk_then_word[1].start < at + 0.15
+    assert talk_then_word[1].end > at + 0.4
+    together = segments(audio, TurnConfig(takeover_db=0))
+    assert len(together) == 1 and together[0].start < 1.2 and together[0].end > at + 0.4
+
+
+@pytest.mark.parametrize("text", ["expressed", "displaying", "I am Ann, and I am ready to play"])
+def test_a_soft_first_syllable_does_not_split_a_word(say, text):
+    """A word's soft start ("ex" before "pressed") is not another voice: cut as it is
+    without the takeover."""
+    quiet = np.zeros(SAMPLE_RATE, np.float32)
+    for voice in ("fest_slt", "awb", "kal16"):
+        audio = np.concatenate([quiet, say(text, voice), quiet])
+        assert segments(audio, TurnConfig()) == segments(audio, TurnConfig(takeover_db=0))

@@ -60,6 +60,14 @@ class TurnConfig(Settings, sections=("listening",)):
     """Frames quieter than this (dBFS) are never speech."""
     noise_margin_db: float = 6.0
     """Speech frames must be this much above the tracked noise floor."""
+    takeover_db: float = 6.0
+    """An utterance that a louder voice comes into, this many dB louder than anything
+    before it, ends there, and the louder voice's starts (0: never): a player's word
+    said over talk in the room (a television, another conversation) is heard without
+    the talk that began the utterance, and the talk alone is the room's."""
+    takeover_after: float = 0.3
+    """... but not within this many seconds of the utterance's start: a word's soft
+    first syllable ("ex" in "expressed") comes just before its loud one."""
     crosstalk_db: float = 15.0
     """With one microphone per player, a channel's frame is speech only if it is
     within this many dB of the loudest channel (other players' voices leak in)."""

@@ -136,7 +136,8 @@ class Discarded:
     """End time (s)."""
     reason: str
     """"no words", "host echo", "too short", "a player's microphone" (a shared microphone
-    heard a voice a player's own microphone was hearing)."""
+    heard a voice a player's own microphone was hearing), "overtaken" (quieter talk that
+    a louder voice came into: the room's)."""
     text: str = ""
     """Whatever was recognized."""
 
@@ -305,11 +306,13 @@ class Listener:
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
                 self._guesses[ch] = (ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
             case SegmentEnd():
-                if self._heard_on_own(ev.segment):
+                mine = self._heard_on_own(ev.segment)
+                if mine or ev.overtaken:
                     self._recognizers[ch].reset()
                     self._guesses.pop(ch, None)
                     pending[ch] = []
-                    self._emit(Discarded(ch, ev.segment.start, ev.segment.end, "a player's microphone"))
+                    self._emit(Discarded(ch, ev.segment.start, ev.segment.end,
+                                         "a player's microphone" if mine else "overtaken"))
                     return
                 if not early and self.config.acknowledge_after:
                     self._wait_said(ch, ev.segment.end)  # its recognition is still to come

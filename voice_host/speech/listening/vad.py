@@ -6,7 +6,9 @@ from the channel's noise floor and Silero does not rule it out (``[listening] va
 "both"; "webrtc" or "silero" alone are settings); and, with one microphone per player,
 it stands out from the loudest channel's leak. An utterance starts at
 `start_frames` voiced frames among the last `start_window` and ends after
-`trailing_silence` seconds without speech; a lone voiced frame does not extend it.
+`trailing_silence` seconds without speech; a lone voiced frame does not extend it. A
+louder voice coming in (`takeover_db`) ends it too (as ``overtaken``: the room's talk),
+and starts its own: a player's word said over talk in the room is heard without it.
 What it finds comes out as events: :class:`SegmentStart` (with the pre-roll audio),
 :class:`SegmentAudio` (each frame while the utterance lasts) and :class:`SegmentEnd`
 (the :class:`Segment` and its audio); after `guess_after` seconds of silence inside an
@@ -74,6 +76,8 @@ class SegmentEnd:
     segment: Segment
     audio: np.ndarray = field(repr=False)
     """All of its audio, pre-roll included."""
+    overtaken: bool = False
+    """A louder voice came in and took over (`takeover_db`): this was quieter talk, the room's."""
 
 
 @dataclass
@@ -90,6 +94,11 @@ class SegmentPause:
 
 
 SegmenterEvent = SegmentStart | SegmentAudio | SegmentPause | SegmentEnd
+
+
+def _level_db(frame: np.ndarray) -> float:
+    """A frame's level (dBFS)."""
+    return float(10 * np.log10(np.mean(frame.astype(np.float64) ** 2) + 1e-12))
 
 
 class _ChannelState:
@@ -114,6 +123,8 @@ class _ChannelState:
         self.unlikely = 0
         """Frames in a row Silero has found unlikely to be speech (under `silero_veto_below`)."""
         self.audio: list[np.ndarray] = []
+        self.loudness: list[float] = []
+        """The level of each frame of the utterance under way, from its start (dBFS)."""
 
 
 class SileroFrames:
@@ -207,6 +218,7 @@ class Segmenter:
                     onset = len(ring) - len(recent) + next(i for i, (_, _, _, on) in enumerate(recent) if on)
                     st.start = ring[onset][0]
                     st.voiced = sum(fdur for _, _, v, _ in recent if v)
+                    st.loudness = [_level_db(f) for _, f, _, _ in recent]
                     # the pre-roll counts from the onset: Silero may start late
                     ring = ring[max(0, min(len(ring) - st.pre, onset - (st.pre - c.start_frames))):]
                     st.audio_start = ring[0][0]
@@ -218,6 +230,10 @@ class Segmenter:
                     events.append(SegmentStart(ch, st.start, pre))
                 continue
             st.audio.append(frame)
+            st.loudness.append(float(levels[ch]))
+            if self._taken_over(st):  # a louder voice came in: what was heard before it was another's
+                events += self._restart(ch, t)
+                continue
             events.append(SegmentAudio(ch, t, frame))
             if voiced:
                 st.voiced += fdur
@@ -234,6 +250,36 @@ class Segmenter:
                 st.paused = st.last_voiced_end
                 events.append(SegmentPause(ch, st.last_voiced_end, st.voiced))
         return events
+
+    def _taken_over(self, st: _ChannelState) -> bool:
+        """Whether a louder voice has taken over the utterance under way: two of its last
+        `start_frames` frames are `takeover_db` louder than any before them, past its first
+        `takeover_after` seconds. A player near the microphone, speaking over talk further
+        off that began the utterance (a television, another conversation)."""
+        c = self.config
+        k = c.start_frames
+        if not c.takeover_db or (len(st.loudness) - k) * c.frame_ms / 1000 < c.takeover_after:
+            return False
+        return sorted(st.loudness[-k:])[-2] >= max(st.loudness[:-k]) + c.takeover_db
+
+    def _restart(self, ch: int, t: float) -> list[SegmenterEvent]:
+        """End channel `ch`'s utterance where the pre-roll of its louder voice begins, and
+        start that voice's utterance there (its last `start_frames` frames, up to `t`)."""
+        st, c = self.states[ch], self.config
+        fdur = self.frame / SAMPLE_RATE
+        audio = np.concatenate(st.audio)
+        keep = min(audio.size, st.pre * self.frame)
+        start = t + fdur - c.start_frames * fdur
+        st.audio = [audio[: audio.size - keep]]
+        st.voiced = max(0.0, st.voiced - c.start_frames * fdur)
+        st.last_voiced_end = min(st.last_voiced_end, start)
+        ended = self.end(ch)
+        ended.overtaken = True
+        st.in_speech, st.start, st.audio_start = True, start, t + fdur - keep / SAMPLE_RATE
+        st.voiced, st.run, st.last_voiced_end = c.start_frames * fdur, 0, t + fdur
+        st.loudness = st.loudness[-c.start_frames:]
+        st.audio = [audio[audio.size - keep:]]
+        return [ended, SegmentStart(ch, start, st.audio[0])]
 
     def silent_since(self, ch: int) -> float | None:
         """Where the current silence of channel `ch`'s utterance began (the end of its
