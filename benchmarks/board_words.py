@@ -22,10 +22,9 @@ Each word is heard as `voice-host hear --board` hears a recording of it, in a ga
 knows the player's voice: the word with 0.6 s of silence before it and 0.8 s after (the
 noise over all of it), cut into utterances by the live listener's VAD at the player's
 level less `background_below` (what is quieter is the room's, set aside), and each
-utterance recognized with the hearing's
-own language and prior (host.hearing: `Hearing.sayable()`, the Moonshine search), per
-weight setting POINTS:KNOWN ([speech] prior_points, prior_known; 0:0 is the search
-without the prior). `--trimmed` gives the recognizer the clip alone instead (the
+utterance recognized with the hearing's own language and prior (host.hearing:
+`Hearing.sayable()`, the Moonshine search), per weight setting POINTS:KNOWN ([speech]
+prior_points, prior_known; 0:0 is the search without the prior). `--trimmed` gives the recognizer the clip alone instead (the
 measure before 2026-11-24: it overstates what a table gets). Reported per split,
 condition and setting, for good and weak plays: right (one utterance, the word heard),
 asked (heard with confidence under confirm_heard_below, or fitting the sound under
@@ -57,8 +56,9 @@ def heard_as_recorded(rec, hearing, audio: np.ndarray, condition: str, seed: int
     """The utterances the live listener cuts from a recording of `audio` with silence
     around it, in `condition` (noise over all of it, set against the word), and hears,
     as a game that knows the player's voice hears them: the listener cuts at the
-    player's level at the microphone (the word in `condition`) less `background_below`, and what is quieter than that is the room's,
-    set aside (host.hearing.attribute: the talk of a room in babble)."""
+    player's level at the microphone (the word in `condition`) less `background_below`,
+    and what is quieter than that is the room's, set aside (host.hearing.attribute:
+    the talk of a room in babble)."""
     from voice_host.speech.audio import speech_level
 
     x = rooms.in_condition(listening.padded(audio), audio, condition, seed, room)
