@@ -24,15 +24,14 @@ noise over all of it), cut into utterances by the live listener's VAD at the pla
 level less `background_below` (what is quieter is the room's, set aside), and each
 utterance recognized with the hearing's own language and prior (host.hearing:
 `Hearing.sayable()`, the Moonshine search), per weight setting POINTS:KNOWN ([speech]
-prior_points, prior_known; 0:0 is the search without the prior). `--trimmed` gives the recognizer the clip alone instead (the
-measure before 2026-11-24: it overstates what a table gets). Reported per split,
-condition and setting, for good and weak plays: right (one utterance, the word heard),
-asked (heard with confidence under confirm_heard_below, or fitting the sound under
-confirm_fit_below: the host doubts it, and asks, or takes it and says it in the score
-for its player to put right: docs/HEARING.md), silently wrong (a wrong word the host
-had no doubt of), and the misses by kind (MISSES: a wrong ending, "no" + a word, a
-collapse, ...).
-"""
+prior_points, prior_known; 0:0 is the search without the prior). `--trimmed` gives the
+recognizer the clip alone instead (the measure before 2026-11-24: it overstates what a
+table gets). Reported per split, condition and setting, for good and weak plays: right
+(one utterance, the word heard), asked (heard with confidence under confirm_heard_below,
+or fitting the sound under confirm_fit_below: the host doubts it, and asks, or takes it
+and says it in the score for its player to put right: docs/HEARING.md), silently wrong
+(a wrong word the host had no doubt of), and the misses by kind (MISSES: a wrong ending,
+"no" + a word, a collapse, ...)."""
 
 from __future__ import annotations
 
