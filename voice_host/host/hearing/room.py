@@ -50,16 +50,22 @@ class Room(Stage):
             self.heard.append(speech_over_noise(audio))
 
     @property
+    def stood_out(self) -> float | None:
+        """How far the last few utterances stood out from the room (their median, dB;
+        None before any is measured)."""
+        return float(np.median(self.heard)) if self.heard else None
+
+    @property
     def loud(self) -> bool:
-        """Whether the words lately stood out less than ``loud_below`` dB (the median of the last few)."""
-        return len(self.heard) >= 2 and float(np.median(self.heard)) < self.settings.loud_below
+        """Whether the words lately stood out less than ``loud_below`` dB (two measured at least)."""
+        return len(self.heard) >= 2 and self.stood_out < self.settings.loud_below
 
     @property
     def quiet(self) -> bool:
-        """Whether the words lately stood out at least ``take_over_noise`` dB (the median of
-        the last few; True before any is measured): quiet enough to take a doubted word
-        and let its player put it right (hearing.confirm)."""
-        return not self.heard or float(np.median(self.heard)) >= self.settings.take_over_noise
+        """Whether the words lately stood out at least ``take_over_noise`` dB (True before
+        any is measured): quiet enough to take a doubted word and let its player put it
+        right (hearing.confirm)."""
+        return self.stood_out is None or self.stood_out >= self.settings.take_over_noise
 
     def talk(self, t: float) -> None:
         """Speech of the room's own (not the table's) began at ``t``."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import collections
 import itertools
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -96,9 +96,16 @@ class SegmentPause:
 SegmenterEvent = SegmentStart | SegmentAudio | SegmentPause | SegmentEnd
 
 
-def _level_db(frame: np.ndarray) -> float:
-    """A frame's level (dBFS)."""
-    return float(10 * np.log10(np.mean(frame.astype(np.float64) ** 2) + 1e-12))
+class _Frame(NamedTuple):
+    """A frame kept from before an utterance starts, as it was judged."""
+
+    t: float
+    audio: np.ndarray
+    level: float
+    """dBFS."""
+    voiced: bool
+    onset: bool
+    """Speech but for Silero's late doubt or the table's level (:attr:`_ChannelState.onset`)."""
 
 
 class _ChannelState:
@@ -108,7 +115,7 @@ class _ChannelState:
         self.frame = SAMPLE_RATE * config.frame_ms // 1000
         self.pre = max(config.start_window, int(round(config.pre_roll * 1000 / config.frame_ms)))
         """Frames of audio kept before an utterance's start (its pre-roll, and the frames that started it)."""
-        self.ring: collections.deque = collections.deque(maxlen=self.pre + config.start_window)
+        self.ring: collections.deque[_Frame] = collections.deque(maxlen=self.pre + config.start_window)
         self.in_speech = False
         self.start = 0.0
         self.last_voiced_end = 0.0
@@ -210,21 +217,21 @@ class Segmenter:
             muted = bool(blocked and blocked[ch])
             voiced = not muted and self.is_voiced(ch, frame, float(levels[ch]), loudest)
             if not st.in_speech:
-                st.ring.append((t, frame, voiced, voiced or (st.onset and not muted)))
+                st.ring.append(_Frame(t, frame, float(levels[ch]), voiced, voiced or (st.onset and not muted)))
                 recent = list(st.ring)[-c.start_window :]
-                if sum(v for _, _, v, _ in recent) >= c.start_frames:
+                if sum(f.voiced for f in recent) >= c.start_frames:
                     st.in_speech = True
                     ring = list(st.ring)
-                    onset = len(ring) - len(recent) + next(i for i, (_, _, _, on) in enumerate(recent) if on)
-                    st.start = ring[onset][0]
-                    st.voiced = sum(fdur for _, _, v, _ in recent if v)
-                    st.loudness = [_level_db(f) for _, f, _, _ in recent]
+                    onset = len(ring) - len(recent) + next(i for i, f in enumerate(recent) if f.onset)
+                    st.start = ring[onset].t
+                    st.voiced = sum(fdur for f in recent if f.voiced)
+                    st.loudness = [f.level for f in recent]
                     # the pre-roll counts from the onset: Silero may start late
                     ring = ring[max(0, min(len(ring) - st.pre, onset - (st.pre - c.start_frames))):]
-                    st.audio_start = ring[0][0]
+                    st.audio_start = ring[0].t
                     st.run = 0
                     st.last_voiced_end = t + fdur
-                    pre = np.concatenate([f for _, f, _, _ in ring])
+                    pre = np.concatenate([f.audio for f in ring])
                     st.audio = [pre]
                     st.ring.clear()
                     events.append(SegmentStart(ch, st.start, pre))
