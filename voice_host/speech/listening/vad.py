@@ -220,21 +220,14 @@ class Segmenter:
                 st.ring.append(_Frame(t, frame, float(levels[ch]), voiced, voiced or (st.onset and not muted)))
                 recent = list(st.ring)[-c.start_window :]
                 if sum(f.voiced for f in recent) >= c.start_frames:
-                    st.in_speech = True
                     ring = list(st.ring)
                     onset = len(ring) - len(recent) + next(i for i, f in enumerate(recent) if f.onset)
-                    st.start = ring[onset].t
-                    st.voiced = sum(fdur for f in recent if f.voiced)
-                    st.loudness = [f.level for f in recent]
+                    start = ring[onset].t
                     # the pre-roll counts from the onset: Silero may start late
                     ring = ring[max(0, min(len(ring) - st.pre, onset - (st.pre - c.start_frames))):]
-                    st.audio_start = ring[0].t
-                    st.run = 0
-                    st.last_voiced_end = t + fdur
-                    pre = np.concatenate([f.audio for f in ring])
-                    st.audio = [pre]
                     st.ring.clear()
-                    events.append(SegmentStart(ch, st.start, pre))
+                    events.append(self._begin(st, t, start, ring[0].t, np.concatenate([f.audio for f in ring]),
+                                              sum(fdur for f in recent if f.voiced), [f.level for f in recent]))
                 continue
             st.audio.append(frame)
             st.loudness.append(float(levels[ch]))
@@ -280,13 +273,19 @@ class Segmenter:
         st.audio = [audio[: audio.size - keep]]
         st.voiced = max(0.0, st.voiced - c.start_frames * fdur)
         st.last_voiced_end = min(st.last_voiced_end, start)
-        ended = self.end(ch)
-        ended.overtaken = True
-        st.in_speech, st.start, st.audio_start = True, start, t + fdur - keep / SAMPLE_RATE
-        st.voiced, st.run, st.last_voiced_end = c.start_frames * fdur, 0, t + fdur
-        st.loudness = st.loudness[-c.start_frames:]
-        st.audio = [audio[audio.size - keep:]]
-        return [ended, SegmentStart(ch, start, st.audio[0])]
+        ended = self.end(ch, overtaken=True)
+        began = self._begin(st, t, start, t + fdur - keep / SAMPLE_RATE, audio[audio.size - keep:],
+                            c.start_frames * fdur, st.loudness[-c.start_frames:])
+        return [ended, began]
+
+    def _begin(self, st: _ChannelState, t: float, start: float, audio_start: float, pre: np.ndarray,
+               voiced: float, loudness: list[float]) -> SegmentStart:
+        """Start an utterance on ``st`` at ``start`` whose audio so far (``pre``, from
+        ``audio_start``) runs to the end of the frame at ``t``: ``voiced`` seconds of it
+        voiced, its frames' ``loudness`` so far."""
+        st.in_speech, st.start, st.audio_start, st.audio = True, start, audio_start, [pre]
+        st.voiced, st.run, st.last_voiced_end, st.loudness = voiced, 0, t + self.frame / SAMPLE_RATE, loudness
+        return SegmentStart(st.channel, start, pre)
 
     def silent_since(self, ch: int) -> float | None:
         """Where the current silence of channel `ch`'s utterance began (the end of its
@@ -294,15 +293,15 @@ class Segmenter:
         st = self.states[ch]
         return st.last_voiced_end if st.in_speech else None
 
-    def end(self, ch: int) -> SegmentEnd:
-        """End channel `ch`'s utterance now (at its trailing silence, or when the
-        listener knows it is over)."""
+    def end(self, ch: int, overtaken: bool = False) -> SegmentEnd:
+        """End channel `ch`'s utterance now (at its trailing silence, when the listener
+        knows it is over, or ``overtaken`` by a louder voice)."""
         st = self.states[ch]
         st.in_speech = False
         seg = Segment(ch, st.start, st.last_voiced_end, st.voiced, st.audio_start)
         audio = np.concatenate(st.audio) if st.audio else np.zeros(0, np.float32)
         st.audio = []
-        return SegmentEnd(ch, seg, audio)
+        return SegmentEnd(ch, seg, audio, overtaken)
 
     def flush(self) -> list[SegmentEnd]:
         """End every utterance still open (end of the recording)."""
