@@ -144,6 +144,55 @@ def test_the_opening_does_not_take_a_known_voice_for_the_player_asked(ear):
     assert hearing.voiceprints.clips == {"Ann": 1}  # Ben's print is not Ann's voice
 
 
+def test_a_fragment_in_a_known_voice_leaves_the_opening_asking(ear):
+    """Live, held-out table at 10 dB: a fragment heard as "i" in Dee's voice, while the
+    host asked Eli, opened the game, and nobody after Dee was ever enrolled. What is
+    neither an introduction nor a play nor a command does not end the opening."""
+    t, hearing = ear(start=None, board=None)
+    hearing.start_enrollment(0.0)
+    said(t, hearing, Heard(2, "I am Ann and I am ready to play"))
+    asked = "Ben, so I know your voice, please say: I am Ben, and I am ready to play."
+    assert t.heard[-1] == asked
+    for fragment in ("i", "um and"):
+        known = support.Heard(5, fragment, "Ann", 0.95, speaker_method="voiceprint", audio=np.ones(16000, np.float32))
+        assert said(t, hearing, known) == []
+    assert not t.session.begun and t.heard[-1] == asked
+    out = said(t, hearing, Heard(8, "I am Ben and I am ready to play"))
+    assert out == ["Thank you, Ben. I know your voice now.",
+                   "Cat, so I know your voice, please say: I am Cat, and I am ready to play."]
+    assert hearing.voiceprints.clips == {"Ann": 1, "Ben": 1}
+
+
+def test_the_asked_players_sentence_is_theirs_whoever_the_prints_say_it_sounds_like(ear):
+    """Live, held-out table at 10 dB: Eli's answer, its start lost ("and i am ready to
+    play"), came 4 s after Dee's whole introduction and sounded nearest Dee. It was taken
+    for the rest of hers, so Eli's voice went into Dee's print and Eli's words to Dee's
+    sheet. A finished introduction has no rest; the sentence the host asked for, naming
+    nobody, is the asked player's."""
+    t, hearing = ear(start=None, board=None)
+    hearing.start_enrollment(0.0)
+    said(t, hearing, Heard(1, "I am Ann and I am ready to play"))
+    nearest_ann = support.Heard(3, "and i am ready to play", "Ann", 0.94, speaker_method="voiceprint",
+                                audio=np.ones(16000, np.float32))
+    out = said(t, hearing, nearest_ann)
+    assert out == ["Thank you, Ben. I know your voice now.",
+                   "Cat, so I know your voice, please say: I am Cat, and I am ready to play."]
+    mangled = support.Heard(6, "i then passed and died and ready to play", "Ann", 0.2, speaker_method="voiceprint",
+                            audio=np.ones(16000, np.float32))
+    out = said(t, hearing, mangled)
+    assert out[0] == "Thank you, Cat. I know your voice now."
+    assert out[1].startswith("Prolix Classic for Ann, Ben and Cat")
+    assert hearing.voiceprints.clips == {"Ann": 1, "Ben": 1, "Cat": 1}
+
+
+def test_a_finished_introduction_has_no_rest(ear):
+    t, hearing = ear()
+    out = said(t, hearing, Heard(1, "I am Ben and I am ready to play"), Heard(2.5, "and I am ready to play"))
+    assert out == ["Thank you, Ben. I know your voice now.",
+                   "I didn't catch a word in 'and i am ready to play'. Say just the word, or 'play' and the word."]
+    assert hearing.voiceprints.clips == {"Ben": 1}
+
+
 def test_homophones_that_score_differently_are_asked_about(ear):
     t, hearing = ear(board="K N G H T S L R")
     value = {w: t.game.score(w)[0] for w in ("knight", "night")}

@@ -143,8 +143,8 @@ class Hearing:
         if self.voices.enroll(u):  # an introduction: a voice print, not an input
             return
         body = intents.normalize(u.body or u.text)
-        if not body:
-            return
+        if not body or self.voices.enrolling and not self._an_input(body, u):
+            return  # while the opening asks a player, a fragment in another's voice is nobody's answer
         self.open(u.start)
         self.tick(u.start)
         if self.question is not None:  # an answer, a word put right, or it waits
@@ -156,6 +156,13 @@ class Hearing:
                 self.confirm.waiting.append(u)
             return
         self._hear(u)
+
+    def _an_input(self, body: str, u: Heard) -> bool:
+        """Is ``body`` a command, or a word heard clearly enough not to ask "Did you
+        say ...?" (a player's name may come first)? What the opening does not hold for."""
+        named = self.voices.named_by_sound(body)
+        text, match = named[2] if named is not None else self.understand.read(body, u.speaker)
+        return text is not None and (match is None or match.confidence >= self.settings.confirm_below)
 
     def _hear(self, u: Heard) -> None:
         """The host's questions in order; the first that settles the utterance ends it."""

@@ -74,7 +74,8 @@ class Voices(Stage):
     unheard: list[str] = field(default_factory=list)
     """Players who did not answer the opening's question (told to say their name first)."""
     last: tuple[str, float] | None = None
-    """The player last enrolled and when their introduction ended."""
+    """The player last enrolled and when their introduction ended, while it may have a
+    rest to come (it did not reach "ready to play" yet)."""
     levels: dict[str, list[float]] = field(default_factory=dict)
     """Each player's speech level at the microphone (dB full scale), from the clips their
     voice print was learnt from: what the table sounds like, against the room."""
@@ -156,11 +157,12 @@ class Voices(Stage):
         if name is None and last and u.start - last[1] <= self.settings.sentence_gap and \
                 self._rest_of_introduction(text, last[0], u):
             name, more = last[0], True  # the rest of the sentence ("..., and I am ready to play"): more of that voice
-        if name is None and self.enrolling and not self.session.begun and not self._known_voice(u):
-            name = self.enrolling[0]  # the player the host asked, whatever they said
+        if name is None and self.enrolling and not self.session.begun and (
+                not self._known_voice(u) or _words_before_ready(text) is not None):
+            name = self.enrolling[0]  # the player the host asked, whatever they said; the sentence asked for is theirs
         if name is None or not self._add(name, audio, fresh=not more):
             return False
-        self.last = (name, u.end)
+        self.last = None if READY.search(text) else (name, u.end)  # a finished introduction has no rest
         if more:
             return True
         self.session.say(self.session.announcer.enrolled(name))
