@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/table.py --quick --prior 0:0,4:1   # the game's prior off and on
     .venv/bin/python benchmarks/table.py --engine whisper
     .venv/bin/python benchmarks/table.py --quick --live --no-answers   # the recording also said live
+    .venv/bin/python benchmarks/table.py --quick --live --no-recording   # the table that answers, from the file and live
     .venv/bin/python benchmarks/table.py --quick --mics channels   # a microphone channel per player
     .venv/bin/python benchmarks/table.py --quick --unheard Fay   # one player never says who they are
     .venv/bin/python benchmarks/table.py --splits tuning --confirm-heard 0.9,0.95   # how sure before asking
@@ -45,7 +46,10 @@ nobody answers is also said live: streamed in real time into the microphone of a
 PulseAudio server (null sink, pipe source: tests/speech/pulse.py) and heard by the live
 loop (`play_live`: the opening asks each player to say who they are while the
 introductions come, the host speaks through Piper to the server's speakers, barge-in
-and the tick as at a table); the table "live".
+and the tick as at a table); the table "live". The table that answers is said live too
+("live+ans"): its answers are put into the microphone as the host asks, each a short
+pause after the host has finished the sentence it answers (the question, or the score
+a player puts right, over what the host says next as a player would).
 
 With `--talk DB` other people talk in the room all evening, DB below the players (a
 television, another conversation): real recordings of real people (LibriVox read
@@ -248,7 +252,9 @@ class Conversation:
     """A mono source that grows as it is read: the scripted clips, each after its gap,
     and answers the table gives when the host asks (`answer`), put in as soon as the
     clip being said (if any) has ended, after a short pause. `noise` (a track as long
-    as needed, looped) is added to everything."""
+    as needed, looped) is added to everything. Said live, an answer also waits until the
+    host has said what it answers (`answer`'s ``heard``), and `offset` is the
+    microphone's time of the first sample, so that `placed` is on the host's clock."""
 
     realtime = False
     channels = 1
@@ -261,9 +267,11 @@ class Conversation:
         self.placed: list[tuple[float, float, object]] = []
         """(start, end, label) of every clip as it was put in the timeline."""
         self.duration = None
+        self.offset = 0.0
 
-    def answer(self, audio: np.ndarray, label=None) -> None:
-        self.answers.append((self.PAUSE, audio, label))
+    def answer(self, audio: np.ndarray, label=None, heard=None) -> None:
+        """Say ``audio`` next, once ``heard()`` is true (None: at once), after the pause."""
+        self.answers.append((self.PAUSE, audio, label, heard))
 
     def __iter__(self):
         from voice_host.speech.listening.sources import AudioChunk
@@ -286,13 +294,15 @@ class Conversation:
                     self.duration = n / SAMPLE_RATE
                     return
             chunk = np.zeros(step, np.float32)
+            if entry is not None and rest is entry[1] and entry[3:] and entry[3] is not None and not entry[3]():
+                gap = max(gap, int(self.PAUSE * SAMPLE_RATE))  # the player lets the host finish
             if entry is not None:
                 pause = min(step, gap)
                 gap -= pause
                 if pause < step:
                     if rest is entry[1]:  # the clip begins in this chunk
                         s, e = speech_bounds(entry[1])
-                        t = (n + pause) / SAMPLE_RATE
+                        t = self.offset + (n + pause) / SAMPLE_RATE
                         self.placed.append((t + s, t + e, entry[2]))
                     k = min(step - pause, rest.size)
                     chunk[pause:pause + k] = rest[:k]
@@ -402,52 +412,70 @@ def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan
     microphone of a PulseAudio server, heard by the live loop (`play_live`: the opening
     that asks each player to say who they are, barge-in, the tick), the host speaking
     to the server's speakers."""
+    speaker = _live_speaker()
+    s, hearing, rec, said, over, questions = _host(engine, voices, prior, speaker.voice.say if speaker.voice else None)
+    wall, shift = _say_live(hearing, rec, speaker, lambda mic, at: mic.say(audio[:, None]))
+    truth = [(a + shift, b + shift, *rest) for a, b, *rest in truth]
+    return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
+
+
+def _live_speaker():
+    """The host's voice on the live server's speakers: one for every live run (a voice
+    closed mid-sentence can take the process down)."""
+    from voice_host import config
+    from voice_host.host.output import Speaker
+
+    if len(LIVE) == 1:
+        import atexit
+
+        LIVE.append(Speaker(False, config.load(overrides=ROUNDS)))
+        atexit.register(LIVE[1].close)  # before the audio server stops (registered later, run first)
+    return LIVE[1]
+
+
+def _say_live(hearing, rec, speaker, write) -> tuple[float, float]:
+    """The live loop (`play_live`) hearing the server's microphone while ``write(mic,
+    at)`` says the table into it in real time (``at``: the microphone's time of its
+    first sample); (the loop's wall seconds, ``at``)."""
     import threading
 
     from voice_host import config
     from voice_host.by_voice import live_options, play_live
-    from voice_host.host.output import Speaker
     from voice_host.speech.listening.sources import open_source
 
     server = LIVE[0]
-    cfg = config.load(overrides=ROUNDS)
-    if len(LIVE) == 1:  # one voice for every live run (a voice closed mid-sentence can take the process down)
-        import atexit
-
-        LIVE.append(Speaker(False, cfg))
-        atexit.register(LIVE[1].close)  # before the audio server stops (registered later, run first)
-    speaker = LIVE[1]
-    s, hearing, rec, said, over, questions = _host(engine, voices, prior, speaker.voice.say if speaker.voice else None)
     source = open_source()
     source.start()
     began: list[float] = []
     done = threading.Event()
 
     def stream() -> None:
-        began.append(time.monotonic())
-        server.mic.say(audio[:, None])
-        server.mic.silence(4.0)  # the host answers the last word
-        source.close()
+        began.append(time.monotonic() - source.started_at)
+        try:
+            write(server.mic, began[0])
+            server.mic.silence(4.0)  # the host answers the last word
+        finally:  # a writer that fails ends the run, not hangs it
+            source.close()
         while not done.is_set():  # a microphone never falls silent: the stream stops on its next block
             server.mic.silence()
 
     writer = threading.Thread(target=stream, daemon=True)
     t0 = time.perf_counter()
     writer.start()
-    play_live(hearing, source, rec, voice=speaker.voice, **live_options(cfg, speaker))
+    play_live(hearing, source, rec, voice=speaker.voice, **live_options(config.load(overrides=ROUNDS), speaker))
     wall = time.perf_counter() - t0
     done.set()
     writer.join()
     if speaker.voice is not None:
         speaker.voice.stop()
-    shift = began[0] - source.started_at  # the recording's 0 on the microphone's clock
-    truth = [(a + shift, b + shift, *rest) for a, b, *rest in truth]
-    return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
+    return wall, began[0]
 
 
 def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, prior=None,
-                  mics: str = "one", unheard: str | None = None, room=None) -> dict:
-    """The table answers the host's questions (see the module doc); one microphone."""
+                  mics: str = "one", unheard: str | None = None, room=None, live: bool = False) -> dict:
+    """The table answers the host's questions (see the module doc); one microphone.
+    ``live``: said in real time into the live server's microphone, the host speaking to
+    its speakers and each answer waiting until the host has finished its question."""
     from voice_host.by_voice import play_recording
     from voice_host.host.records import Said
 
@@ -468,7 +496,20 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
     def reply(label, text: str, correction: bool = False) -> None:
         if answers.get(label, 0) < 3:  # a player gives up after three tries
             answers[label] = answers.get(label, 0) + 1
-            conv.answer(say(text, voices[label[0]]), Reply(label, correction))
+            conv.answer(say(text, voices[label[0]]), Reply(label, correction), heard_out())
+
+    def heard_out():
+        """Live: whether the host has finished the sentence being answered, or fell
+        silent (a sentence cut off by a player is never finished)."""
+        if voice is None:
+            return None
+        since, sentence = len(voice.history), saying[-1]
+
+        def done() -> bool:
+            later = voice.history[since:]
+            return not voice.speaking or any(
+                r.text == sentence and (r is not later[-1] or r.end <= voice.clock()) for r in later)
+        return done
 
     def on_say(sentence: str) -> None:
         q = hearing.question
@@ -497,14 +538,33 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
             elif label and r.text.split()[-1] not in same.get(label[1], {label[1]}):
                 reply(label, "No, " + ", ".join(NATO[c] for c in label[1]) + ".", correction=True)
 
+    speaker = _live_speaker() if live else None
+    voice = speaker.voice if speaker is not None else None
+
+    saying: list[str] = []
+
+    def say_to(sentence: str) -> None:
+        if voice is not None:
+            voice.say(sentence)
+        saying.append(sentence)
+        on_say(sentence)
+
+    def write(mic, at: float) -> None:
+        conv.offset = at
+        for chunk in conv:
+            mic.say(chunk.samples)
+
     asked: set = set()
     heard: list = []
-    s, hearing, rec, said, over, questions = _host(engine, voices, prior, on_say)
+    s, hearing, rec, said, over, questions = _host(engine, voices, prior, say_to)
     shown = hearing.on_hear
     hearing.on_hear = lambda u: (heard.append(u), shown and shown(u))
-    t0 = time.perf_counter()
-    play_recording(hearing, conv, rec)
-    wall = time.perf_counter() - t0
+    if live:
+        wall, _ = _say_live(hearing, rec, speaker, write)
+    else:
+        t0 = time.perf_counter()
+        play_recording(hearing, conv, rec)
+        wall = time.perf_counter() - t0
     truth = [(st, e, *lab) for st, e, lab in conv.placed if isinstance(lab, tuple) and not isinstance(lab, Reply)]
     replies = [(st, e, lab.about, lab.correction) for st, e, lab in conv.placed if isinstance(lab, Reply)]
     return score(s, said, over, truth, wall, conv.duration or 1.0, plan, questions, replies)
@@ -612,7 +672,8 @@ def main(argv=None) -> int:
     ap.add_argument("--interrupts", type=int, default=INTERRUPT_EVERY, metavar="N",
                     help=f"an interrupt one turn in N (default {INTERRUPT_EVERY}; 0: none)")
     ap.add_argument("--live", action="store_true",
-                    help="also the recording said live, through a PulseAudio server in real time")
+                    help="also the recording and the table that answers said live, through a PulseAudio server "
+                         "in real time")
     ap.add_argument("--no-recording", action="store_true", help="only the table that answers")
     ap.add_argument("--no-answers", action="store_true", help="only the recording nobody answers")
     ap.add_argument("--mics", default="one", choices=MICS,
@@ -686,11 +747,14 @@ def main(argv=None) -> int:
                 mixed = audio if snr is None else in_condition(audio, players, snr, room[split])  # nobody answers
                 if not args.no_recording:
                     runs.append(("recording", run(args.engine, voices, mixed, truth, plan, prior)))
-                if args.live and args.mics == "one":
+                if args.live and args.mics == "one" and not args.no_recording:
                     runs.append(("live", run_live(args.engine, voices, mixed, truth, plan, prior)))
                 if not args.no_answers and args.mics != "channels" and snr not in ("reverb", "far mic"):
                     answering = run_answering(args.engine, voices, plan, snr, prior, args.mics, unheard, room[split])
                     runs.append(("answering", answering))
+                    if args.live and args.mics == "one":
+                        runs.append(("live+ans", run_answering(args.engine, voices, plan, snr, prior, args.mics,
+                                                               unheard, room[split], live=True)))
                 for kind, r in runs:
                     head = f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}"
                     out.say((head.ljust(24) if len(head) < 24 else head + " ") + f"{prior[2]:<4g} " +

@@ -166,3 +166,60 @@ def test_each_microphone_learns_its_own_echo_so_a_far_one_still_hears_a_player_o
     heard = list(listen(ArraySource(mic), moon, ["Ann", "Cat"], channel_players=["Ann", None], voice=voice))
     # (the host's voice under her word may add a faint word of its own to the free transcript)
     assert [u.channel for u in heard] == [1] and "window" in heard[0].body.split(), heard
+
+
+class EchoingMic:
+    """A microphone near the speakers: the player's audio plus, as it is read, every
+    sound the host has played by then (`history`), at `gain`."""
+
+    channels, realtime = 1, False
+
+    def __init__(self, audio: np.ndarray, history: list[HostPlayback], gain: float):
+        self.audio, self.history, self.gain = audio, history, gain
+
+    def __iter__(self):
+        from voice_host.speech.listening.sources import AudioChunk
+
+        step = SAMPLE_RATE // 10
+        for i in range(0, self.audio.size, step):
+            chunk = self.audio[i:i + step].copy()
+            for p in self.history:
+                a = i - int(round(p.start * SAMPLE_RATE))
+                if a + chunk.size > 0 and a < p.samples.size:
+                    part = p.samples[max(a, 0):a + chunk.size]
+                    chunk[max(-a, 0):max(-a, 0) + part.size] += self.gain * part
+            yield AudioChunk(i / SAMPLE_RATE, chunk[:, None])
+
+    def close(self):
+        pass
+
+
+def test_the_hosts_tick_in_a_pause_does_not_cut_what_the_player_goes_on_to_say(moon, say):
+    """Live, held-out answering table: a player spelling a word ("Romeo, Echo, ...")
+    paused 0.2-0.3 s between letters; the host's tick came in the pause, the echo gate
+    took the letters said over its tail for the tick's echo, the pause ran past the
+    trailing silence and the spelling was heard as pieces ("romeo", "echo sierra papa
+    ..."). The tick is not gated: its echo is too short to pass for speech."""
+    from voice_host.speech.listening.turns import Waiting
+    from voice_host.speech.speaking import earcons
+
+    asked = "Did you say premise or promise?"
+    host = say(asked, "awb")
+    tick = earcons.earcon("heard", SAMPLE_RATE).astype(np.float32)
+    spelled = say("Papa, Romeo, Echo, Mike, India, Sierra, Echo.", "kal16")
+    start = 1.0 + host.size / SAMPLE_RATE + 0.8
+    audio = place([(start, spelled, 0)], duration=start + spelled.size / SAMPLE_RATE + 2)[:, 0]
+    voice = FakeVoice(HostPlayback(asked, 1.0, 1.0 + host.size / SAMPLE_RATE, host))
+    voice.stopped = True  # the question was over when the player began
+
+    def tick_at_a_pause(event) -> None:
+        if isinstance(event, Waiting):
+            at = event.time + 0.3
+            voice.history.append(HostPlayback("", at, at + tick.size / SAMPLE_RATE, tick, earcon="heard"))
+
+    mic = EchoingMic(audio, voice.history, gain=0.5)  # speakers by the microphone: the echo is loud
+    heard = list(listen(mic, moon, voice=voice, on_event=tick_at_a_pause))
+    assert len(voice.history) > 1  # the host ticked in the player's pauses
+    assert len(heard) == 1, [u.text for u in heard]
+    words = heard[0].text.split()
+    assert words[0] == "papa" and words[-2:] == ["sierra", "echo"], heard[0].text  # all of it, in one

@@ -21,6 +21,10 @@ MAX_DELAY = 0.15
 """Longest expected delay from the host's playback to a microphone next to it (s)."""
 TAIL = 0.25
 """Echo lasting after a sentence ends (room reverberation), in seconds."""
+UNGATED = ("heard",)
+"""Earcons the microphone is not gated for: the tick the host plays in a player's pause
+while the utterance goes on. A player who goes on over it is not the host's echo, and
+its own echo is too short to pass for speech (``[listening] min_speech``)."""
 LEARN_OUTLIER = 10.0
 """While the echo gain is learned, a frame this many times the typical ratio is a player
 talking, not the host's echo."""
@@ -70,7 +74,8 @@ class EchoGate:
         return self._gain
 
     def _active(self, t0: float, t1: float) -> list[HostPlayback]:
-        return [p for p in self.playbacks[-8:] if p.start - self.max_delay <= t1 and t0 <= p.end + self.tail]
+        return [p for p in self.playbacks[-8:] if p.start - self.max_delay <= t1 and t0 <= p.end + self.tail
+                and p.earcon not in UNGATED]
 
     def host_active(self, t0: float, t1: float) -> bool:
         """True when the host's voice may be in the microphone during [t0, t1]."""
