@@ -294,7 +294,8 @@ class Conversation:
                     self.duration = n / SAMPLE_RATE
                     return
             chunk = np.zeros(step, np.float32)
-            if entry is not None and rest is entry[1] and entry[3:] and entry[3] is not None and not entry[3]():
+            heard = entry[3] if entry is not None and len(entry) > 3 else None  # an answer's
+            if heard is not None and rest is entry[1] and not heard():
                 gap = max(gap, int(self.PAUSE * SAMPLE_RATE))  # the player lets the host finish
             if entry is not None:
                 pause = min(step, gap)
@@ -493,6 +494,10 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
         lab = next((lab for st, e, lab in conv.placed if lab is not None and st - 0.5 <= t <= e + 0.5), None)
         return lab.about if isinstance(lab, Reply) else lab
 
+    speaker = _live_speaker() if live else None
+    voice = speaker.voice if speaker is not None else None
+    saying: list[str] = []  # what the host said, in order
+
     def reply(label, text: str, correction: bool = False) -> None:
         if answers.get(label, 0) < 3:  # a player gives up after three tries
             answers[label] = answers.get(label, 0) + 1
@@ -537,11 +542,6 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
                 reply(label, "That was mine.", correction=True)
             elif label and r.text.split()[-1] not in same.get(label[1], {label[1]}):
                 reply(label, "No, " + ", ".join(NATO[c] for c in label[1]) + ".", correction=True)
-
-    speaker = _live_speaker() if live else None
-    voice = speaker.voice if speaker is not None else None
-
-    saying: list[str] = []
 
     def say_to(sentence: str) -> None:
         if voice is not None:

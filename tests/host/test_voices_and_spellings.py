@@ -146,8 +146,9 @@ def test_the_opening_does_not_take_a_known_voice_for_the_player_asked(ear):
 
 def test_a_fragment_in_a_known_voice_leaves_the_opening_asking(ear):
     """Live, held-out table at 10 dB: a fragment heard as "i" in Dee's voice, while the
-    host asked Eli, opened the game, and nobody after Dee was ever enrolled. What is
-    neither an introduction nor a play nor a command does not end the opening."""
+    host asked Eli, opened the game, and nobody after Dee was ever enrolled; so did a
+    word the recognizer was far from sure of ("newborn", 0.00). What is neither an
+    introduction nor a sure play nor a command does not end the opening."""
     t, hearing = ear(start=None, board=None)
     hearing.start_enrollment(0.0)
     said(t, hearing, Heard(2, "I am Ann and I am ready to play"))
@@ -156,6 +157,9 @@ def test_a_fragment_in_a_known_voice_leaves_the_opening_asking(ear):
     for fragment in ("i", "um and"):
         known = support.Heard(5, fragment, "Ann", 0.95, speaker_method="voiceprint", audio=np.ones(16000, np.float32))
         assert said(t, hearing, known) == []
+    doubtful = support.Heard(6, "newborn", "Ann", confidence=0.0, speaker_method="voiceprint", constrained=True,
+                             audio=np.ones(16000, np.float32))  # heard at 10 dB for the rest of Ann's sentence
+    assert said(t, hearing, doubtful) == []
     assert not t.session.begun and t.heard[-1] == asked
     out = said(t, hearing, Heard(8, "I am Ben and I am ready to play"))
     assert out == ["Thank you, Ben. I know your voice now.",

@@ -158,8 +158,10 @@ class Hearing:
         self._hear(u)
 
     def _an_input(self, body: str, u: Heard) -> bool:
-        """Is ``body`` a command, or a word heard clearly enough not to ask "Did you
+        """Is ``body`` a command, or a word heard surely enough not to ask "Did you
         say ...?" (a player's name may come first)? What the opening does not hold for."""
+        if self.settings.unsure(u):
+            return False
         named = self.voices.named_by_sound(body)
         text, match = named[2] if named is not None else self.understand.read(body, u.speaker)
         return text is not None and (match is None or match.confidence >= self.settings.confirm_below)

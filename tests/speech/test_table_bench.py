@@ -1,0 +1,40 @@
+"""benchmarks/table.py's table that answers, said live: a player's answer waits until the
+host has said what it answers, then a short pause, as a player at a table lets the host
+finish its question."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RATE = 16000
+
+
+@pytest.fixture(scope="module")
+def table():
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(ROOT / "benchmarks"))
+        return importlib.import_module("table")
+
+
+def test_an_answer_waits_until_the_host_has_said_what_it_answers(table):
+    word = np.full(RATE // 2, 0.5, np.float32)  # a scripted word, said 1 s in
+    conv = table.Conversation([(1.0, word, ("Ann", "jewelers"))])
+    conv.offset = 10.0  # the microphone's time of the first sample
+    host_done = []
+    chunks = iter(conv)
+    for _ in range(20):  # 2 s: the word has been said; the host asks about it
+        next(chunks)
+    conv.answer(np.full(RATE // 4, 0.5, np.float32), table.Reply(("Ann", "jewelers"), False), lambda: bool(host_done))
+    for _ in range(30):  # the host is still asking: nothing is said
+        assert not next(chunks).samples.any()
+    host_done.append(True)
+    start = next(i for i in range(30) if next(chunks).samples.any())
+    assert start == pytest.approx(conv.PAUSE * 10, abs=1)  # after the pause, in tenths of a second
+    (word_at, _, said), (answer_at, _, reply) = conv.placed
+    assert said == ("Ann", "jewelers") and word_at == pytest.approx(11.0, abs=0.05)  # on the host's clock
+    assert reply.about == ("Ann", "jewelers") and answer_at == pytest.approx(10.0 + 5.0 + conv.PAUSE, abs=0.15)
