@@ -223,3 +223,36 @@ def test_the_hosts_tick_in_a_pause_does_not_cut_what_the_player_goes_on_to_say(m
     assert len(heard) == 1, [u.text for u in heard]
     words = heard[0].text.split()
     assert words[0] == "papa" and words[-2:] == ["sierra", "echo"], heard[0].text  # all of it, in one
+
+
+def test_a_player_over_the_host_in_a_loud_room_is_not_taken_for_its_echo(say):
+    """Live, held-out answering table at 10 dB: the microphone heard no echo of the host
+    (a null sink) but the room's noise, so the gain learnt from the host's first frames
+    was the noise's; a player's word said over the host, only 10 dB above that noise,
+    was no louder than the "echo" and was cut. The gate predicts the echo over the
+    room's own noise (heard while the host is quiet); the host alone, noise and all, is
+    still its echo where the speakers reach the microphone."""
+    rng = np.random.default_rng(0)
+    host = say("Board. Four points: C, R; three points: G, T.", "awb")
+    word = say("meaningless", "kal16")
+    level = float(np.sqrt(np.mean(word[np.abs(word) > 0.01] ** 2)))
+
+    def noise(n: int) -> np.ndarray:  # 10 dB under the word
+        return (rng.standard_normal(n) * level / 10 ** 0.5).astype(np.float32)
+
+    def frames(audio: np.ndarray, t0: float):
+        for i in range(0, audio.size - 480 + 1, 480):
+            yield t0 + i / SAMPLE_RATE, t0 + (i + 480) / SAMPLE_RATE, audio[i:i + 480]
+
+    for echo in (0.0, 0.1):  # a null sink (or headphones), and speakers by the microphone (11 dB under the word)
+        gate = EchoGate([HostPlayback("Board", 2.0, 2.0 + host.size / SAMPLE_RATE, host)])
+        for t0, t1, f in frames(noise(2 * SAMPLE_RATE), 0.0):  # the room before the host speaks
+            gate.is_echo(t0, t1, f)
+        mic = noise(host.size) + echo * host
+        mic[SAMPLE_RATE:SAMPLE_RATE + word.size] += word  # the player's word, 1 s into the host's sentence
+        said = [(t0, gate.is_echo(t0, t1, f), f) for t0, t1, f in frames(mic, 2.0)]
+        alone = [gated for t, gated, f in said if t < 3.0 - 0.1 and np.sqrt(np.mean(f ** 2)) > 2 * level / 10 ** 0.5]
+        assert all(alone) if echo else not alone  # the host alone is its echo
+        voiced = [gated for t, gated, f in said
+                  if 3.0 <= t < 3.0 + word.size / SAMPLE_RATE and np.sqrt(np.mean(f ** 2)) > 2 * level / 10 ** 0.5]
+        assert voiced and not any(voiced), (echo, sum(voiced), len(voiced))  # the word is the player's

@@ -12,6 +12,9 @@ dropped as a second check. Without reference audio the gate works by time alone.
 
 from __future__ import annotations
 
+import math
+from collections import deque
+
 import numpy as np
 
 from ..audio import SAMPLE_RATE
@@ -25,6 +28,12 @@ UNGATED = ("heard",)
 """Earcons the microphone is not gated for: the tick the host plays in a player's pause
 while the utterance goes on. A player who goes on over it is not the host's echo, and
 its own echo is too short to pass for speech (``[listening] min_speech``)."""
+ROOM_FRAMES = 150
+"""How many of the latest frames heard while the host is quiet tell the room's noise
+(about 4.5 s of 30 ms frames)."""
+ROOM_MARGIN = 1.5
+"""The room's noise reaches this far above its floor (the 20th percentile of those
+frames) from frame to frame: 3.5 dB."""
 LEARN_OUTLIER = 10.0
 """While the echo gain is learned, a frame this many times the typical ratio is a player
 talking, not the host's echo."""
@@ -66,7 +75,8 @@ class EchoGate:
         self.learn_frames = learn_frames
         """Frames of host speech at the start used to learn the echo gain."""
         self._gain: float | None = None
-        self._learned: list[float] = []  # microphone / host levels while the gain is learned
+        self._learned: list[tuple[float, float]] = []  # microphone / host levels, and its echo's, while learnt
+        self._room: deque[float] = deque(maxlen=ROOM_FRAMES)  # microphone levels while the host is quiet
 
     @property
     def echo_gain(self) -> float | None:
@@ -97,39 +107,44 @@ class EchoGate:
     def is_echo(self, t0: float, t1: float, frame: np.ndarray) -> bool:
         """True when the microphone frame [t0, t1] is (just) the host's own voice."""
         active = self._active(t0, t1)
+        mic = _level(frame)
         if not active:
+            self._room.append(mic)
             return False
         if any(p.samples is None for p in active):
             return True  # no reference audio: gate by time
         # what the host played during the last max_delay seconds (echo is causal)
         ref = max(self._reference_rms(p, t0, t1) for p in active)
-        mic = _level(frame)
+        noise = ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
+        echo = math.sqrt(max(mic * mic - noise * noise, 0.0))  # what of it may be the host's
         if ref < 1e-3:
             # the host is quiet now (a pause, or just after the end): reverberation only
             tail_ref = max(self._reference_rms(p, t0 - self.tail, t1) for p in active)
             if tail_ref < 1e-3 or self._gain is None:
                 return False
-            return mic <= self.double_talk_ratio * self._gain * tail_ref * 0.5
-        ratio = mic / ref
+            return mic <= self.double_talk_ratio * math.hypot(self._gain * tail_ref * 0.5, noise)
         if len(self._learned) < self.learn_frames:
-            return self._learn(mic, ref)
-        if ratio <= self.double_talk_ratio * self._gain:
+            return self._learn(mic / ref, echo / ref)
+        if mic <= self.double_talk_ratio * math.hypot(self._gain * ref, noise):  # the echo over the room's noise
             # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
-            self._gain = max(1e-3, self._gain * 0.998, min(ratio, self._gain * 1.02))
+            self._gain = max(1e-3, self._gain * 0.998, min(echo / ref, self._gain * 1.02))
             return True
         return False
 
-    def _learn(self, mic: float, ref: float) -> bool:
+    def _learn(self, ratio: float, echo: float) -> bool:
         """Learn the echo gain from the first frames of the host's speech (the loudest
-        ratio, as cautious as can be), leaving out frames far above the typical one (the
-        20th percentile, the host alone before anyone joins in): a player talking over
-        them where the speakers do not reach the microphone (headphones, a null sink).
-        Whether this frame is echo."""
-        self._learned.append(mic / ref)
-        ratios = np.array(self._learned)
+        ratio of the echo, heard over the room's noise, to the host: as cautious as can
+        be), leaving out frames far above the typical one (the 20th percentile of the
+        microphone's ratios, the host alone before anyone joins in): a player talking
+        over them where the speakers do not reach the microphone (headphones, a null
+        sink). The room's noise is not the host's echo: learnt as echo, a player's word
+        said over the host in a loud room would be no louder than the "echo". Whether
+        this frame is echo."""
+        self._learned.append((ratio, echo))
+        ratios, echoes = np.array(self._learned).T
         typical = max(float(np.percentile(ratios, 20)), 1e-3)
-        self._gain = max(float(ratios[ratios <= LEARN_OUTLIER * typical].max(initial=1e-3)), 1e-3)
-        return ratios[-1] <= LEARN_OUTLIER * typical
+        self._gain = max(float(echoes[ratios <= LEARN_OUTLIER * typical].max(initial=1e-3)), 1e-3)
+        return ratio <= LEARN_OUTLIER * typical
 
     def is_echo_text(self, text: str, t0: float, t1: float, audio: np.ndarray | None = None) -> bool:
         """True when `text`, heard in [t0, t1], repeats what the host was saying, and the
