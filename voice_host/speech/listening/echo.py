@@ -3,8 +3,9 @@
 Every sentence the host plays is kept as a :class:`~voice_host.speech.speaking.voice.HostPlayback`
 (its samples, start and end on the audio source's timeline). For each microphone frame
 the :class:`EchoGate` predicts the loudest echo the host's audio could cause (an
-adaptive echo gain times the host's own level around that moment) and calls the frame
-the host's unless it is clearly louder: a Geigel-style double-talk detector. Host-only
+adaptive echo gain times the host's own level around that moment, over the room's own
+noise heard while the host is quiet) and calls the frame the host's unless it is
+clearly louder: a Geigel-style double-talk detector. Host-only
 audio never starts an utterance; a player talking over the host does (and the listener
 then stops the host: barge-in). Transcripts that repeat what the host just said are
 dropped as a second check. Without reference audio the gate works by time alone.
