@@ -118,11 +118,23 @@ class Sayable:
         return replace(self, prior=prior, _compiled=self._compiled)
 
     def language(self) -> "Language":
-        """The compiled language (built once per Sayable; the word list once per object)."""
+        """The compiled language: built once per Sayable, and shared with every Sayable
+        of the same sentences (a recognizer's walks are memoized on it, so a game that
+        goes back to what it accepted a moment ago finds them done)."""
         if not self._compiled:
             with _compile_lock:
                 if not self._compiled:
-                    self._compiled.append(Language(self))
+                    key = (id(self.words) if self.words is not None else None, self.phrases, self.names,
+                           self.spelling, self.whole_words, self.tails, self.repeat, self.bare)
+                    hit = _languages.get(key)
+                    if hit is None or hit._sayable.words is not self.words:
+                        hit = Language(self)
+                        if len(_languages) >= LANGUAGES_KEPT:
+                            _languages.pop(next(iter(_languages)))
+                    else:
+                        _languages.pop(key)  # the most recently used last
+                    _languages[key] = hit
+                    self._compiled.append(hit)
         return self._compiled[0]
 
     def __contains__(self, sentence: object) -> bool:
@@ -130,6 +142,10 @@ class Sayable:
 
 
 _compile_lock = threading.Lock()
+_languages: dict[tuple, "Language"] = {}
+LANGUAGES_KEPT = 8
+"""How many compiled languages are kept for Sayables of the same sentences: a game
+moves between a few (a word may be put right or not; a question open or not)."""
 _dict_lock = threading.Lock()
 _dict_words: list[tuple[str, ...]] = []
 

@@ -126,9 +126,9 @@ class MoonshineModel:
         per language and state set).
 
         A state set's tokens are the union of its members'. The members that live
-        in the dictionary (W, P) do not depend on the phrases or names, so their
-        walks are cached per dictionary (and what may follow a word: a game's tails)
-        for the whole process: only the first Sayable over a dictionary pays for the
+        in the dictionary (W, P: a word, its end; L, LM: a word spelled out) do not
+        depend on the phrases or names, so their walks are cached per dictionary (and
+        what may follow a word: a game's tails) for the whole process: only the first Sayable over a dictionary pays for the
         big walk (~1 s), later ones only for their phrases and names (milliseconds). A space occurs only at the start of a
         token, so the start state and the state after a name's mark are a space
         followed by the roots' walks from the vocabulary trie's space node.
@@ -154,7 +154,7 @@ class MoonshineModel:
 
     def _single(self, lang: Language, s: tuple) -> tuple[np.ndarray, list]:
         kind = s[0]
-        if kind in ("W", "P"):
+        if kind in ("W", "P", "L", "LM"):
             key = (id(lang.words), lang.word_context, "", s)
             hit = self._global.get(key)
             if hit is None or hit[0] is not lang.words:

@@ -132,9 +132,9 @@ class MoonshineRecognizer(WholeUtterance):
     def constrain(self, sayable: Sayable | None) -> None:
         """What may be said next (None: anything). Takes effect at the next utterance.
 
-        The language's first tokens are worked out at once in a background thread
-        (the first Sayable over a dictionary takes ~1 s, later ones ~0.1 s), so the
-        next utterance does not wait for them."""
+        The language's first tokens, ranked by the game's prior, are worked out at
+        once in a background thread (the first Sayable over a dictionary takes ~1 s,
+        later ones ~0.1 s), so the next utterance does not wait for them."""
         self._sayable = sayable
         if sayable is not None:
             threading.Thread(target=self._warm, args=(sayable,), daemon=True).start()
@@ -143,7 +143,9 @@ class MoonshineRecognizer(WholeUtterance):
         try:
             lang = sayable.language()
             if lang.start:
-                self.model.allowed(lang, lang.start)
+                _, nxt = self.model.allowed(lang, lang.start)
+                if sayable.prior is not None:  # the first step ranks every first token with the prior
+                    lang.ahead(sayable.prior).many(nxt)
         except Exception:  # noqa: BLE001 - only a warm-up: the utterance redoes it
             pass
 
@@ -250,7 +252,8 @@ class MoonshineRecognizer(WholeUtterance):
         them (on the same encoder output): into `d.second` and `d.ids`.
 
         Only when names may come first, the free decode has two words or more and the
-        search's best sentence does not start with a name: the search then often keeps
+        search's best sentence neither starts with a name nor is the free decode itself
+        (then the search has lost nothing the free decode heard): the search often keeps
         a short sentence that ends early ("An interlocutor." -> "an"; "God, blascoot!"
         -> "god") and loses the name at its first steps. The candidates are each name
         followed by the project matcher's best words for the rest of the free decode
@@ -259,7 +262,7 @@ class MoonshineRecognizer(WholeUtterance):
         fw = free_norm.split()
         names = set(lang.names)
         best = next(iter(found), "").split()
-        if len(fw) < 2 or not names or (best and best[0] in names and len(best) > 1):
+        if len(fw) < 2 or not names or (best and best[0] in names and len(best) > 1) or len(best) >= len(fw):
             return
         words = None
         if lang.words or len(lang.names) > 4:  # the matcher (loaded with the dictionary)
