@@ -116,7 +116,8 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
     recognizer's memoized walks of the language grow into millions of objects, and a
     full collection over them took 130-260 ms, often in the middle of a word's
     recognition (the reply's time). Before each freeze the young generations are
-    collected (a few milliseconds), so cyclic garbage is not frozen with the rest.
+    collected (a few milliseconds), so cyclic garbage is not frozen with the rest; when
+    the game is over, everything is the collector's again.
     """
     import gc
     import queue
@@ -157,40 +158,43 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
     hearing.warm()
     gc.collect()  # once, before anyone speaks
     gc.freeze()
-    if hearing.voiceprints is not None and not channel_players:
-        hearing.start_enrollment(offset)  # one microphone: learn each voice first
-    else:
-        hearing.open(offset)
-    threading.Thread(target=run, daemon=True, name="listener").start()
-    ticked, heard = offset, False
-    while True:
-        for line in notices() if notices is not None else ():
-            hearing.session.say(line)
-        try:
-            item = inbox.get(timeout=0.2)
-        except queue.Empty:
-            continue  # no audio: the clock waits for it
-        except KeyboardInterrupt:  # the table stops the game: what was said counts, then it is saved
-            hearing.finish(windows=False)  # a word still open to a challenge stays open for the resume
-            raise
-        try:
-            if item is None:
-                break
-            if isinstance(item, float):
-                t = offset + item
-                if heard or t >= ticked + TICK_EVERY - 1e-9:  # after an utterance at once: its tie window may be over
-                    hearing.tick(t)
-                    ticked, heard = max(ticked, t), False
-                continue
-            item.start += offset
-            item.end += offset
-            hearing.hear(item)
-            heard = True
-            gc.collect(1)  # the young garbage only (milliseconds); see the docstring
-            gc.freeze()
-        finally:
-            inbox.task_done()
-    hearing.finish()
+    try:
+        if hearing.voiceprints is not None and not channel_players:
+            hearing.start_enrollment(offset)  # one microphone: learn each voice first
+        else:
+            hearing.open(offset)
+        threading.Thread(target=run, daemon=True, name="listener").start()
+        ticked, heard = offset, False
+        while True:
+            for line in notices() if notices is not None else ():
+                hearing.session.say(line)
+            try:
+                item = inbox.get(timeout=0.2)
+            except queue.Empty:
+                continue  # no audio: the clock waits for it
+            except KeyboardInterrupt:  # the table stops the game: what was said counts, then it is saved
+                hearing.finish(windows=False)  # a word still open to a challenge stays open for the resume
+                raise
+            try:
+                if item is None:
+                    break
+                if isinstance(item, float):
+                    t = offset + item
+                    if heard or t >= ticked + TICK_EVERY - 1e-9:  # after an utterance at once: its tie window may be over
+                        hearing.tick(t)
+                        ticked, heard = max(ticked, t), False
+                    continue
+                item.start += offset
+                item.end += offset
+                hearing.hear(item)
+                heard = True
+                gc.collect(1)  # the young garbage only (milliseconds); see the docstring
+                gc.freeze()
+            finally:
+                inbox.task_done()
+        hearing.finish()
+    finally:
+        gc.unfreeze()  # a game over: its objects are the collector's again
 
 
 def listener_for(hearing, recognizer, channel_players=None, voice=None, on_event=None, config=None):
