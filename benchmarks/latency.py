@@ -70,6 +70,7 @@ sample p95 <= 120 ms.
 from __future__ import annotations
 
 import dataclasses
+import select
 import statistics
 import subprocess
 import sys
@@ -549,6 +550,8 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     return Run(condition, lines, log, card.opened, recognizer.name, perf() - t0, sheets)
 
 
+JOIN_WAIT = 90
+"""Seconds the phones' process has to join the game (each phone's handshake may take 60)."""
 PHONES_PROCESS = """
 import json, ssl, sys
 import numpy as np, soxr
@@ -558,7 +561,7 @@ context = ssl.create_default_context()
 context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # the host's own certificate
 sockets = []
 for player in players:
-    ws = connect(url, ssl=context, max_queue=None, legacy=True)
+    ws = connect(url, ssl=context, max_queue=None, legacy=True, open_timeout=60)
     ws.send(json.dumps({"code": code, "name": player, "rate": 48000}))
     assert json.loads(ws.recv(timeout=30)) == {"joined": player}
     sockets.append(ws)
@@ -604,8 +607,12 @@ class PhoneLink:
         self.phones = subprocess.Popen([sys.executable, "-c", PHONES_PROCESS,
                                         self.display.url.replace("https", "wss") + "phone", self.hub.code, *PLAYERS],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        if self.phones.stdout.readline().strip() != b"joined":
-            raise RuntimeError("the phones could not join")
+        # a websocket handshake that times out can leave websockets' client waiting on its
+        # reader thread for ever: the phones get a minute to join, then go
+        ready, _, _ = select.select([self.phones.stdout], [], [], JOIN_WAIT)
+        if not ready or self.phones.stdout.readline().strip() != b"joined":
+            self.phones.kill()
+            raise RuntimeError(f"the phones could not join in {JOIN_WAIT} s")
 
     def play(self) -> None:
         """The players' lines, from now on."""

@@ -256,3 +256,36 @@ def test_a_player_over_the_host_in_a_loud_room_is_not_taken_for_its_echo(say):
         voiced = [gated for t, gated, f in said
                   if 3.0 <= t < 3.0 + word.size / SAMPLE_RATE and np.sqrt(np.mean(f ** 2)) > 2 * level / 10 ** 0.5]
         assert voiced and not any(voiced), (echo, sum(voiced), len(voiced))  # the word is the player's
+
+
+def test_the_weaker_sounds_of_a_word_said_over_the_host_stay_the_players(say):
+    """Live at 10 dB, a table answering over the host kept 50% of its words on the right
+    sheet against 72% from the recording: each frame was judged alone, so a word's weaker
+    sounds, no louder than the echo and the noise together, were taken for the host and
+    the word reached the recognizer in pieces. Once a player is found over the host, the
+    frames that follow are theirs for a moment (a double-talk hangover); the host alone
+    is still its echo."""
+    rng = np.random.default_rng(1)
+    host = say("Board. Four points: C, R; three points: G, T.", "awb")
+    word = say("meaningless", "kal16")
+    level = float(np.sqrt(np.mean(word[np.abs(word) > 0.01] ** 2)))
+    noise_level = level / 10 ** 0.5  # 10 dB under the word
+
+    def noise(n: int) -> np.ndarray:
+        return (rng.standard_normal(n) * noise_level).astype(np.float32)
+
+    gate = EchoGate([HostPlayback("Board", 2.0, 2.0 + host.size / SAMPLE_RATE, host)])
+    for i in range(0, 2 * SAMPLE_RATE, 480):  # the room before the host speaks
+        gate.is_echo(i / SAMPLE_RATE, (i + 480) / SAMPLE_RATE, noise(480))
+    mic = noise(host.size) + 0.3 * host  # speakers by the microphone
+    mic[SAMPLE_RATE:SAMPLE_RATE + word.size] += word  # the player's word, 1 s into the host's sentence
+    said = [(2.0 + i / SAMPLE_RATE, gate.is_echo(2.0 + i / SAMPLE_RATE, 2.0 + (i + 480) / SAMPLE_RATE, mic[i:i + 480]),
+             float(np.sqrt(np.mean(word[max(0, i - SAMPLE_RATE):max(0, i + 480 - SAMPLE_RATE)] ** 2)))
+             if SAMPLE_RATE <= i < SAMPLE_RATE + word.size else 0.0)
+            for i in range(0, mic.size - 480 + 1, 480)]
+    heard = [t for t, gated, _ in said if not gated and 3.0 <= t]
+    assert heard, "the word was never found over the host"
+    voiced = [gated for t, gated, w in said if heard[0] <= t and w > noise_level]  # the word over the noise
+    assert voiced and not any(voiced), (sum(voiced), len(voiced))
+    alone = [gated for t, gated, w in said if t < 3.0 - 0.1 and np.sqrt(np.mean(host[int((t - 2.0) * SAMPLE_RATE):][:480] ** 2)) > noise_level]
+    assert alone and all(alone)  # the host alone, before the word, is its echo

@@ -5,7 +5,8 @@ Every sentence the host plays is kept as a :class:`~voice_host.speech.speaking.v
 the :class:`EchoGate` predicts the loudest echo the host's audio could cause (an
 adaptive echo gain times the host's own level around that moment, over the room's own
 noise heard while the host is quiet) and calls the frame the host's unless it is
-clearly louder: a Geigel-style double-talk detector. Host-only
+clearly louder: a Geigel-style double-talk detector, with a hangover (a player found
+talking over the host stays found for HANGOVER seconds). Host-only
 audio never starts an utterance; a player talking over the host does (and the listener
 then stops the host: barge-in). Transcripts that repeat what the host just said are
 dropped as a second check. Without reference audio the gate works by time alone.
@@ -38,6 +39,10 @@ frames) from frame to frame: 3.5 dB."""
 LEARN_OUTLIER = 10.0
 """While the echo gain is learned, a frame this many times the typical ratio is a player
 talking, not the host's echo."""
+HANGOVER = 0.3
+"""Seconds a player found talking over the host stays found (a double-talk detector's
+hangover): the weaker sounds of the same word, no louder than the echo and the room's
+noise, are the player's too, so the word is not cut into pieces before the host stops."""
 
 
 class EchoGate:
@@ -78,6 +83,7 @@ class EchoGate:
         self._gain: float | None = None
         self._learned: list[tuple[float, float]] = []  # microphone / host levels, and its echo's, while learnt
         self._room: deque[float] = deque(maxlen=ROOM_FRAMES)  # microphone levels while the host is quiet
+        self._player_until = -math.inf  # a player talking over the host is heard until then (HANGOVER)
 
     @property
     def echo_gain(self) -> float | None:
@@ -114,6 +120,10 @@ class EchoGate:
             return False
         if any(p.samples is None for p in active):
             return True  # no reference audio: gate by time
+        return self._echo(active, t0, t1, mic) and t0 >= self._player_until
+
+    def _echo(self, active: list[HostPlayback], t0: float, t1: float, mic: float) -> bool:
+        """Whether a frame of level `mic` may be the echo of the `active` sentences."""
         # what the host played during the last max_delay seconds (echo is causal)
         ref = max(self._reference_rms(p, t0, t1) for p in active)
         noise = ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
@@ -130,6 +140,9 @@ class EchoGate:
             # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
             self._gain = max(1e-3, self._gain * 0.998, min(echo / ref, self._gain * 1.02))
             return True
+        # a player over the host, once the echo is known (a frame of the host's quiet
+        # moments, while it is learnt, may stand out of it without anyone talking)
+        self._player_until = t1 + HANGOVER
         return False
 
     def _learn(self, ratio: float, echo: float) -> bool:
