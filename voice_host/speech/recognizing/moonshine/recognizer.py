@@ -252,8 +252,8 @@ class MoonshineRecognizer(WholeUtterance):
         them (on the same encoder output): into `d.second` and `d.ids`.
 
         Only when names may come first, the free decode has two words or more and the
-        search's best sentence neither starts with a name nor is the free decode itself
-        (then the search has lost nothing the free decode heard): the search often keeps
+        search's best sentence neither starts with a name nor has as many words as the
+        free decode (then it has lost none of them): the search often keeps
         a short sentence that ends early ("An interlocutor." -> "an"; "God, blascoot!"
         -> "god") and loses the name at its first steps. The candidates are each name
         followed by the project matcher's best words for the rest of the free decode
