@@ -261,8 +261,9 @@ class Conversation:
     PAUSE = 0.8
 
     def __init__(self, script: list[tuple[float, np.ndarray, object]], noise: np.ndarray | None = None):
-        self.script = list(script)
-        self.answers: list[tuple[float, np.ndarray, object]] = []
+        # every entry: (pause before it, audio, label, heard: a test it waits for, or None)
+        self.script: list[tuple[float, np.ndarray, object, object]] = [(*e, None) for e in script]
+        self.answers: list[tuple[float, np.ndarray, object, object]] = []
         self.noise = noise
         self.placed: list[tuple[float, float, object]] = []
         """(start, end, label) of every clip as it was put in the timeline."""
@@ -294,7 +295,7 @@ class Conversation:
                     self.duration = n / SAMPLE_RATE
                     return
             chunk = np.zeros(step, np.float32)
-            heard = entry[3] if entry is not None and len(entry) > 3 else None  # an answer's
+            heard = entry[3] if entry is not None else None
             if heard is not None and rest is entry[1] and not heard():
                 gap = max(gap, int(self.PAUSE * SAMPLE_RATE))  # the player lets the host finish
             if entry is not None:

@@ -54,23 +54,22 @@ class MoonshineModel:
 
         self.model_dir = Path(model_dir) if model_dir else find_model_dir()
         self.tokens = read_tokenizer(self.model_dir / "tokenizer.bin")
-        so = ort.SessionOptions()
-        so.intra_op_num_threads = cpu_threads or max(1, min(4, os.cpu_count() or 1))
-        so.inter_op_num_threads = 1
-        so.log_severity_level = 3
-        # its threads sleep between runs instead of spinning: the decoder runs once per token
-        # with Python between, and spinning threads held both cores of a 2-core machine from
-        # the listener (ticks 150-200 ms late) and from that Python (a word 139 -> 125 ms)
-        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session_options = so
+        def options(threads: int):
+            so = ort.SessionOptions()
+            so.intra_op_num_threads = threads
+            so.inter_op_num_threads = 1
+            so.log_severity_level = 3
+            # its threads sleep between runs instead of spinning: the decoder runs once per token
+            # with Python between, and spinning threads held both cores of a 2-core machine from
+            # the listener (ticks 150-200 ms late) and from that Python (a word 139 -> 125 ms)
+            so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            return so
+
+        so = self.session_options = options(cpu_threads or max(1, min(4, os.cpu_count() or 1)))
         # the decoder steps are small (a few rows at a time): a second thread costs more to
         # wake than it saves, and with a busy process beside it a word took 75 ms, not 65
-        step = ort.SessionOptions()
-        step.intra_op_num_threads = 1
-        step.inter_op_num_threads = 1
-        step.log_severity_level = 3
-        step.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        step = options(1)
         providers = ["CPUExecutionProvider"]
         converted = None
         self.delta = Path(delta) if delta else None
