@@ -36,9 +36,16 @@ ROOM_FRAMES = 150
 ROOM_MARGIN = 1.5
 """The room's noise reaches this far above its floor (the 20th percentile of those
 frames) from frame to frame: 3.5 dB."""
-LEARN_OUTLIER = 10.0
-"""While the echo gain is learned, a frame this many times the typical ratio is a player
-talking, not the host's echo."""
+STEADY = 0.25
+"""Once learnt, the echo gain follows the echo path only on frames where the host's
+quietest moment of the last MAX_DELAY seconds is at least this part of its loudest (12
+dB): the host sounded all through, so the microphone hears its echo whatever the delay.
+In the host's pauses the microphone hears next to nothing against the loud sound just
+before, and such frames would drag the gain down."""
+LATE_OUTLIER = 10.0
+"""While the echo gain is learnt on a microphone whose echo may come so late (a phone)
+that the host paused within every frame's reach, nothing bounds the gain from above: a
+frame this many times the typical one (the 20th percentile) is a player talking."""
 HANGOVER = 0.3
 """Seconds a player found talking over the host stays found (a double-talk detector's
 hangover): the weaker sounds of the same word, no louder than the echo and the room's
@@ -81,9 +88,10 @@ class EchoGate:
         self.learn_frames = learn_frames
         """Frames of host speech at the start used to learn the echo gain."""
         self._gain: float | None = None
-        self._learned: list[tuple[float, float]] = []  # microphone / host levels, and its echo's, while learnt
+        self._learned: deque[tuple[float, float]] = deque(maxlen=10 * learn_frames)  # bounds of the echo gain of each frame learnt from
         self._room: deque[float] = deque(maxlen=ROOM_FRAMES)  # microphone levels while the host is quiet
         self._player_until = -math.inf  # a player talking over the host is heard until then (HANGOVER)
+        self._player_found = -math.inf  # the end of the last frame found to be a player's
 
     @property
     def echo_gain(self) -> float | None:
@@ -99,17 +107,30 @@ class EchoGate:
         return bool(self._active(t0, t1))
 
     def _reference_rms(self, p: HostPlayback, t0: float, t1: float) -> float:
+        """The loudest 10 ms the host played in [t0 - max_delay, t1]."""
+        return self._reference_levels(p, t0, t1, 0.01)[0]
+
+    def _reference_levels(self, p: HostPlayback, t0: float, t1: float, window: float) -> tuple[float, float]:
+        """The loudest and the quietest the host played in [t0 - max_delay, t1], over
+        `window` seconds in 10 ms steps: with the frame's own length, the level of the
+        echo the frame may hold at each delay up to max_delay."""
         assert p.samples is not None
-        a = max(0, int((t0 - self.max_delay - p.start) * SAMPLE_RATE))
-        b = min(int((min(t1, p.end) - p.start) * SAMPLE_RATE), p.samples.size)
+        a = round((t0 - self.max_delay - p.start) * SAMPLE_RATE)
+        b = min(round((min(t1, p.end) - p.start) * SAMPLE_RATE), p.samples.size)
+        silent_before = a < 0  # the host was quiet before its sentence
+        a = max(a, 0)
         if b <= a:
-            return 0.0
+            return 0.0, 0.0
         seg = p.samples[a:b]
-        frame = 160
-        n = seg.size // frame
+        step = SAMPLE_RATE // 100
+        n = seg.size // step
         if n == 0:
-            return float(np.sqrt(np.mean(seg**2)))
-        return float(np.sqrt(np.mean(seg[: n * frame].reshape(n, frame) ** 2, axis=1)).max())
+            level = float(np.sqrt(np.mean(seg**2)))
+            return level, level
+        energies = np.mean(seg[seg.size - n * step :].reshape(n, step) ** 2, axis=1)  # up to t1
+        k = min(n, max(1, round(window * 100)))
+        levels = np.sqrt(np.convolve(energies, np.full(k, 1 / k), mode="valid"))
+        return float(levels.max()), 0.0 if silent_before else float(levels.min())
 
     def is_echo(self, t0: float, t1: float, frame: np.ndarray) -> bool:
         """True when the microphone frame [t0, t1] is (just) the host's own voice."""
@@ -124,8 +145,9 @@ class EchoGate:
 
     def _echo(self, active: list[HostPlayback], t0: float, t1: float, mic: float) -> bool:
         """Whether a frame of level `mic` may be the echo of the `active` sentences."""
-        # what the host played during the last max_delay seconds (echo is causal)
-        ref = max(self._reference_rms(p, t0, t1) for p in active)
+        # what the host played during the last max_delay seconds (echo is causal), at its
+        # loudest and its quietest over the frame's length
+        ref, quietest = max(self._reference_levels(p, t0, t1, t1 - t0) for p in active)
         noise = ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
         echo = math.sqrt(max(mic * mic - noise * noise, 0.0))  # what of it may be the host's
         if ref < 1e-3:
@@ -134,31 +156,44 @@ class EchoGate:
             if tail_ref < 1e-3 or self._gain is None:
                 return False
             return mic <= self.double_talk_ratio * math.hypot(self._gain * tail_ref * 0.5, noise)
-        if len(self._learned) < self.learn_frames:
-            return self._learn(mic / ref, echo / ref)
+        if self._gain is None or len(self._learned) < self.learn_frames:
+            return self._learn(echo / ref, mic / quietest if quietest >= 1e-3 else math.inf)
+        steady = quietest >= STEADY * ref
         if mic <= self.double_talk_ratio * math.hypot(self._gain * ref, noise):  # the echo over the room's noise
-            # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
-            self._gain = max(1e-3, self._gain * 0.998, min(echo / ref, self._gain * 1.02))
+            if steady:  # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
+                self._gain = max(1e-3, self._gain * 0.998, min(echo / ref, self._gain * 1.02))
             return True
-        # a player over the host, once the echo is known (a frame of the host's quiet
-        # moments, while it is learnt, may stand out of it without anyone talking)
-        self._player_until = t1 + HANGOVER
+        # a player over the host; two frames in a row are a player for sure, not a blip
+        if abs(t0 - self._player_found) < 1e-6:
+            self._player_until = t1 + HANGOVER
+        self._player_found = t1
         return False
 
-    def _learn(self, ratio: float, echo: float) -> bool:
-        """Learn the echo gain from the first frames of the host's speech (the loudest
-        ratio of the echo, heard over the room's noise, to the host: as cautious as can
-        be), leaving out frames far above the typical one (the 20th percentile of the
-        microphone's ratios, the host alone before anyone joins in): a player talking
-        over them where the speakers do not reach the microphone (headphones, a null
-        sink). The room's noise is not the host's echo: learnt as echo, a player's word
-        said over the host in a loud room would be no louder than the "echo". Whether
-        this frame is echo."""
-        self._learned.append((ratio, echo))
-        ratios, echoes = np.array(self._learned).T
-        typical = max(float(np.percentile(ratios, 20)), 1e-3)
-        self._gain = max(float(echoes[ratios <= LEARN_OUTLIER * typical].max(initial=1e-3)), 1e-3)
-        return ratio <= LEARN_OUTLIER * typical
+    def _learn(self, low: float, high: float) -> bool:
+        """Learn the echo gain from the first frames of the host's speech. A frame of echo
+        brackets the gain: `low` (what the microphone heard over the room's noise, against
+        the host's loudest level at any delay up to max_delay) <= gain <= `high` (all it
+        heard, against the host's quietest level; infinite where the host paused). A frame
+        whose `low` lies above the others' `high` (their 10th percentile, with the
+        double-talk margin) is a player talking over the host: where the speakers do not
+        reach the microphone (headphones, a null sink), or before anything is learnt. The
+        gain is the highest `low` of the rest: as cautious as can be. In the host's pauses
+        the microphone hears next to nothing against the loud sound just before; judged
+        by such frames, a gain once came out near zero and the rest of the sentence passed
+        for a player. The room's noise is not the host's echo: learnt as echo, a player's
+        word said over the host in a loud room would be no louder than the "echo".
+        Whether this frame is echo."""
+        self._learned.append((low, high))
+        lows, highs = np.array(self._learned).T
+        bounded = np.isfinite(highs)
+        if bounded.any():
+            upper = self.double_talk_ratio * max(float(np.percentile(highs[bounded], 10)), 1e-3)
+        elif len(lows) < self.learn_frames:
+            return True  # nothing bounds the gain yet: the host's voice
+        else:  # the host paused within every frame's reach (a late microphone): far above the typical
+            upper = LATE_OUTLIER * max(float(np.percentile(lows, 20)), 1e-3)
+        self._gain = max(float(lows[lows <= upper].max(initial=1e-3)), 1e-3)
+        return low <= upper
 
     def is_echo_text(self, text: str, t0: float, t1: float, audio: np.ndarray | None = None) -> bool:
         """True when `text`, heard in [t0, t1], repeats what the host was saying, and the
