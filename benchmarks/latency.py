@@ -70,6 +70,7 @@ sample p95 <= 120 ms.
 from __future__ import annotations
 
 import dataclasses
+import faulthandler
 import select
 import statistics
 import subprocess
@@ -550,8 +551,12 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     return Run(condition, lines, log, card.opened, recognizer.name, perf() - t0, sheets)
 
 
-JOIN_WAIT = 90
-"""Seconds the phones' process has to join the game (each phone's handshake may take 60)."""
+JOIN_WAIT = 40
+"""Seconds the phones' process has to join the game (each phone's handshake may take 30)."""
+JOIN_TRIES = 3
+"""Phones' processes started before the run gives up: in two of three full test runs on
+this machine one process did not join (its handshakes never answered, though a
+second process joins in well under a second), and the reason is not known yet."""
 PHONES_PROCESS = """
 import json, ssl, sys
 import numpy as np, soxr
@@ -561,7 +566,7 @@ context = ssl.create_default_context()
 context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # the host's own certificate
 sockets = []
 for player in players:
-    ws = connect(url, ssl=context, max_queue=None, legacy=True, open_timeout=60)
+    ws = connect(url, ssl=context, max_queue=None, legacy=True, open_timeout=30)
     ws.send(json.dumps({"code": code, "name": player, "rate": 48000}))
     assert json.loads(ws.recv(timeout=30)) == {"joined": player}
     sockets.append(ws)
@@ -604,15 +609,24 @@ class PhoneLink:
         self.phones: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.phones = subprocess.Popen([sys.executable, "-c", PHONES_PROCESS,
-                                        self.display.url.replace("https", "wss") + "phone", self.hub.code, *PLAYERS],
-                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        # a websocket handshake that times out can leave websockets' client waiting on its
-        # reader thread for ever: the phones get a minute to join, then go
-        ready, _, _ = select.select([self.phones.stdout], [], [], JOIN_WAIT)
-        if not ready or self.phones.stdout.readline().strip() != b"joined":
+        for _ in range(JOIN_TRIES):
+            self.phones = subprocess.Popen([sys.executable, "-c", PHONES_PROCESS,
+                                            self.display.url.replace("https", "wss") + "phone", self.hub.code, *PLAYERS],
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            # a websocket handshake that times out can leave websockets' client waiting on
+            # its reader thread for ever: the phones get JOIN_WAIT seconds, then go
+            ready, _, _ = select.select([self.phones.stdout], [], [], JOIN_WAIT)
+            if ready and self.phones.stdout.readline().strip() == b"joined":
+                return
             self.phones.kill()
-            raise RuntimeError(f"the phones could not join in {JOIN_WAIT} s")
+            self.phones.wait()
+            for _ in range(50):  # the page lets the killed phones go before others take their names
+                if len(self.hub.missing()) == len(PLAYERS):
+                    break
+                time.sleep(0.1)
+            print(f"latency: the phones could not join in {JOIN_WAIT} s; this process's threads:", file=sys.stderr)
+            faulthandler.dump_traceback(sys.stderr, all_threads=True)
+        raise RuntimeError(f"the phones could not join in {JOIN_TRIES} tries")
 
     def play(self) -> None:
         """The players' lines, from now on."""
@@ -632,7 +646,8 @@ class PhoneLink:
 
     def close(self) -> None:
         self.mic.close()
-        self.thread.join(10)
+        if self.thread.ident is not None:  # started (not when the phones could not join)
+            self.thread.join(10)
         if self.phones is not None:
             self.phones.stdin.close()
             self.phones.wait(10)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from synth import place
-from voice_host.speech.listening.echo import EchoGate
+from voice_host.speech.listening.echo import HANGOVER, EchoGate
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource
 from voice_host.speech.listening.turns import Discarded, SpeechStarted, listen
@@ -88,21 +88,51 @@ def test_the_hosts_sentence_alone_never_passes_the_gate_whatever_its_voice_delay
     of it stood out of the predicted echo: the hangover made it 0.3 s of a player, and a
     word. The echo gain was learnt from frames in the host's pauses too (next to nothing
     heard against the loud sound just before), so it came out far too low for sentences
-    with pauses, and the rest of such a sentence passed for a player. Every frame of the
-    host alone, at any delay up to the gate's and any level, is its echo."""
+    with pauses, and the rest of such a sentence passed for a player (on a phone's late
+    microphone, every such sentence). Every frame of the host alone, at any delay up to
+    the gate's and any level, is its echo."""
     rng = np.random.default_rng(0)
     for line in ("Board. Four points: C, R; three points: G, T.", "Cat, did you say objective or objection?", HOST_LINE):
         host = say(line, voice)
         start, end = 1.0, 1.0 + host.size / SAMPLE_RATE
-        for gain, delay, noise in ((0.5, 0.0, 0.0), (0.5, 0.04, 0.001), (1.0, 0.1, 0.003), (0.05, 0.02, 0.0005)):
+        for gain, delay, noise, late in ((0.5, 0.0, 0.0, 0.0), (0.5, 0.04, 0.001, 0.0), (1.0, 0.1, 0.003, 0.0),
+                                         (0.05, 0.02, 0.0005, 0.0), (1.0, 0.3, 0.003, 0.3), (0.5, 0.1, 0.001, 0.3)):
             mic = (rng.standard_normal(int((end + 1) * SAMPLE_RATE)) * noise).astype(np.float32)
             at = int((start + delay) * SAMPLE_RATE)
             mic[at:at + host.size] += gain * host
-            gate = EchoGate([HostPlayback(line, start, end, host)])
+            # (late: a phone, whose audio reaches the host up to that much later)
+            gate = EchoGate.later([HostPlayback(line, start, end, host)], late)
             passed = [round(i / SAMPLE_RATE, 2) for i in range(0, mic.size - 480 + 1, 480)
                       if not gate.is_echo(i / SAMPLE_RATE, (i + 480) / SAMPLE_RATE, mic[i:i + 480])
                       and start <= i / SAMPLE_RATE < end]
             assert not passed, (line, gain, delay, passed)
+
+
+def test_a_player_talking_over_the_host_on_a_phone_is_heard(say):
+    """A phone's audio reaches the host up to 0.3 s late, so its gate allows the echo that
+    much later, and the host pauses somewhere within every frame's reach: the bound on
+    the echo gain comes from the span of delays where the echo lies. The host alone is
+    its echo, and a player's word over it, louder than the echo, is the player's."""
+    host = say(HOST_LINE, "fest_slt")
+    word = say("meaningless", "kal16")
+    start, end, at = 1.0, 1.0 + host.size / SAMPLE_RATE, 2.2
+    echo = np.zeros(int((end + 1) * SAMPLE_RATE), np.float32)
+    echo[int(1.2 * SAMPLE_RATE):int(1.2 * SAMPLE_RATE) + host.size] = 0.05 * host  # 0.2 s late, far from the speakers
+    mic = echo.copy()
+    mic[int(at * SAMPLE_RATE):int(at * SAMPLE_RATE) + word.size] += 0.3 * word
+    gate = EchoGate.later([HostPlayback(HOST_LINE, start, end, host)], 0.3)
+    frames = [(i / SAMPLE_RATE, gate.is_echo(i / SAMPLE_RATE, (i + 480) / SAMPLE_RATE, mic[i:i + 480]),
+               _level(mic[i:i + 480] - echo[i:i + 480]) > 2 * _level(echo[i:i + 480]))
+              for i in range(0, mic.size - 480 + 1, 480)]
+    word_frames = [gated for t, gated, louder in frames if louder and at <= t < at + word.size / SAMPLE_RATE]
+    # (a frame found over the host starts the hangover once another is found within 0.1 s)
+    assert word_frames and sum(word_frames) <= 1, (sum(word_frames), len(word_frames))
+    alone = [gated for t, gated, _ in frames if start <= t < at - 0.1 or at + word.size / SAMPLE_RATE + HANGOVER < t < end]
+    assert alone and all(alone)
+
+
+def _level(audio: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(audio ** 2)))
 
 
 def test_barge_in_stops_the_host(host_audio, vosk_rec, say):

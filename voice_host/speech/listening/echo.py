@@ -42,10 +42,6 @@ quietest moment of the last MAX_DELAY seconds is at least this part of its loude
 dB): the host sounded all through, so the microphone hears its echo whatever the delay.
 In the host's pauses the microphone hears next to nothing against the loud sound just
 before, and such frames would drag the gain down."""
-LATE_OUTLIER = 10.0
-"""While the echo gain is learnt on a microphone whose echo may come so late (a phone)
-that the host paused within every frame's reach, nothing bounds the gain from above: a
-frame this many times the typical one (the 20th percentile) is a player talking."""
 HANGOVER = 0.3
 """Seconds a player found talking over the host stays found (a double-talk detector's
 hangover): the weaker sounds of the same word, no louder than the echo and the room's
@@ -88,7 +84,7 @@ class EchoGate:
         self.learn_frames = learn_frames
         """Frames of host speech at the start used to learn the echo gain."""
         self._gain: float | None = None
-        self._learned: deque[tuple[float, float]] = deque(maxlen=10 * learn_frames)  # bounds of the echo gain of each frame learnt from
+        self._learned: deque[tuple[float, np.ndarray]] = deque(maxlen=10 * learn_frames)  # bounds of the echo gain, a frame each
         self._room: deque[float] = deque(maxlen=ROOM_FRAMES)  # microphone levels while the host is quiet
         self._player_until = -math.inf  # a player talking over the host is heard until then (HANGOVER)
         self._player_found = -math.inf  # the end of the last frame found to be a player's
@@ -108,29 +104,24 @@ class EchoGate:
 
     def _reference_rms(self, p: HostPlayback, t0: float, t1: float) -> float:
         """The loudest 10 ms the host played in [t0 - max_delay, t1]."""
-        return self._reference_levels(p, t0, t1, 0.01)[0]
+        return float(self._lag_levels(p, t0, t1, 0.01).max())
 
-    def _reference_levels(self, p: HostPlayback, t0: float, t1: float, window: float) -> tuple[float, float]:
-        """The loudest and the quietest the host played in [t0 - max_delay, t1], over
-        `window` seconds in 10 ms steps: with the frame's own length, the level of the
-        echo the frame may hold at each delay up to max_delay."""
+    def _lag_levels(self, p: HostPlayback, t0: float, t1: float, window: float) -> np.ndarray:
+        """The host's level over `window` seconds ending at t1 - lag, for each lag from 0 to
+        max_delay + (t1 - t0 - window) in 10 ms steps (silence outside its sentence): with
+        the frame's own length, the level of its echo at each delay up to max_delay."""
         assert p.samples is not None
-        a = round((t0 - self.max_delay - p.start) * SAMPLE_RATE)
-        b = min(round((min(t1, p.end) - p.start) * SAMPLE_RATE), p.samples.size)
-        silent_before = a < 0  # the host was quiet before its sentence
-        a = max(a, 0)
-        if b <= a:
-            return 0.0, 0.0
-        seg = p.samples[a:b]
         step = SAMPLE_RATE // 100
-        n = seg.size // step
-        if n == 0:
-            level = float(np.sqrt(np.mean(seg**2)))
-            return level, level
-        energies = np.mean(seg[seg.size - n * step :].reshape(n, step) ** 2, axis=1)  # up to t1
-        k = min(n, max(1, round(window * 100)))
-        levels = np.sqrt(np.convolve(energies, np.full(k, 1 / k), mode="valid"))
-        return float(levels.max()), 0.0 if silent_before else float(levels.min())
+        k = max(1, round(window * 100))
+        lags = round((self.max_delay + t1 - t0 - window) * 100) + 1
+        b = round((t1 - p.start) * SAMPLE_RATE)
+        a = b - (lags + k - 1) * step
+        seg = np.zeros(b - a, np.float32)
+        lo, hi = max(a, 0), min(b, p.samples.size)
+        if hi > lo:
+            seg[lo - a:hi - a] = p.samples[lo:hi]
+        energies = np.mean(seg.reshape(-1, step) ** 2, axis=1)
+        return np.sqrt(np.convolve(energies, np.full(k, 1 / k), mode="valid"))[::-1]  # lag 0 first
 
     def is_echo(self, t0: float, t1: float, frame: np.ndarray) -> bool:
         """True when the microphone frame [t0, t1] is (just) the host's own voice."""
@@ -147,7 +138,8 @@ class EchoGate:
         """Whether a frame of level `mic` may be the echo of the `active` sentences."""
         # what the host played during the last max_delay seconds (echo is causal), at its
         # loudest and its quietest over the frame's length
-        ref, quietest = max(self._reference_levels(p, t0, t1, t1 - t0) for p in active)
+        levels = np.max([self._lag_levels(p, t0, t1, t1 - t0) for p in active], axis=0)
+        ref, quietest = float(levels.max()), float(levels.min())
         noise = ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
         echo = math.sqrt(max(mic * mic - noise * noise, 0.0))  # what of it may be the host's
         if ref < 1e-3:
@@ -157,41 +149,46 @@ class EchoGate:
                 return False
             return mic <= self.double_talk_ratio * math.hypot(self._gain * tail_ref * 0.5, noise)
         if self._gain is None or len(self._learned) < self.learn_frames:
-            return self._learn(echo / ref, mic / quietest if quietest >= 1e-3 else math.inf)
+            # the host's quietest over each span of MAX_DELAY among the delays: the echo's
+            # delay lies in one of them
+            spans = np.lib.stride_tricks.sliding_window_view(levels, min(levels.size, round(MAX_DELAY * 100) + 1))
+            quiet = spans.min(axis=1)
+            return self._learn(echo / ref, np.where(quiet >= 1e-3, mic / np.maximum(quiet, 1e-3), np.inf))
         steady = quietest >= STEADY * ref
         if mic <= self.double_talk_ratio * math.hypot(self._gain * ref, noise):  # the echo over the room's noise
             if steady:  # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
                 self._gain = max(1e-3, self._gain * 0.998, min(echo / ref, self._gain * 1.02))
             return True
-        # a player over the host; two frames in a row are a player for sure, not a blip
-        if abs(t0 - self._player_found) < 1e-6:
+        # a player over the host; found again within 0.1 s, a player for sure, not a blip
+        if t0 - self._player_found < 0.1:
             self._player_until = t1 + HANGOVER
         self._player_found = t1
         return False
 
-    def _learn(self, low: float, high: float) -> bool:
+    def _learn(self, low: float, highs: np.ndarray) -> bool:
         """Learn the echo gain from the first frames of the host's speech. A frame of echo
         brackets the gain: `low` (what the microphone heard over the room's noise, against
-        the host's loudest level at any delay up to max_delay) <= gain <= `high` (all it
-        heard, against the host's quietest level; infinite where the host paused). A frame
-        whose `low` lies above the others' `high` (their 10th percentile, with the
-        double-talk margin) is a player talking over the host: where the speakers do not
-        reach the microphone (headphones, a null sink), or before anything is learnt. The
-        gain is the highest `low` of the rest: as cautious as can be. In the host's pauses
-        the microphone hears next to nothing against the loud sound just before; judged
-        by such frames, a gain once came out near zero and the rest of the sentence passed
-        for a player. The room's noise is not the host's echo: learnt as echo, a player's
-        word said over the host in a loud room would be no louder than the "echo".
-        Whether this frame is echo."""
-        self._learned.append((low, high))
-        lows, highs = np.array(self._learned).T
-        bounded = np.isfinite(highs)
-        if bounded.any():
-            upper = self.double_talk_ratio * max(float(np.percentile(highs[bounded], 10)), 1e-3)
-        elif len(lows) < self.learn_frames:
+        the host's loudest level at any delay up to max_delay) <= gain <= its `highs` at
+        the echo's own delay (all it heard, against the host's quietest level over each
+        span of MAX_DELAY among the delays; infinite where the host paused). The echo's
+        delay is not known, but it lies in one span: the highest of the spans' bounds (the
+        10th percentile of the frames', with the double-talk margin) bounds the gain. A
+        frame whose `low` lies above it is a player talking over the host: where the
+        speakers do not reach the microphone (headphones, a null sink), or before anything
+        is learnt. The gain is the highest `low` of the rest: as cautious as can be. In
+        the host's pauses the microphone hears next to nothing against the loud sound just
+        before; judged by such frames, a gain once came out near zero and the rest of the
+        sentence passed for a player. The room's noise is not the host's echo: learnt as
+        echo, a player's word said over the host in a loud room would be no louder than
+        the "echo". Whether this frame is echo."""
+        self._learned.append((low, highs))
+        lows = np.array([x for x, _ in self._learned])
+        bounds = np.array([h for _, h in self._learned])
+        finite = np.isfinite(bounds)
+        spans = [float(np.percentile(bounds[finite[:, j], j], 10)) for j in range(bounds.shape[1]) if finite[:, j].any()]
+        if not spans:
             return True  # nothing bounds the gain yet: the host's voice
-        else:  # the host paused within every frame's reach (a late microphone): far above the typical
-            upper = LATE_OUTLIER * max(float(np.percentile(lows, 20)), 1e-3)
+        upper = self.double_talk_ratio * max(max(spans), 1e-3)
         self._gain = max(float(lows[lows <= upper].max(initial=1e-3)), 1e-3)
         return low <= upper
 
