@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from synth import place
-from voice_host.speech.listening.echo import HANGOVER, EchoGate
+from voice_host.speech.listening.echo import EchoGate
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource
 from voice_host.speech.listening.turns import Discarded, SpeechStarted, listen
@@ -82,57 +82,21 @@ def test_host_voice_is_not_heard_as_a_player(host_audio, vosk_rec, say):
     assert [e.time for e in events if isinstance(e, SpeechStarted)] == [pytest.approx(player_at, abs=0.1)]
 
 
-@pytest.mark.parametrize("voice", ["fest_slt", "rms", "awb", "kal16", "espeak:en"])
-def test_the_hosts_sentence_alone_never_passes_the_gate_whatever_its_voice_delay_or_level(voice, say):
-    """A CI machine's espeak-ng rendered the host's sentence a little faster, and one frame
-    of it stood out of the predicted echo: the hangover made it 0.3 s of a player, and a
-    word. The echo gain was learnt from frames in the host's pauses too (next to nothing
-    heard against the loud sound just before), so it came out far too low for sentences
-    with pauses, and the rest of such a sentence passed for a player (on a phone's late
-    microphone, every such sentence). Every frame of the host alone, at any delay up to
-    the gate's and any level, is its echo."""
-    rng = np.random.default_rng(0)
-    for line in ("Board. Four points: C, R; three points: G, T.", "Cat, did you say objective or objection?", HOST_LINE):
-        host = say(line, voice)
-        start, end = 1.0, 1.0 + host.size / SAMPLE_RATE
-        for gain, delay, noise, late in ((0.5, 0.0, 0.0, 0.0), (0.5, 0.04, 0.001, 0.0), (1.0, 0.1, 0.003, 0.0),
-                                         (0.05, 0.02, 0.0005, 0.0), (1.0, 0.3, 0.003, 0.3), (0.5, 0.1, 0.001, 0.3)):
-            mic = (rng.standard_normal(int((end + 1) * SAMPLE_RATE)) * noise).astype(np.float32)
-            at = int((start + delay) * SAMPLE_RATE)
-            mic[at:at + host.size] += gain * host
-            # (late: a phone, whose audio reaches the host up to that much later)
-            gate = EchoGate.later([HostPlayback(line, start, end, host)], late)
-            passed = [round(i / SAMPLE_RATE, 2) for i in range(0, mic.size - 480 + 1, 480)
-                      if not gate.is_echo(i / SAMPLE_RATE, (i + 480) / SAMPLE_RATE, mic[i:i + 480])
-                      and start <= i / SAMPLE_RATE < end]
-            assert not passed, (line, gain, delay, passed)
-
-
-def test_a_player_talking_over_the_host_on_a_phone_is_heard(say):
-    """A phone's audio reaches the host up to 0.3 s late, so its gate allows the echo that
-    much later, and the host pauses somewhere within every frame's reach: the bound on
-    the echo gain comes from the span of delays where the echo lies. The host alone is
-    its echo, and a player's word over it, louder than the echo, is the player's."""
-    host = say(HOST_LINE, "fest_slt")
-    word = say("meaningless", "kal16")
-    start, end, at = 1.0, 1.0 + host.size / SAMPLE_RATE, 2.2
-    echo = np.zeros(int((end + 1) * SAMPLE_RATE), np.float32)
-    echo[int(1.2 * SAMPLE_RATE):int(1.2 * SAMPLE_RATE) + host.size] = 0.05 * host  # 0.2 s late, far from the speakers
-    mic = echo.copy()
-    mic[int(at * SAMPLE_RATE):int(at * SAMPLE_RATE) + word.size] += 0.3 * word
-    gate = EchoGate.later([HostPlayback(HOST_LINE, start, end, host)], 0.3)
-    frames = [(i / SAMPLE_RATE, gate.is_echo(i / SAMPLE_RATE, (i + 480) / SAMPLE_RATE, mic[i:i + 480]),
-               _level(mic[i:i + 480] - echo[i:i + 480]) > 2 * _level(echo[i:i + 480]))
-              for i in range(0, mic.size - 480 + 1, 480)]
-    word_frames = [gated for t, gated, louder in frames if louder and at <= t < at + word.size / SAMPLE_RATE]
-    # (a frame found over the host starts the hangover once another is found within 0.1 s)
-    assert word_frames and sum(word_frames) <= 1, (sum(word_frames), len(word_frames))
-    alone = [gated for t, gated, _ in frames if start <= t < at - 0.1 or at + word.size / SAMPLE_RATE + HANGOVER < t < end]
-    assert alone and all(alone)
-
-
-def _level(audio: np.ndarray) -> float:
-    return float(np.sqrt(np.mean(audio ** 2)))
+@pytest.mark.parametrize("voice", ["espeak:en", "espeak:en~t1.1", "espeak:en~t1.2", "rms~t1.15", "kal16~t1.15"])
+def test_the_hosts_sentence_alone_is_never_heard_however_fast_the_machine_renders_it(voice, say, vosk_rec):
+    """A CI machine's espeak-ng rendered the host's sentence faster than this one, and the
+    host alone became an utterance: the echo predicted for each frame left out the host's
+    newest 10 ms whenever the frame's times rounded down a sample, so the onset of a
+    syllable stood out of its own echo, and the hangover made that one frame 0.3 s of a
+    player. The prediction reaches the frame's end, and a frame found over the host starts
+    the hangover only once another is found within 0.1 s."""
+    host = say(HOST_LINE, voice)
+    for gain in (1.0, 0.5, 0.2):
+        mic = place([(1.0, gain * host, 0)], duration=1.0 + host.size / SAMPLE_RATE + 1.5)[:, 0]
+        gate = EchoGate([HostPlayback(HOST_LINE, 1.0, 1.0 + host.size / SAMPLE_RATE, host)])
+        events = []
+        assert not list(listen(ArraySource(mic), vosk_rec.clone(), gate=gate, on_event=events.append))
+        assert not [e for e in events if isinstance(e, SpeechStarted)], (gain, events)
 
 
 def test_barge_in_stops_the_host(host_audio, vosk_rec, say):
@@ -339,6 +303,7 @@ def test_the_weaker_sounds_of_a_word_said_over_the_host_stay_the_players(say):
     heard = [t for t, gated, _ in said if not gated and 3.0 <= t]
     assert heard, "the word was never found over the host"
     voiced = [gated for t, gated, w in said if heard[0] <= t and w > noise_level]  # the word over the noise
-    assert voiced and not any(voiced), (sum(voiced), len(voiced))
+    # (the hangover starts once a second frame is found within 0.1 s of the first)
+    assert voiced and sum(voiced) <= 1, (sum(voiced), len(voiced))
     alone = [gated for t, gated, w in said if t < 3.0 - 0.1 and np.sqrt(np.mean(host[int((t - 2.0) * SAMPLE_RATE):][:480] ** 2)) > noise_level]
     assert alone and all(alone)  # the host alone, before the word, is its echo

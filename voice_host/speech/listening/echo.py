@@ -36,16 +36,16 @@ ROOM_FRAMES = 150
 ROOM_MARGIN = 1.5
 """The room's noise reaches this far above its floor (the 20th percentile of those
 frames) from frame to frame: 3.5 dB."""
-STEADY = 0.25
-"""Once learnt, the echo gain follows the echo path only on frames where the host's
-quietest moment of the last MAX_DELAY seconds is at least this part of its loudest (12
-dB): the host sounded all through, so the microphone hears its echo whatever the delay.
-In the host's pauses the microphone hears next to nothing against the loud sound just
-before, and such frames would drag the gain down."""
+LEARN_OUTLIER = 10.0
+"""While the echo gain is learned, a frame this many times the typical ratio is a player
+talking, not the host's echo."""
 HANGOVER = 0.3
 """Seconds a player found talking over the host stays found (a double-talk detector's
 hangover): the weaker sounds of the same word, no louder than the echo and the room's
-noise, are the player's too, so the word is not cut into pieces before the host stops."""
+noise, are the player's too, so the word is not cut into pieces before the host stops.
+It starts once a player is found again within CONFIRM seconds: one frame standing out of
+the echo may be a blip of the host's own voice, and 0.3 s of it would be a word."""
+CONFIRM = 0.1
 
 
 class EchoGate:
@@ -84,7 +84,7 @@ class EchoGate:
         self.learn_frames = learn_frames
         """Frames of host speech at the start used to learn the echo gain."""
         self._gain: float | None = None
-        self._learned: deque[tuple[float, np.ndarray]] = deque(maxlen=10 * learn_frames)  # bounds of the echo gain, a frame each
+        self._learned: list[tuple[float, float]] = []  # microphone / host levels, and its echo's, while learnt
         self._room: deque[float] = deque(maxlen=ROOM_FRAMES)  # microphone levels while the host is quiet
         self._player_until = -math.inf  # a player talking over the host is heard until then (HANGOVER)
         self._player_found = -math.inf  # the end of the last frame found to be a player's
@@ -104,24 +104,18 @@ class EchoGate:
 
     def _reference_rms(self, p: HostPlayback, t0: float, t1: float) -> float:
         """The loudest 10 ms the host played in [t0 - max_delay, t1]."""
-        return float(self._lag_levels(p, t0, t1, 0.01).max())
-
-    def _lag_levels(self, p: HostPlayback, t0: float, t1: float, window: float) -> np.ndarray:
-        """The host's level over `window` seconds ending at t1 - lag, for each lag from 0 to
-        max_delay + (t1 - t0 - window) in 10 ms steps (silence outside its sentence): with
-        the frame's own length, the level of its echo at each delay up to max_delay."""
         assert p.samples is not None
-        step = SAMPLE_RATE // 100
-        k = max(1, round(window * 100))
-        lags = round((self.max_delay + t1 - t0 - window) * 100) + 1
-        b = round((t1 - p.start) * SAMPLE_RATE)
-        a = b - (lags + k - 1) * step
-        seg = np.zeros(b - a, np.float32)
-        lo, hi = max(a, 0), min(b, p.samples.size)
-        if hi > lo:
-            seg[lo - a:hi - a] = p.samples[lo:hi]
-        energies = np.mean(seg.reshape(-1, step) ** 2, axis=1)
-        return np.sqrt(np.convolve(energies, np.full(k, 1 / k), mode="valid"))[::-1]  # lag 0 first
+        a = max(0, round((t0 - self.max_delay - p.start) * SAMPLE_RATE))
+        b = min(round((min(t1, p.end) - p.start) * SAMPLE_RATE), p.samples.size)
+        if b <= a:
+            return 0.0
+        seg = p.samples[a:b]
+        frame = 160
+        n = seg.size // frame
+        if n == 0:
+            return float(np.sqrt(np.mean(seg**2)))
+        # the 10 ms pieces end at t1: the newest sound is the one an onset echo holds
+        return float(np.sqrt(np.mean(seg[seg.size - n * frame :].reshape(n, frame) ** 2, axis=1)).max())
 
     def is_echo(self, t0: float, t1: float, frame: np.ndarray) -> bool:
         """True when the microphone frame [t0, t1] is (just) the host's own voice."""
@@ -136,10 +130,8 @@ class EchoGate:
 
     def _echo(self, active: list[HostPlayback], t0: float, t1: float, mic: float) -> bool:
         """Whether a frame of level `mic` may be the echo of the `active` sentences."""
-        # what the host played during the last max_delay seconds (echo is causal), at its
-        # loudest and its quietest over the frame's length
-        levels = np.max([self._lag_levels(p, t0, t1, t1 - t0) for p in active], axis=0)
-        ref, quietest = float(levels.max()), float(levels.min())
+        # what the host played during the last max_delay seconds (echo is causal)
+        ref = max(self._reference_rms(p, t0, t1) for p in active)
         noise = ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
         echo = math.sqrt(max(mic * mic - noise * noise, 0.0))  # what of it may be the host's
         if ref < 1e-3:
@@ -148,49 +140,33 @@ class EchoGate:
             if tail_ref < 1e-3 or self._gain is None:
                 return False
             return mic <= self.double_talk_ratio * math.hypot(self._gain * tail_ref * 0.5, noise)
-        if self._gain is None or len(self._learned) < self.learn_frames:
-            # the host's quietest over each span of MAX_DELAY among the delays: the echo's
-            # delay lies in one of them
-            spans = np.lib.stride_tricks.sliding_window_view(levels, min(levels.size, round(MAX_DELAY * 100) + 1))
-            quiet = spans.min(axis=1)
-            return self._learn(echo / ref, np.where(quiet >= 1e-3, mic / np.maximum(quiet, 1e-3), np.inf))
-        steady = quietest >= STEADY * ref
+        if len(self._learned) < self.learn_frames:
+            return self._learn(mic / ref, echo / ref)
         if mic <= self.double_talk_ratio * math.hypot(self._gain * ref, noise):  # the echo over the room's noise
-            if steady:  # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
-                self._gain = max(1e-3, self._gain * 0.998, min(echo / ref, self._gain * 1.02))
+            # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
+            self._gain = max(1e-3, self._gain * 0.998, min(echo / ref, self._gain * 1.02))
             return True
-        # a player over the host; found again within 0.1 s, a player for sure, not a blip
-        if t0 - self._player_found < 0.1:
+        # a player over the host, once the echo is known (a frame of the host's quiet
+        # moments, while it is learnt, may stand out of it without anyone talking)
+        if t0 - self._player_found < CONFIRM:  # found again: a player for sure, not a blip of the echo
             self._player_until = t1 + HANGOVER
         self._player_found = t1
         return False
 
-    def _learn(self, low: float, highs: np.ndarray) -> bool:
-        """Learn the echo gain from the first frames of the host's speech. A frame of echo
-        brackets the gain: `low` (what the microphone heard over the room's noise, against
-        the host's loudest level at any delay up to max_delay) <= gain <= its `highs` at
-        the echo's own delay (all it heard, against the host's quietest level over each
-        span of MAX_DELAY among the delays; infinite where the host paused). The echo's
-        delay is not known, but it lies in one span: the highest of the spans' bounds (the
-        10th percentile of the frames', with the double-talk margin) bounds the gain. A
-        frame whose `low` lies above it is a player talking over the host: where the
-        speakers do not reach the microphone (headphones, a null sink), or before anything
-        is learnt. The gain is the highest `low` of the rest: as cautious as can be. In
-        the host's pauses the microphone hears next to nothing against the loud sound just
-        before; judged by such frames, a gain once came out near zero and the rest of the
-        sentence passed for a player. The room's noise is not the host's echo: learnt as
-        echo, a player's word said over the host in a loud room would be no louder than
-        the "echo". Whether this frame is echo."""
-        self._learned.append((low, highs))
-        lows = np.array([x for x, _ in self._learned])
-        bounds = np.array([h for _, h in self._learned])
-        finite = np.isfinite(bounds)
-        spans = [float(np.percentile(bounds[finite[:, j], j], 10)) for j in range(bounds.shape[1]) if finite[:, j].any()]
-        if not spans:
-            return True  # nothing bounds the gain yet: the host's voice
-        upper = self.double_talk_ratio * max(max(spans), 1e-3)
-        self._gain = max(float(lows[lows <= upper].max(initial=1e-3)), 1e-3)
-        return low <= upper
+    def _learn(self, ratio: float, echo: float) -> bool:
+        """Learn the echo gain from the first frames of the host's speech (the loudest
+        ratio of the echo, heard over the room's noise, to the host: as cautious as can
+        be), leaving out frames far above the typical one (the 20th percentile of the
+        microphone's ratios, the host alone before anyone joins in): a player talking
+        over them where the speakers do not reach the microphone (headphones, a null
+        sink). The room's noise is not the host's echo: learnt as echo, a player's word
+        said over the host in a loud room would be no louder than the "echo". Whether
+        this frame is echo."""
+        self._learned.append((ratio, echo))
+        ratios, echoes = np.array(self._learned).T
+        typical = max(float(np.percentile(ratios, 20)), 1e-3)
+        self._gain = max(float(echoes[ratios <= LEARN_OUTLIER * typical].max(initial=1e-3)), 1e-3)
+        return ratio <= LEARN_OUTLIER * typical
 
     def is_echo_text(self, text: str, t0: float, t1: float, audio: np.ndarray | None = None) -> bool:
         """True when `text`, heard in [t0, t1], repeats what the host was saying, and the
