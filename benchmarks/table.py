@@ -595,6 +595,8 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
         windows = [(start, stop)] + [(st, e) for st, e, lab, _ in replies if lab == (name, w)]
         i, r = next(((i, r) for i, r in fed for st, e in windows if st - 0.5 <= r.t <= e + 0.5), (None, None))
         heard = r.text.split()[-1] if r is not None and r.text.split() else None
+        if TRACE:
+            print(f"      said {name}:{w} at {start:.2f}-{stop:.2f}: record {i}")
         got_w = heard in same.get(w, {w})
         got_p = r is not None and r.speaker == name
         about = [q for q in questions for st, e in windows if st - 0.5 <= q[2] <= e + 0.5]
