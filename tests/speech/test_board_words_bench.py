@@ -3,20 +3,14 @@ mistake: another ending of the word, "no" and a word, a word collapsed into a sh
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
 
 import pytest
 import support
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def board_words():
-    with pytest.MonkeyPatch.context() as mp:
-        mp.syspath_prepend(str(ROOT / "benchmarks"))
-        return importlib.import_module("board_words")
+    return support.benchmark("board_words")
 
 
 @pytest.mark.parametrize("said, heard, kind", [

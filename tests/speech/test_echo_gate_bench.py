@@ -3,23 +3,18 @@ the frames of a player the gate takes for the host, frame by frame through the g
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
 
 import numpy as np
 import pytest
+import support
 
 from voice_host.speech.listening.echo import EchoGate
 from voice_host.speech.speaking.voice import HostPlayback
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def echo_gate():
-    with pytest.MonkeyPatch.context() as mp:
-        mp.syspath_prepend(str(ROOT / "benchmarks"))
-        return importlib.import_module("echo_gate")
+    return support.benchmark("echo_gate")
 
 
 def test_each_frame_is_judged_once_at_its_own_time(echo_gate):

@@ -4,21 +4,17 @@ finish its question."""
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
 
 import numpy as np
 import pytest
+import support
 
-ROOT = Path(__file__).resolve().parents[2]
 RATE = 16000
 
 
 @pytest.fixture(scope="module")
 def table():
-    with pytest.MonkeyPatch.context() as mp:
-        mp.syspath_prepend(str(ROOT / "benchmarks"))
-        return importlib.import_module("table")
+    return support.benchmark("table")
 
 
 def test_an_answer_waits_until_the_host_has_said_what_it_answers(table):
