@@ -46,6 +46,8 @@ noise, are the player's too, so the word is not cut into pieces before the host 
 It starts once a player is found again within CONFIRM seconds: one frame standing out of
 the echo may be a blip of the host's own voice, and 0.3 s of it would be a word."""
 CONFIRM = 0.1
+"""Seconds within which a player found over the host must be found again to start the
+hangover."""
 
 
 class EchoGate:
