@@ -35,7 +35,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
@@ -124,8 +124,7 @@ class Sayable:
         if not self._compiled:
             with _compile_lock:
                 if not self._compiled:
-                    key = (id(self.words) if self.words is not None else None, self.phrases, self.names,
-                           self.spelling, self.whole_words, self.tails, self.repeat, self.bare)
+                    key = self._sentences()
                     hit = _languages.get(key)
                     if hit is None or hit._sayable.words is not self.words:
                         hit = Language(self)
@@ -136,6 +135,16 @@ class Sayable:
                     _languages[key] = hit
                     self._compiled.append(hit)
         return self._compiled[0]
+
+    def _sentences(self) -> tuple:
+        """What the compiled language depends on: every field but the prior (the
+        dictionary by identity), so a field added later is never left out of it."""
+        key = []
+        for f in fields(self):
+            if f.name not in ("prior", "_compiled"):
+                value = getattr(self, f.name)
+                key.append(id(value) if f.name == "words" and value is not None else value)
+        return tuple(key)
 
     def __contains__(self, sentence: object) -> bool:
         return isinstance(sentence, str) and self.language().accepts(normalize_sentence(sentence))

@@ -134,8 +134,9 @@ class MoonshineModel:
         A state set's tokens are the union of its members'. The members that live
         in the dictionary (W, P: a word, its end; L, LM: a word spelled out) do not
         depend on the phrases or names, so their walks are cached per dictionary (and
-        what may follow a word: a game's tails) for the whole process: only the first Sayable over a dictionary pays for the
-        big walk (~1 s), later ones only for their phrases and names (milliseconds). A space occurs only at the start of a
+        what may follow a word: a game's tails) for the whole process: only the first
+        Sayable over a dictionary pays for the big walk (~1 s), later ones only for
+        their phrases and names (milliseconds). A space occurs only at the start of a
         token, so the start state and the state after a name's mark are a space
         followed by the roots' walks from the vocabulary trie's space node.
         """
