@@ -101,10 +101,8 @@ def miss_kind(said: str, heard: list) -> str:
 
 
 def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words, trimmed: bool = False,
-        room=None) -> dict:
-    from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
-
-    rec = MoonshineRecognizer()
+        room=None, model: str = "base") -> dict:
+    rec = listening.recognizer(model)
     out: dict = {}
     seconds = []
     for row in rows:
@@ -140,7 +138,7 @@ def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words,
 
 def main(argv: list[str] | None = None) -> int:
     ap = report.arguments(__doc__, "24 boards a split instead of 60", ",".join(CONDITIONS),
-                          (*rooms.PINK, *rooms.ROOMS))
+                          (*rooms.PINK, *rooms.ROOMS), model=True)
     ap.add_argument("--boards", type=int, help="boards a split")
     ap.add_argument("--splits", default="tuning,held-out")
     ap.add_argument("--weights", default="0:0,DEFAULT", help="POINTS:KNOWN settings to compare; DEFAULT: config")
@@ -168,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [r for r in plan(n, words) if r["split"] in splits]
     conditions, room = rooms.prepare(args.conditions, ",".join(CONDITIONS), splits)
     t0 = time.time()
-    res = run(rows, weights, conditions, words, args.trimmed, room)
+    res = run(rows, weights, conditions, words, args.trimmed, room, args.model)
     out.say(f"board words ({'clips alone' if args.trimmed else 'as recorded, through the VAD'}): "
             f"{len(rows)} words ({sum(r['weak'] for r in rows)} weak plays), "
             f"{len(conditions)} conditions, settings {', '.join(f'{p:g}:{k:g}' for p, k in weights)}; "
@@ -200,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
                         s = res.get((split, cond, w, kind))
                         if s and s["misses"]:
                             out.say(f"      {cond}: {', '.join(s['misses'])}")
-    return out.finish(latency_ms={"p50": round(res["latency"][0] * 1000), "p95": round(res["latency"][1] * 1000)})
+    return out.finish(model=args.model, latency_ms={"p50": round(res["latency"][0] * 1000), "p95": round(res["latency"][1] * 1000)})
 
 
 if __name__ == "__main__":

@@ -80,11 +80,10 @@ def false_starts(room: Room, config) -> dict[str, float]:
     return out
 
 
-def run(rows: list[dict], conditions, room: Room, config=None) -> dict:
-    from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
+def run(rows: list[dict], conditions, room: Room, config=None, model: str = "base") -> dict:
     from voice_host.words import Words
 
-    rec = MoonshineRecognizer()
+    rec = listening.recognizer(model)
     words = Words.load()
     same_sound = words.homophones  # "for" for "four": nobody hears the difference
     hearing = listening.hearing(words)  # what `voice-host hear` without --board hears with
@@ -108,7 +107,7 @@ def run(rows: list[dict], conditions, room: Room, config=None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = report.arguments(__doc__, "4 clips a word and split (12 without)", ",".join(CONDITIONS),
-                          (*rooms.PINK, *rooms.ROOMS))
+                          (*rooms.PINK, *rooms.ROOMS), model=True)
     ap.add_argument("--per-word", type=int, help="clips a word and split (overrides --quick)")
     ap.add_argument("--data", type=Path, default=default_data(), help="where the recordings are (see the docstring)")
     ap.add_argument("--vad", choices=("webrtc", "silero", "both"), help="[listening] vad (default: the config's)")
@@ -127,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     room = Room.open(args.data)  # babble: three clips a word and split, of every speaker but the one heard
     starts = false_starts(room, config) if room is not None else {}
-    res = run(rows, conditions, room, config)
+    res = run(rows, conditions, room, config, args.model)
     out.figures = {k: {"n": v["n"], "right": round(100 * v["right"] / v["n"], 1),
                        "misses": [m for m, _ in v["misses"].most_common(8)]} for k, v in res.items()}
     out.table([{"split": k.split("|")[0], "source": k.split("|")[1], "condition": k.split("|")[2], "n": f["n"],
@@ -137,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     out.say(f"VAD {config.vad}: utterances started a minute with nobody playing: " +
             ", ".join(f"{k} {v}" for k, v in starts.items()))
     out.say(f"({time.perf_counter() - t0:.0f} s)")
-    return out.finish(vad=config.vad, false_starts_per_minute=starts, seconds=round(time.perf_counter() - t0))
+    return out.finish(model=args.model, vad=config.vad, false_starts_per_minute=starts, seconds=round(time.perf_counter() - t0))
 
 
 if __name__ == "__main__":

@@ -108,16 +108,18 @@ def noisy(audio: np.ndarray, snr: float | None, seed: int) -> np.ndarray:
     return audio if snr is None else add_noise(audio, snr, seed=seed)
 
 
-def worker(engine: str, plan: list[dict]) -> dict:
-    """Recognize every utterance of the plan with one engine (this process)."""
+def worker(engine: str, plan: list[dict], model: str = "base") -> dict:
+    """Recognize every utterance of the plan with one engine (this process); `model`:
+    Moonshine's weights, as [speech] model."""
     from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.recognizing.moonshine.adapt.setting import recognizer_options
     from voice_host.speech.recognizing.sayable import Sayable
     from voice_host.words import Words
 
     words = Words.load()
     t0 = time.perf_counter()
     if engine == "moonshine":
-        rec = make_recognizer("moonshine", cpu_threads=2)
+        rec = make_recognizer("moonshine", cpu_threads=2, **recognizer_options(model, "moonshine"))
     else:
         rec = make_recognizer("whisper", cpu_threads=2)
     load_s = time.perf_counter() - t0
@@ -210,7 +212,7 @@ def tune_margin(rows: list[dict]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = reporting.arguments(__doc__, "2 x 40 words, fewer extra sentences", ",".join(c for c, _ in CONDITIONS),
-                             [c for c, _ in CONDITIONS])
+                             [c for c, _ in CONDITIONS], model=True)
     ap.add_argument("--engines", default="moonshine,whisper")
     ap.add_argument("--splits", default="tuning,held-out",
                     help="which splits to run (the chatter margin is tuned on the tuning split when it runs, "
@@ -220,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.worker:
         plan = json.loads(Path(args.plan).read_text())
-        print(json.dumps(worker(args.worker, plan)))
+        print(json.dumps(worker(args.worker, plan, args.model)))
         return 0
     out = reporting.Report("recognition", args.json)
 
@@ -255,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         plan_path = f.name
     for engine in args.engines.split(","):
         t = time.perf_counter()
-        proc = subprocess.run([sys.executable, __file__, "--worker", engine, "--plan", plan_path],
+        proc = subprocess.run([sys.executable, __file__, "--worker", engine, "--plan", plan_path, "--model", args.model],
                               stdout=subprocess.PIPE, stderr=None, text=True)  # progress on stderr
         if proc.returncode != 0:
             out.say(f"{engine}: failed (see above)")

@@ -347,6 +347,7 @@ def _host(engine: str, voices: dict[str, str], prior: tuple[float, ...] | None, 
     from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.recognizing.moonshine.adapt.setting import recognizer_options
     from voice_host.speech.listening.voiceprint import VoicePrints
     from voice_host.words import Words
 
@@ -369,10 +370,11 @@ def _host(engine: str, voices: dict[str, str], prior: tuple[float, ...] | None, 
     over: list[float] = []
     hearing: list = []
     s = Session(new_header("prolix-classic", list(voices), 1, cfg), Words.load(), out)
-    hearing.append(Hearing(s, s.words, HearingSettings.from_config(cfg), voiceprints=VoicePrints()))
+    settings = HearingSettings.from_config(cfg)
+    hearing.append(Hearing(s, s.words, settings, voiceprints=VoicePrints()))
     if TRACE:
         hearing[0].on_hear = lambda u: print(f"  {u.start:7.2f} {u.speaker}: {u.text!r} ({u.confidence:.2f})")
-    return s, hearing[0], make_recognizer(engine), said, over, asked
+    return s, hearing[0], make_recognizer(engine, **recognizer_options(settings.model, engine)), said, over, asked
 
 
 def _questions(hearing, asked: list[list]) -> None:
@@ -663,7 +665,7 @@ def _prior(item: str) -> tuple[float, float] | None:
 
 def main(argv=None) -> int:
     ap = report.arguments(__doc__, "8 words a player instead of 20", ",".join(CONDITIONS),
-                          ("clean", "an SNR in dB (pink noise)", *rooms.ROOMS))
+                          ("clean", "an SNR in dB (pink noise)", *rooms.ROOMS), model=True)
     ap.add_argument("--engine", default="auto")
     ap.add_argument("--words", type=int, help="words per player")
     ap.add_argument("--splits", default=",".join(SPLITS))
@@ -695,6 +697,7 @@ def main(argv=None) -> int:
         TRACE.append(True)
     if args.background_below is not None:
         SPEECH["background_below"] = args.background_below
+    SPEECH["model"] = args.model
     from voice_host import config
 
     speech = config.load().get("speech", {})
@@ -771,7 +774,7 @@ def main(argv=None) -> int:
                         out.say("          missed: " + ", ".join(r["misses"]))
     out.say("targets (held-out, nobody answering): sheet >= 95% clean, >= 90% at 20 dB, >= 75% at 10 dB; "
             "silently wrong <= 2%; questions <= 0.15 a word clean; answering: sheet >= 99% clean, >= 97% at 20 dB")
-    return out.finish(engine=args.engine, words_per_player=per, mics=args.mics)
+    return out.finish(engine=args.engine, model=args.model, words_per_player=per, mics=args.mics)
 
 
 if __name__ == "__main__":

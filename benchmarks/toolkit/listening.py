@@ -19,6 +19,14 @@ def padded(audio: np.ndarray, before: float = BEFORE, after: float = AFTER) -> n
                            np.zeros(int(after * SAMPLE_RATE), np.float32)])
 
 
+def recognizer(model: str = "base"):
+    """The Moonshine recognizer the host runs with ``[speech] model = model``."""
+    from voice_host.speech.recognizing.moonshine import create
+    from voice_host.speech.recognizing.moonshine.adapt.setting import delta_for
+
+    return create(delta=delta_for(model))
+
+
 def listener(recognizer, players, sayable=None, config=None, **options):
     """The live listener (voice_host.speech.listening.turns.Listener), told what may be said."""
     from voice_host.speech.listening.turns import Listener

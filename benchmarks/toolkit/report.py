@@ -10,11 +10,16 @@ import sys
 from pathlib import Path
 
 
-def arguments(doc: str, quick: str, conditions: str | None = None, available=None) -> argparse.ArgumentParser:
-    """A parser with --quick (``quick`` says what it does), --json [FILE] and, when
-    ``conditions`` is given (the default set), --conditions."""
+def arguments(doc: str, quick: str, conditions: str | None = None, available=None,
+              model: bool = False) -> argparse.ArgumentParser:
+    """A parser with --quick (``quick`` says what it does), --json [FILE], with ``model``
+    --model, and when ``conditions`` is given (the default set), --conditions."""
     ap = argparse.ArgumentParser(description=doc.strip().split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help=quick)
+    if model:
+        ap.add_argument("--model", choices=("base", "adapted"), default="base",
+                        help="the Moonshine weights, as [speech] model (adapted: the shipped delta, "
+                             "or $VOICE_HOST_MOONSHINE_DELTA)")
     ap.add_argument("--json", nargs="?", const="-", metavar="FILE",
                     help="the figures as JSON: on stdout (the text on stderr), or into FILE")
     if conditions is not None:

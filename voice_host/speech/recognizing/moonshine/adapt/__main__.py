@@ -32,6 +32,77 @@ def _train(a) -> int:
     return 0
 
 
+def _pack(a) -> int:
+    from . import mix
+    from .synth import read_manifest
+
+    out, data = Path(a.out), Path(a.data)
+    out.mkdir(parents=True, exist_ok=True)
+    t = time.monotonic()
+    synthetic = read_manifest(Path(a.manifest))
+    root = Path(a.manifest).parent
+    rows = [dict(r, path=str(root / r["path"])) for r in synthetic[:a.synthetic or None]]
+    sizes = {"synthetic.pack": mix.pack(rows, out / "synthetic.pack", trim=False),
+             "real.pack": mix.pack(mix.real_rows(data, fsdd=a.fsdd), out / "real.pack"),
+             "rooms.pack": mix.pack_rooms(data, out / "rooms.pack"),
+             "guard.pack": mix.pack(mix.guard_rows(data), out / "guard.pack")}
+    print(json.dumps({k: f"{v / 1e6:.1f} MB" for k, v in sizes.items()}), f"in {time.monotonic() - t:.0f} s")
+    return 0
+
+
+def _mixed(a) -> int:
+    import torch
+
+    from . import guard, mix
+    from .delta import apply_torch, load
+    from .tokens import Tokenizer
+    from .torchmodel import load_base
+    from .train import train
+    from .weights import base_weights
+
+    packs, out = Path(a.packs), Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    dev = torch.device(a.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    t = time.monotonic()
+    weights, tok = base_weights(), Tokenizer()
+    clips = mix.unpack(packs / "guard.pack")
+    base = mix.MixedBatches(packs / "synthetic.pack", packs / "real.pack", packs / "rooms.pack", a.batch)
+    print(f"{len(base.synthetic)} synthetic and {len(base.real)} real clips, {len(clips)} to guard with, "
+          f"read in {time.monotonic() - t:.0f} s", flush=True)
+    heard = guard.guard({"base": load_base(weights=weights).to(dev)}, clips, tok, dev)
+    print(guard.format_guard(heard), flush=True)
+    trained, best = {}, -1
+    for variant in a.variant:
+        name, part, steps, lr, distill, share, seconds = variant.split(":")
+        base.real_share = float(share)
+        batches = mix.Prefetched(base, a.workers)
+        s = train(packs, out / name, int(steps), a.batch, float(lr), min(200, int(steps) // 5), part=part,
+                  distill=float(distill), device=str(dev), weights=weights, batches=batches, log_every=50,
+                  max_seconds=float(seconds))
+        trained[name] = s
+        print(json.dumps({k: v for k, v in s.items() if k != "loss_curve"}), flush=True)
+        model = load_base(weights=weights)
+        apply_torch(model, load(out / name / "adapted.delta"))
+        heard.update(guard.guard({name: model.to(dev)}, clips, tok, dev))
+        print(guard.format_guard({name: heard[name]}), flush=True)
+        (out / "guard.json").write_text(json.dumps(heard, indent=1))
+        score = guard.right(heard[name])
+        if a.copy_to:  # what comes back from a GPU machine: the guard's best delta, in parts of 15 MiB
+            dest = Path(a.copy_to)
+            dest.mkdir(parents=True, exist_ok=True)
+            (dest / "guard.json").write_text(json.dumps(heard, indent=1))
+            (dest / "train.json").write_text(json.dumps(trained, indent=1))
+            if score > best:
+                for old in dest.glob("*.delta.*"):
+                    old.unlink()
+                data = (out / name / "adapted.delta").read_bytes()
+                for i in range(0, len(data), 15 << 20):
+                    (dest / f"{name}.delta.{i >> 20:03d}").write_bytes(data[i:i + (15 << 20)])
+        best = max(best, score)
+        print(f"{name}: {score} right (base {guard.right(heard['base'])})", flush=True)
+    return 0
+
+
 def _export(a) -> int:
     from ..convert import convert_model
     from ..files import find_model_dir
@@ -88,6 +159,22 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--device", help="cuda or cpu (default: cuda when there is one)")
     t.add_argument("--save-torch", action="store_true")
     t.set_defaults(run=_train)
+    k = sub.add_parser("pack", help="pack synthetic clips, real training speech, rooms and the guard for a GPU machine")
+    k.add_argument("manifest", help="a synth manifest (its clips said plainly: the mix adds the rooms)")
+    k.add_argument("data", help="the real-audio folder (benchmarks/real_speech.py says what it holds)")
+    k.add_argument("out")
+    k.add_argument("--synthetic", type=int, default=0, help="pack only the first N synthetic clips")
+    k.add_argument("--fsdd", type=int, help="at most N of the spoken digits (six speakers), spread over them")
+    k.set_defaults(run=_pack)
+    m = sub.add_parser("mixed", help="train on packs (synthetic and real speech, in rooms); guard on held-out people")
+    m.add_argument("packs")
+    m.add_argument("out")
+    m.add_argument("--variant", action="append", required=True, help="NAME:PART:STEPS:LR:DISTILL:REAL_SHARE:SECONDS")
+    m.add_argument("--batch", type=int, default=128)
+    m.add_argument("--workers", type=int, default=8)
+    m.add_argument("--device")
+    m.add_argument("--copy-to", help="also copy each delta (in parts of 15 MiB), train.json and guard.json here")
+    m.set_defaults(run=_mixed)
     x = sub.add_parser("export", help="write the host's ONNX graphs (int8) for base + delta into OUT")
     x.add_argument("delta")
     x.add_argument("out")

@@ -126,9 +126,12 @@ def loss_of(model, batch: dict, device, base=None, distill: float = 0.0, dtype=N
 def train(manifest: Path, out: Path, steps: int = 1200, batch: int = 128, lr: float = 3e-5, warmup: int = 200,
           weight_decay: float = 0.01, part: str = "all", distill: float = 0.0, rank: int = 0, seed: int = 0,
           device: str | None = None, save_torch: bool = False, log_every: int = 10, model_dir: Path | None = None,
-          quiet: bool = False, weights: dict | None = None, level: int = 6) -> dict:
+          quiet: bool = False, weights: dict | None = None, level: int = 6, batches=None,
+          max_seconds: float | None = None) -> dict:
     """Fine-tune and write OUT/adapted.delta and OUT/train.json; the summary
-    (`weights`: base_weights() already read)."""
+    (`weights`: base_weights() already read; `batches`: batches to train on instead of
+    the manifest's, with `rows` and `batch`, as mix.MixedBatches; `max_seconds`: fewer
+    steps, fixed after the tenth from its time, when that many would not fit)."""
     import torch
 
     from . import delta as deltas
@@ -145,12 +148,18 @@ def train(manifest: Path, out: Path, steps: int = 1200, batch: int = 128, lr: fl
     base = load_base(weights=base_w).to(dev).eval() if distill > 0 else None
     params = trainable(model, part)
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay, betas=(0.9, 0.98), eps=1e-8)
-    data = Batches(manifest, batch, seed)
+    data = batches if batches is not None else Batches(manifest, batch, seed)
     curve, t0 = [], time.monotonic()
     first = next(data)
     model.train()
-    for step in range(steps):
+    step = 0
+    while step < steps:
         b = first if step == 0 else next(data)
+        if max_seconds and step == 10:
+            fit = int(max_seconds / ((time.monotonic() - t0) / 10))
+            if fit < steps:
+                steps, warmup = max(fit, 11), min(warmup, max(fit, 11) // 5)
+                print(f"{steps} steps fit in {max_seconds:.0f} s", flush=True)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, steps, lr, warmup)
         loss = loss_of(model, b, dev, base, distill, dtype)
@@ -160,8 +169,9 @@ def train(manifest: Path, out: Path, steps: int = 1200, batch: int = 128, lr: fl
         opt.step()
         curve.append(round(float(loss.detach()), 5))
         if not quiet and (step % log_every == 0 or step == steps - 1):
-            print(f"step {step + 1}/{steps} loss {float(loss):.4f} lr {opt.param_groups[0]['lr']:.2e} "
+            print(f"step {step + 1}/{steps} loss {float(loss.detach()):.4f} lr {opt.param_groups[0]['lr']:.2e} "
                   f"{time.monotonic() - t0:.0f} s", flush=True)
+        step += 1
     model.eval()
     with torch.no_grad():
         after_first = float(loss_of(model, first, dev, None, 0.0, dtype))
