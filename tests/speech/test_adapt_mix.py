@@ -131,6 +131,17 @@ def test_babble_puts_every_other_talker_under_the_clip():
     assert out.size == 4000 and np.count_nonzero(out) > 0
 
 
+@pytest.mark.parametrize("steps, done, elapsed, per_step, budget, fit", [
+    (1000, 15, 20.0, 0.5, 150.0, 275),   # 130 s left at 0.5 s a step
+    (100, 15, 20.0, 0.5, 150.0, 100),    # all fit
+    (1000, 15, 200.0, 0.5, 150.0, 16),   # over already: one more step, to save what was learnt
+])
+def test_training_takes_the_steps_that_fit_its_time(steps, done, elapsed, per_step, budget, fit):
+    from voice_host.speech.recognizing.moonshine.adapt.train import steps_that_fit
+
+    assert steps_that_fit(steps, done, elapsed, per_step, budget) == fit
+
+
 @pytest.mark.parametrize("said, word, right", [
     ("Computer.", "computer", True), ("4", "four", True), ("Four!", "four", True),
     ("Computers.", "computer", False), ("Dog, dog.", "dog", False), ("", "dog", False),

@@ -90,6 +90,12 @@ def lr_at(step: int, steps: int, peak: float, warmup: int, floor: float = 0.1) -
     return peak * (floor + (1 - floor) * 0.5 * (1 + math.cos(math.pi * min(1.0, p))))
 
 
+def steps_that_fit(steps: int, done: int, elapsed: float, per_step: float, budget: float) -> int:
+    """The steps in all (at most `steps`, at least one more than `done`) that end within
+    `budget` seconds, `done` having taken `elapsed` and each next one `per_step`."""
+    return max(done + 1, min(steps, done + int((budget - elapsed) / per_step)))
+
+
 PARTS = {"all": ("model.",), "decoder": ("model.decoder.",),
          "upper": ("model.decoder.", *(f"model.encoder.layers.{i}." for i in range(4, 8)), "model.encoder.layer_norm")}
 
@@ -131,7 +137,8 @@ def train(manifest: Path, out: Path, steps: int = 1200, batch: int = 128, lr: fl
     """Fine-tune and write OUT/adapted.delta and OUT/train.json; the summary
     (`weights`: base_weights() already read; `batches`: batches to train on instead of
     the manifest's, with `rows` and `batch`, as mix.MixedBatches; `max_seconds`: fewer
-    steps, fixed after the tenth from its time, when that many would not fit)."""
+    steps when that many would not fit, fixed at the 15th step from the time of the ten
+    before it: the first ones also start the data's workers and the GPU)."""
     import torch
 
     from . import delta as deltas
@@ -155,10 +162,12 @@ def train(manifest: Path, out: Path, steps: int = 1200, batch: int = 128, lr: fl
     step = 0
     while step < steps:
         b = first if step == 0 else next(data)
-        if max_seconds and step == 10:
-            fit = int(max_seconds / ((time.monotonic() - t0) / 10))
+        if max_seconds and step == 5:
+            t5 = time.monotonic()
+        if max_seconds and step == 15:
+            fit = steps_that_fit(steps, step, time.monotonic() - t0, (time.monotonic() - t5) / 10, max_seconds)
             if fit < steps:
-                steps, warmup = max(fit, 11), min(warmup, max(fit, 11) // 5)
+                steps, warmup = fit, min(warmup, fit // 5)
                 print(f"{steps} steps fit in {max_seconds:.0f} s", flush=True)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, steps, lr, warmup)
