@@ -198,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                         s = res.get((split, cond, w, kind))
                         if s and s["misses"]:
                             out.say(f"      {cond}: {', '.join(s['misses'])}")
-    return out.finish(model=args.model, latency_ms={"p50": round(res["latency"][0] * 1000), "p95": round(res["latency"][1] * 1000)})
+    return out.finish(model=args.model,
+                      latency_ms={"p50": round(res["latency"][0] * 1000), "p95": round(res["latency"][1] * 1000)})
 
 
 if __name__ == "__main__":

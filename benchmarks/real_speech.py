@@ -136,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     out.say(f"VAD {config.vad}: utterances started a minute with nobody playing: " +
             ", ".join(f"{k} {v}" for k, v in starts.items()))
     out.say(f"({time.perf_counter() - t0:.0f} s)")
-    return out.finish(model=args.model, vad=config.vad, false_starts_per_minute=starts, seconds=round(time.perf_counter() - t0))
+    return out.finish(model=args.model, vad=config.vad, false_starts_per_minute=starts,
+                      seconds=round(time.perf_counter() - t0))
 
 
 if __name__ == "__main__":

@@ -257,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         plan_path = f.name
     for engine in args.engines.split(","):
         t = time.perf_counter()
-        proc = subprocess.run([sys.executable, __file__, "--worker", engine, "--plan", plan_path, "--model", args.model],
+        proc = subprocess.run([sys.executable, __file__, "--worker", engine, "--plan", plan_path,
+                               "--model", args.model],
                               stdout=subprocess.PIPE, stderr=None, text=True)  # progress on stderr
         if proc.returncode != 0:
             out.say(f"{engine}: failed (see above)")

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import augment
+
 RATE = 16000
 SC_SPEAKER = re.compile(r"([0-9a-f]{8})_nohash_\d+")
 DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -114,14 +116,9 @@ def guard_rows(data: Path, per_word: int = 8, computer: int = 60) -> list[dict]:
 
 def read_16k(path: str | Path) -> np.ndarray:
     """A recording as 16 kHz mono float32."""
-    import soundfile as sf
+    from voice_host.speech.audio import read_wav
 
-    audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    audio = audio[:, 0]
-    if rate != RATE:
-        n = int(round(audio.size * RATE / rate))
-        audio = np.interp(np.arange(n) * rate / RATE, np.arange(audio.size), audio).astype(np.float32)
-    return audio
+    return read_wav(path)[:, 0]
 
 
 def trim_speech(audio: np.ndarray, below_peak_db: float = 30.0, keep: float = 0.1) -> np.ndarray:
@@ -174,13 +171,8 @@ def unpack(path: Path) -> list[tuple[dict, np.ndarray]]:
 
 # ---------------------------------------------------------------- rooms
 
-def level(x: np.ndarray, frame: int = 160) -> float:
-    """The RMS of the voiced 10 ms frames (those within 26 dB of the loudest)."""
-    n = x.size // frame
-    if n == 0:
-        return float(np.sqrt(np.mean(x ** 2) + 1e-12))
-    rms = np.sqrt(np.mean(x[:n * frame].reshape(n, frame) ** 2, axis=1) + 1e-12)
-    return float(np.sqrt(np.mean(rms[rms > rms.max() * 0.05] ** 2)))
+level = augment.speech_rms
+"""The RMS of the voiced 10 ms frames (those within 26 dB of the loudest)."""
 
 
 def generated_room(rng: np.random.Generator, rt60: float, drr_db: float) -> np.ndarray:
@@ -224,14 +216,6 @@ def babble(others: list[np.ndarray], n: int, rng: np.random.Generator) -> np.nda
     return out
 
 
-def colored(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
-    white = rng.standard_normal(n).astype(np.float32)
-    if kind == "white":
-        return white
-    spec = np.fft.rfft(white) / np.sqrt(np.arange(1, n // 2 + 2))
-    return np.fft.irfft(spec, n).astype(np.float32)
-
-
 def in_room(x: np.ndarray, rng: np.random.Generator, noises: list[np.ndarray], rirs: list[np.ndarray],
             talk: list[np.ndarray]) -> tuple[np.ndarray, list[str]]:
     """A clean clip `x` as a table might hear it, and what was done: speed, a room or a far
@@ -239,7 +223,7 @@ def in_room(x: np.ndarray, rng: np.random.Generator, noises: list[np.ndarray], r
     done = []
     if rng.random() < 0.5:
         f = rng.uniform(0.9, 1.1)
-        x = np.interp(np.arange(int(x.size / f)) * f, np.arange(x.size), x).astype(np.float32)
+        x = augment.speed(x, f)
         done.append(f"speed {f:.2f}")
     ref = level(x)
     far = False
@@ -262,7 +246,7 @@ def in_room(x: np.ndarray, rng: np.random.Generator, noises: list[np.ndarray], r
     if far or rng.random() < 0.35:
         snr = rng.uniform(5, 25) if far else rng.uniform(0, 30)
         src = noises[int(rng.integers(len(noises)))] if noises and rng.random() < 0.6 else \
-            colored(("pink", "white")[int(rng.integers(2))], x.size, rng)
+            augment.noise(("pink", "white")[int(rng.integers(2))], x.size, rng)
         x = under(x, src, snr, ref, rng)
         done.append(f"noise {snr:.0f} dB")
     x = x * 10 ** (rng.uniform(-12, 6) / 20)
