@@ -180,3 +180,21 @@ def test_mixed_training_guards_each_variant_and_keeps_the_best_delta(real_audio,
     assert kept == "a" or scores["b"] > scores["a"]  # a later variant replaces it only when better
     (tmp_path / "kept.delta").write_bytes(b"".join(p.read_bytes() for p in parts))
     assert load(tmp_path / "kept.delta").sha256 == trained[kept]["sha256"]
+
+
+def test_benchmarks_hear_with_the_weights_asked_for(monkeypatch, tmp_path):
+    import voice_host.speech.recognizing.moonshine as moonshine
+    from support import benchmark
+
+    from voice_host.speech.recognizing.moonshine.adapt.setting import NoAdaptedModel
+
+    listening = benchmark("real_speech").listening
+    asked = []
+    monkeypatch.setattr(moonshine, "create", lambda delta=None, **_: asked.append(delta) or "recognizer")
+    monkeypatch.setenv("VOICE_HOST_MOONSHINE_DELTA", str(tmp_path / "none.delta"))
+    with pytest.raises(NoAdaptedModel, match="No adapted recognizer is installed"):
+        listening.recognizer("adapted")
+    (tmp_path / "c.delta").write_bytes(b"VHDELTA1")
+    monkeypatch.setenv("VOICE_HOST_MOONSHINE_DELTA", str(tmp_path / "c.delta"))
+    assert listening.recognizer("adapted") == "recognizer" and listening.recognizer("base") == "recognizer"
+    assert asked == [tmp_path / "c.delta", None]
