@@ -23,8 +23,9 @@ held out from the host's own tuning; the split keeps it so for whoever tunes on 
 Each clip is padded with 0.6 s of silence before it and 0.8 s after (as board_words.py
 does), then cut into utterances by the live listener's VAD and heard with the host's own
 language and prior on the board a game with no `--board` draws (`voice-host hear`
-without a board). Right: one utterance, and the word heard (or a word of the same sound:
-"for" for "four"). Conditions, besides clean:
+without a board), which leaves out an utterance far quieter than the recording's
+loudest, as the room's. Right: one utterance, and the word heard (or a word of the same
+sound: "for" for "four"). Conditions, besides clean:
 real kitchen noise (Speech Commands' "doing the dishes") at 10 dB; babble, four other
 speakers' words summed under the word at 15 dB; and a far microphone, the word through a
 real living-room impulse response (MIT IR survey), 12 dB quieter than said near the
@@ -81,6 +82,7 @@ def false_starts(room: Room, config) -> dict[str, float]:
 
 
 def run(rows: list[dict], conditions, room: Room, config=None, model: str = "base") -> dict:
+    from voice_host.hear import table_and_room
     from voice_host.words import Words
 
     rec = listening.recognizer(model)
@@ -93,7 +95,8 @@ def run(rows: list[dict], conditions, room: Room, config=None, model: str = "bas
         word = load(row["path"])
         seed = zlib.crc32(row["path"].name.encode())
         for cond in conditions:
-            heard = listening.cut(ear, rooms.in_condition(listening.padded(word), word, cond, seed, room, row["speaker"]))
+            x = rooms.in_condition(listening.padded(word), word, cond, seed, room, row["speaker"])
+            heard, _ = table_and_room(listening.cut(ear, x), hearing.settings.background_below)
             text = " / ".join(u.text for u in heard)
             last = text.split(" ")[-1]
             right = len(heard) == 1 and (last == row["word"] or last in same_sound(row["word"]))

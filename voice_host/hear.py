@@ -5,7 +5,11 @@ to settle "what did the host hear?" from a recording.
     voice-host hear --board "W B J S L C D G" a.wav   # a.<TAB>what was heard
 
 Each recording is cut into utterances where the speech is (the live listener), and
-heard with the language and the game's prior the game would use on that board.
+heard with the language and the game's prior the game would use on that board. In a
+recording, the voice near the microphone is the table's: an utterance more than
+``[speech] background_below`` dB quieter than the recording's loudest is the room's
+(a television, another conversation) and is left out, as a game leaves out talk far
+under its players' levels (docs/HEARING.md); ``--verbose`` shows it.
 """
 
 from __future__ import annotations
@@ -49,6 +53,20 @@ def run(args: argparse.Namespace) -> int:
     return hear(args, players, app.load_config(args.config, {}))
 
 
+def table_and_room(utterances: list, below: float) -> tuple[list, list]:
+    """The utterances of one recording that are the table's, and those that are the
+    room's: more than `below` dB quieter than the recording's loudest (none when `below`
+    is 0)."""
+    from voice_host.speech.audio import speech_level
+
+    levels = [speech_level(u.audio) if u.audio is not None else 0.0 for u in utterances]
+    if not below or not levels:
+        return list(utterances), []
+    floor = max(levels) - below
+    return ([u for u, level in zip(utterances, levels) if level >= floor],
+            [u for u, level in zip(utterances, levels) if level < floor])
+
+
 def hear(args, players: list[str], cfg: dict) -> int:
     """``voice-host hear``: what the host hears, with the language and the prior the game
     would use on that board. With WAV files, one line each: the path, a tab, what was
@@ -87,10 +105,13 @@ def hear(args, players: list[str], cfg: dict) -> int:
             except (OSError, ValueError, RuntimeError, EOFError) as exc:
                 raise UserError(f"I can't read {path}: {exc}") from exc
             try:
-                said = [heard(u) for u in listener.utterances(source)]
+                table, room = table_and_room(list(listener.utterances(source)), settings.background_below)
             finally:
                 source.close()
-            print(f"{path}\t{' / '.join(said)}", flush=True)
+            line = f"{path}\t{' / '.join(heard(u) for u in table)}"
+            if args.verbose and room:
+                line += f"\troom, left out: {' / '.join((u.text or '').strip().lower() for u in room)}"
+            print(line, flush=True)
         return 0
     speaker = output.Speaker(args.no_voice, cfg)
     try:

@@ -97,3 +97,21 @@ def test_a_word_said_over_talk_in_the_room_is_heard_without_the_talk(tmp_path, s
     off.write_text("[listening]\ntakeover_db = 0\n", encoding="utf-8")
     swallowed = voice_host("hear", "--board", BOARD, "--config", str(off), str(path)).stdout
     assert "jewelers" not in swallowed
+
+
+def test_a_voice_far_quieter_than_the_recordings_loudest_is_the_rooms(tmp_path, say):
+    """The voice near the microphone is the table's: a word 15 dB under it (a television,
+    another conversation) is left out, unless [speech] background_below is 0."""
+    from voice_host.speech.audio import speech_level
+
+    gap = np.zeros(12000, np.float32)
+    word, talk = say("jigsaw", "kal16"), say("challenge", "awb")
+    room_talk = talk * 10 ** ((speech_level(word) - speech_level(talk) - 15) / 20)
+    path = tmp_path / "with-room.wav"
+    write_wav(path, np.concatenate([gap, word, gap, room_talk, gap]))
+    assert voice_host("hear", "--board", BOARD, str(path)).stdout == f"{path}\tjigsaw\n"
+    verbose = voice_host("hear", "--board", BOARD, "--verbose", str(path)).stdout
+    assert verbose.startswith(f"{path}\tjigsaw\t") and verbose.endswith("\troom, left out: challenge\n")
+    off = tmp_path / "off.toml"
+    off.write_text("[speech]\nbackground_below = 0\n", encoding="utf-8")
+    assert voice_host("hear", "--board", BOARD, "--config", str(off), str(path)).stdout == f"{path}\tjigsaw / challenge\n"
