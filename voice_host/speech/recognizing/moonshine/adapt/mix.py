@@ -153,12 +153,12 @@ def decode(data: bytes) -> np.ndarray:
     return audio[:, 0]
 
 
-def pack(rows: list[dict], out: Path, read=read_16k, trim: bool = True) -> int:
+def pack(rows: list[dict], out: Path, trim: bool = True) -> int:
     """Write `rows` (each with a `path`) and their audio, Opus-coded, to the file `out`;
     its size in bytes."""
     items = []
     for r in rows:
-        audio = read(r["path"])
+        audio = read_16k(r["path"])
         items.append(({k: v for k, v in r.items() if k != "path"}, encode(trim_speech(audio) if trim else audio)))
     Path(out).write_bytes(pickle.dumps(items, protocol=4))
     return Path(out).stat().st_size
