@@ -19,7 +19,6 @@ Without the recordings, the room conditions are skipped with one sentence (``Roo
 from __future__ import annotations
 
 import os
-import re
 import sys
 import zlib
 from pathlib import Path
@@ -27,10 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from . import ROOT  # noqa: F401  (sys.path)
-from .splits import speaker_split
 from .voices import add_noise
 
 from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
+from voice_host.speech.recognizing.moonshine.adapt.mix import speech_commands, speech_commands_split  # noqa: E402
 
 PINK = {"clean": None, "20 dB": 20.0, "10 dB": 10.0}
 """Pink-noise conditions: name -> SNR (None: clean)."""
@@ -40,7 +39,6 @@ SC_WORDS = ("bed", "bird", "cat", "dog", "happy", "house", "tree", "wow", "backw
             "visual", "up", "down", "left", "right", "on", "off", "stop", "go", "zero", "one", "two", "three", "four",
             "five", "six", "seven", "eight", "nine")
 """Speech Commands' words that a player could say as a word (not yes/no, not names)."""
-SPEAKER = re.compile(r"([0-9a-f]{8})_nohash_\d+")
 
 
 def default_data() -> Path:
@@ -52,14 +50,12 @@ def real_clips(data: Path, per_word: int) -> list[dict]:
     ``per_word`` a word and split (three times that of Picovoice's "computer"), spread
     over speakers (sorted by a hash of the file name)."""
     found: dict[tuple[str, str], list[dict]] = {}
-    for path in sorted((data / "speech_commands_test_v002").rglob("*.wav")):
-        m = SPEAKER.search(path.name)
-        word = path.parent.name if path.parent.name != "_unknown_" else path.name.split("_")[0]
-        if m is None or word not in SC_WORDS:
-            continue
-        split = speaker_split(m.group(1))
-        found.setdefault((split, word), []).append(
-            {"source": "speech commands", "split": split, "word": word, "speaker": m.group(1), "path": path})
+    for r in speech_commands(data / "speech_commands_test_v002", "speech commands"):
+        if r["word"] in SC_WORDS:
+            split = speech_commands_split(r["speaker"])
+            found.setdefault((split, r["word"]), []).append(
+                {"source": r["source"], "split": split, "word": r["word"], "speaker": r["speaker"],
+                 "path": Path(r["path"])})
     for path in sorted(p for p in (data / "picovoice_wwb").rglob("*.wav") if p.parent.name == "computer"):
         found.setdefault(("held-out", "computer"), []).append(
             {"source": "picovoice", "split": "held-out", "word": "computer", "speaker": path.stem, "path": path})

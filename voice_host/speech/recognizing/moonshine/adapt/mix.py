@@ -39,7 +39,6 @@ DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 NOT_WORDS = ("marvin", "sheila", "_silence_", "_background_noise_")
 """Speech Commands' folders that hold no word a player says (names, silence)."""
 TRAINING_NOISES = ("running_tap", "exercise_bike", "dude_miaowing")
-HELD_OUT_ROOMS = ("doing_the_dishes", "mit_ir_survey")
 
 
 class HeldOutRecording(ValueError):
@@ -61,7 +60,9 @@ def check_training_recording(row: dict) -> dict:
     raise HeldOutRecording(f"{row.get('path')}: {source} speaker {speaker!r} is held out of every training set")
 
 
-def _speech_commands(root: Path, source: str) -> list[dict]:
+def speech_commands(root: Path, source: str) -> list[dict]:
+    """The Speech Commands recordings under `root` that hold a word (not a name, not
+    silence), each {source, speaker, word, text, path}, sorted by path."""
     rows = []
     for path in sorted(root.rglob("*.wav")):
         m = SC_SPEAKER.search(path.name)
@@ -74,8 +75,8 @@ def _speech_commands(root: Path, source: str) -> list[dict]:
 
 
 def _all_real(data: Path) -> list[dict]:
-    rows = _speech_commands(data / "speech_commands_test_v002", "speech commands")
-    rows += _speech_commands(data / "speech_commands_vinsis", "speech commands v1")
+    rows = speech_commands(data / "speech_commands_test_v002", "speech commands")
+    rows += speech_commands(data / "speech_commands_vinsis", "speech commands v1")
     for path in sorted((data / "fsdd").rglob("*.wav")):
         digit, speaker, _ = path.stem.split("_")
         rows.append({"source": "fsdd", "speaker": speaker, "word": DIGITS[int(digit)],
@@ -104,7 +105,7 @@ def guard_rows(data: Path, per_word: int = 8, computer: int = 60) -> list[dict]:
     `per_word` a word) and Picovoice's "computer" (another source)."""
     data = Path(data)
     by_word: dict[str, list[dict]] = {}
-    for r in _speech_commands(data / "speech_commands_test_v002", "speech commands"):
+    for r in speech_commands(data / "speech_commands_test_v002", "speech commands"):
         if speech_commands_split(r["speaker"]) == "held-out" and r["word"] not in ("yes", "no"):
             by_word.setdefault(r["word"], []).append(r)
     out = [r for rows in by_word.values() for r in rows[:per_word]]
