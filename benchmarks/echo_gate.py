@@ -1,7 +1,7 @@
 """The echo gate's two sides: the host alone never heard, and a player talking over the
 host always heard.
 
-    .venv/bin/python benchmarks/echo_gate.py            # about a minute
+    .venv/bin/python benchmarks/echo_gate.py            # a few seconds
 
 Frame by frame through voice_host.speech.listening.echo.EchoGate (no recognizer):
 
