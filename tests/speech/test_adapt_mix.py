@@ -182,6 +182,22 @@ def test_mixed_training_guards_each_variant_and_keeps_the_best_delta(real_audio,
     assert load(tmp_path / "kept.delta").sha256 == trained[kept]["sha256"]
 
 
+def test_the_guards_best_deltas_are_kept_and_the_rest_removed(tmp_path):
+    from voice_host.speech.recognizing.moonshine.adapt.__main__ import PART_BYTES, copy_best
+
+    out, dest = tmp_path / "run", tmp_path / "back"
+    dest.mkdir()
+    sizes = {"a": 10, "b": PART_BYTES + 5, "c": 3}
+    for name, size in sizes.items():
+        (out / name).mkdir(parents=True)
+        (out / name / "adapted.delta").write_bytes(bytes([ord(name)]) * size)
+    copy_best(out, dest, {"a": 5}, keep=2)
+    copy_best(out, dest, {"a": 5, "b": 7}, keep=2)
+    copy_best(out, dest, {"a": 5, "b": 7, "c": 6}, keep=2)
+    assert sorted(p.name for p in dest.iterdir()) == ["b.delta.000", "b.delta.015", "c.delta.000"]
+    assert (dest / "b.delta.000").read_bytes() + (dest / "b.delta.015").read_bytes() == bytes([ord("b")]) * sizes["b"]
+
+
 def test_benchmarks_hear_with_the_weights_asked_for(monkeypatch, tmp_path):
     import voice_host.speech.recognizing.moonshine as moonshine
     from support import benchmark

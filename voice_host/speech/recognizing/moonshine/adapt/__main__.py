@@ -71,7 +71,7 @@ def _mixed(a) -> int:
           f"read in {time.monotonic() - t:.0f} s", flush=True)
     heard = guard.guard({"base": load_base(weights=weights).to(dev)}, clips, tok, dev)
     print(guard.format_guard(heard), flush=True)
-    trained, best = {}, -1
+    trained, scores = {}, {}
     for variant in a.variant:
         name, part, steps, lr, distill, share, seconds = variant.split(":")
         base.real_share = float(share)
@@ -86,21 +86,32 @@ def _mixed(a) -> int:
         heard.update(guard.guard({name: model.to(dev)}, clips, tok, dev))
         print(guard.format_guard({name: heard[name]}), flush=True)
         (out / "guard.json").write_text(json.dumps(heard, indent=1))
-        score = guard.right(heard[name])
-        if a.copy_to:  # what comes back from a GPU machine: the guard's best delta, in parts of 15 MiB
+        scores[name] = guard.right(heard[name])
+        if a.copy_to:  # what comes back from a GPU machine: the guard's best deltas, in parts of 15 MiB
             dest = Path(a.copy_to)
             dest.mkdir(parents=True, exist_ok=True)
             (dest / "guard.json").write_text(json.dumps(heard, indent=1))
             (dest / "train.json").write_text(json.dumps(trained, indent=1))
-            if score > best:
-                for old in dest.glob("*.delta.*"):
-                    old.unlink()
-                data = (out / name / "adapted.delta").read_bytes()
-                for i in range(0, len(data), 15 << 20):
-                    (dest / f"{name}.delta.{i >> 20:03d}").write_bytes(data[i:i + (15 << 20)])
-        best = max(best, score)
-        print(f"{name}: {score} right (base {guard.right(heard['base'])})", flush=True)
+            copy_best(out, dest, scores, a.keep)
+        print(f"{name}: {scores[name]} right (base {guard.right(heard['base'])})", flush=True)
     return 0
+
+
+PART_BYTES = 15 << 20
+
+
+def copy_best(out: Path, dest: Path, scores: dict, keep: int) -> None:
+    """Leave in DEST, in parts of 15 MiB, the deltas of the `keep` variants the guard
+    ranked best (an earlier one before a later one of the same score)."""
+    best = sorted(scores, key=lambda n: -scores[n])[:keep]
+    for old in dest.glob("*.delta.*"):
+        if old.name.split(".")[0] not in best:
+            old.unlink()
+    for name in best:
+        if not any(dest.glob(f"{name}.delta.*")):
+            data = (out / name / "adapted.delta").read_bytes()
+            for i in range(0, len(data), PART_BYTES):
+                (dest / f"{name}.delta.{i >> 20:03d}").write_bytes(data[i:i + PART_BYTES])
 
 
 def _export(a) -> int:
@@ -152,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--lr", type=float, default=3e-5)
     t.add_argument("--warmup", type=int, default=200)
     t.add_argument("--weight-decay", type=float, default=0.01)
-    t.add_argument("--part", choices=("all", "decoder", "upper"), default="all")
+    t.add_argument("--part", choices=("all", "decoder", "encoder", "upper"), default="all")
     t.add_argument("--distill", type=float, default=0.0, help="weight of KL(base || adapted)")
     t.add_argument("--rank", type=int, default=0, help="store 2-D differences at this rank (0: int8 in full)")
     t.add_argument("--seed", type=int, default=0)
@@ -173,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--batch", type=int, default=128)
     m.add_argument("--workers", type=int, default=8)
     m.add_argument("--device")
-    m.add_argument("--copy-to", help="also copy each delta (in parts of 15 MiB), train.json and guard.json here")
+    m.add_argument("--copy-to", help="also copy the best deltas (in parts of 15 MiB), train.json and guard.json here")
+    m.add_argument("--keep", type=int, default=1, help="how many of the guard's best deltas --copy-to keeps")
     m.set_defaults(run=_mixed)
     x = sub.add_parser("export", help="write the host's ONNX graphs (int8) for base + delta into OUT")
     x.add_argument("delta")

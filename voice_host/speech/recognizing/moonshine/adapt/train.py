@@ -96,7 +96,7 @@ def steps_that_fit(steps: int, done: int, elapsed: float, per_step: float, budge
     return max(done + 1, min(steps, done + int((budget - elapsed) / per_step)))
 
 
-PARTS = {"all": ("model.",), "decoder": ("model.decoder.",),
+PARTS = {"all": ("model.",), "decoder": ("model.decoder.",), "encoder": ("model.encoder.",),
          "upper": ("model.decoder.", *(f"model.encoder.layers.{i}." for i in range(4, 8)), "model.encoder.layer_norm")}
 
 
