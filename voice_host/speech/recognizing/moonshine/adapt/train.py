@@ -6,7 +6,7 @@ as a delta (.delta).
 
 The recipe the first trial run found: AdamW, lr 3e-5, 200 warm-up steps, cosine down
 to 10%, weight decay 0.01, batch 128, bf16 autocast on a GPU (fp32 on a CPU), ~1,200
-steps. ``--part`` adapts only part of the model (decoder, upper encoder layers), and
+steps. ``--part`` adapts only part of the model (decoder, encoder, upper layers), and
 ``--distill W`` adds W x KL(base || adapted) over the same batch, both to keep what
 the base model knows about real people. OUT gets adapted.delta, train.json (the
 settings, the loss curve, the time) and, with --save-torch, the full weights.
