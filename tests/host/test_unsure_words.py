@@ -100,6 +100,18 @@ def test_the_player_asked_can_say_it_again_or_spell_it(ear, answer):
     assert t.game.state.used == [("tours", "Ann")] and hearing.question is None
 
 
+def test_a_word_spelled_in_the_alphabet_is_taken_though_a_commoner_word_is_near_it(ear):
+    """Heard live: Eli's "braking", asked as "breaking or break?", spelled in the
+    spelling alphabet, was taken for chatter ("braking" is near the commoner "breaking",
+    so the matcher is less than sure of it) and "breaking" was scored. A spelling names
+    every letter: it is the word spelled, however near another word it is."""
+    t, hearing = ear
+    assert said(t, hearing, Unsure(10, "breaking", ["breaking", "break"]))[0].startswith("Did you say breaking")
+    out = said(t, hearing, support.Heard(13, "bravo romeo alpha kilo india november golf", "Ann"))
+    assert out[0].startswith("Ann scores") and out[0].endswith("for braking."), out
+    assert t.game.state.used == [("braking", "Ann")] and hearing.question is None
+
+
 @pytest.mark.parametrize("answer, word", [("the second", "chews"), ("the other one", "chews"),
                                           ("the first one", "cheers"), ("first", "cheers")])
 def test_the_player_asked_can_name_the_option_by_its_place(ear, answer, word):

@@ -22,6 +22,7 @@ from voice_host.host.hearing.heard import Stage
 from voice_host.words.matcher import spelled_letters, tokens
 
 SPELLED = re.compile(r"^([a-z] )+[a-z]$")
+"""Letters said one by one."""
 
 ORDINALS = {"first": 0, "the first": 0, "the first one": 0, "second": 1, "the second": 1, "the second one": 1,
             "the other": 1, "the other one": 1, "the last one": 1}
@@ -84,8 +85,9 @@ class Understand(Stage):
         match = self.words.match(rest)
         if match.best is None:
             return None, None
-        if len(rest.split()) > 1 and not SPELLED.match(rest) and match.confidence < self.settings.join_above:
-            return None, None  # several words that do not make one: chatter
+        if len(rest.split()) > 1 and match.confidence < self.settings.join_above and not (
+                SPELLED.match(rest) or spelled_letters(tokens(rest)) == match.best):
+            return None, None  # several words that do not make one: chatter (a spelling is one word)
         return prefix + match.best, match
 
     # ------------------------------------------------------------------ what may be said
