@@ -267,6 +267,19 @@ def test_a_word_is_put_right_while_the_next_players_word_is_asked_about(bagged):
         (10, "percents"), (15, "@undo"), (10, "persons"), (13, "cheers")]  # each word at the time it was said
 
 
+def test_a_spelled_answer_answers_the_question_not_the_players_word_before(bagged):
+    """Live, Eli's word was taken, then his interrupt asked about ("Did you say breaking
+    or break?"); his spelled answer put right the word before it instead ("Sorry, Eli:
+    braking, not remembering"). An answer is the word asked about, never a correction."""
+    t, hearing = bagged
+    said(t, hearing, support.Heard(10, "percents", "Ann"))
+    asked = said(t, hearing, Unsure(12, "open", ["open", "nothing"]))
+    assert asked[-1].startswith("Did you say open"), asked
+    out = said(t, hearing, support.Heard(14, "tango oscar uniform romeo sierra", "Ann"))
+    assert not any(x.startswith("Sorry") for x in out), out
+    assert [w for w, _ in t.game.state.used] == ["percents", "tours"] and hearing.question is None
+
+
 def test_a_word_settled_by_an_answer_can_be_put_right_after_the_answer(bagged):
     """The eight seconds to put a word right run from when the host took it (after the
     answer), not from the first try, whose time the record keeps."""

@@ -166,9 +166,10 @@ class Hearing:
         text, match = named[2] if named is not None else self.understand.read(body, u.speaker)
         return text is not None and (match is None or match.confidence >= self.settings.confirm_below)
 
-    def _hear(self, u: Heard) -> None:
-        """The host's questions in order; the first that settles the utterance ends it."""
-        if self._put_right(u):                                                 # put right?
+    def _hear(self, u: Heard | Again) -> None:
+        """The host's questions in order; the first that settles the utterance ends it.
+        A word said again (an answer) is the word asked about, never a correction."""
+        if not isinstance(u, Again) and self._put_right(u):                    # put right?
             return
         body = intents.normalize(u.body or u.text)
         said = self.understand.read(body, u.speaker)                           # which word?
