@@ -49,7 +49,10 @@ introductions come, the host speaks through Piper to the server's speakers, barg
 and the tick as at a table); the table "live". The table that answers is said live too
 ("live+ans"): its answers are put into the microphone as the host asks, each a short
 pause after the host has finished the sentence it answers (the question, or the score
-a player puts right, over what the host says next as a player would).
+a player puts right, over what the host says next as a player would); each player says
+who they are once the host has asked them (said over the host's first words, the first
+introduction was sometimes lost, and with it the game's first word, said while the
+host still waited for that introduction).
 
 With `--talk DB` other people talk in the room all evening, DB below the players (a
 television, another conversation): real recordings of real people (LibriVox read
@@ -475,6 +478,18 @@ def _say_live(hearing, rec, speaker, write) -> tuple[float, float]:
     return wall, began[0]
 
 
+def _asked_for(voice, name: str, within: float = 15.0):
+    """Live: whether the host has finished a sentence naming ``name`` (asking them to say
+    who they are) and is quiet; or, after ``within`` seconds of waiting, true anyway."""
+    since: list[float] = []
+
+    def done() -> bool:
+        since[:] = since or [voice.clock()]
+        asked = any(name in r.text and r.end <= voice.clock() for r in voice.history)
+        return (asked and not voice.speaking) or voice.clock() - since[0] > within
+    return done
+
+
 def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, prior=None,
                   mics: str = "one", unheard: str | None = None, room=None, live: bool = False) -> dict:
     """The table answers the host's questions (see the module doc); one microphone.
@@ -500,6 +515,10 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
     speaker = _live_speaker() if live else None
     voice = speaker.voice if speaker is not None else None
     saying: list[str] = []  # what the host said, in order
+    if voice is not None:  # live, each player says who they are once the host has asked them
+        names = iter([n for n in voices if n != unheard] if mics == "one" else [])
+        conv.script = [(g, a, lab, _asked_for(voice, next(names)) if lab is None else h)
+                       for g, a, lab, h in conv.script]
 
     def reply(label, text: str, correction: bool = False) -> None:
         if answers.get(label, 0) < 3:  # a player gives up after three tries
