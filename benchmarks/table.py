@@ -398,13 +398,21 @@ def _same(plan: list[Turn]) -> dict[str, frozenset]:
     return {x.word: x.same for x in plan}
 
 
+def _listening():
+    """The ``[listening]`` settings the host runs with (`voice-host play --audio` gives them too)."""
+    from voice_host import config
+    from voice_host.speech.listening.config import TurnConfig
+
+    return TurnConfig.from_config(config.load(overrides=ROUNDS))
+
+
 def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: list[Turn], prior=None) -> dict:
     from voice_host.by_voice import play_recording
 
     s, hearing, rec, said, over, questions = _host(engine, voices, prior)
     t0 = time.perf_counter()
     channels = list(voices) if audio.ndim == 2 else None  # a channel per player
-    play_recording(hearing, ArraySource(audio), rec, channel_players=channels)
+    play_recording(hearing, ArraySource(audio), rec, channel_players=channels, config=_listening())
     wall = time.perf_counter() - t0
     return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
 
@@ -585,7 +593,7 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
         wall, _ = _say_live(hearing, rec, speaker, write)
     else:
         t0 = time.perf_counter()
-        play_recording(hearing, conv, rec)
+        play_recording(hearing, conv, rec, config=_listening())
         wall = time.perf_counter() - t0
     truth = [(st, e, *lab) for st, e, lab in conv.placed if isinstance(lab, tuple) and not isinstance(lab, Reply)]
     replies = [(st, e, lab.about, lab.correction) for st, e, lab in conv.placed if isinstance(lab, Reply)]

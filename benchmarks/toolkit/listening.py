@@ -28,10 +28,13 @@ def recognizer(model: str = "base"):
 
 
 def listener(recognizer, players, sayable=None, config=None, **options):
-    """The live listener (voice_host.speech.listening.turns.Listener), told what may be said."""
+    """The live listener (voice_host.speech.listening.turns.Listener), told what may be
+    said, with ``config`` (a TurnConfig; default: the ``[listening]`` settings the host runs with)."""
+    from voice_host import config as settings
+    from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.listening.turns import Listener
 
-    ear = Listener(recognizer, players, config=config, **options)
+    ear = Listener(recognizer, players, config=config or TurnConfig.from_config(settings.load()), **options)
     if sayable is not None:
         ear.constrain(sayable)
     return ear
