@@ -34,3 +34,50 @@ def test_an_answer_waits_until_the_host_has_said_what_it_answers(table):
     (word_at, _, said), (answer_at, _, reply) = conv.placed
     assert said == ("Ann", "jewelers") and word_at == pytest.approx(11.0, abs=0.05)  # on the host's clock
     assert reply.about == ("Ann", "jewelers") and answer_at == pytest.approx(10.0 + 5.0 + conv.PAUSE, abs=0.15)
+
+
+def test_live_a_player_introduces_themself_once_the_host_has_asked_them(table):
+    class Voice:  # the host's voice as the benchmark sees it: what it said, and when
+        def __init__(self):
+            self.history, self.speaking, self.now = [], False, 0.0
+
+        def clock(self):
+            return self.now
+
+    class Said:
+        def __init__(self, text, end):
+            self.text, self.end = text, end
+
+    voice = Voice()
+    ready = table._asked_for(voice, "Eli")
+    assert not ready()  # the host has not asked yet
+    voice.history.append(Said("Dee, so I know your voice, please say: I am Dee.", 3.0))
+    voice.now = 3.5
+    assert not ready()  # Dee was asked, not Eli
+    voice.history.append(Said("Eli, so I know your voice, please say: I am Eli.", 8.0))
+    voice.now, voice.speaking = 6.0, True
+    assert not ready()  # the host is still asking
+    voice.now, voice.speaking = 8.2, False
+    assert ready()
+    late = table._asked_for(voice, "Gus")
+    assert not late()
+    voice.now = 8.2 + 15.1
+    assert late()  # never asked: the player speaks up after 15 s
+
+
+def test_the_benchmarks_listen_with_the_hosts_listening_settings(monkeypatch):
+    from voice_host import config
+
+    listening = support.benchmark("toolkit.listening")
+
+    load = config.load
+    monkeypatch.setattr(config, "load", lambda *a, **k: config.merge(load(*a, **k), {"listening": {"trailing_silence": 0.7}}))
+
+    class Recognizer:
+        name = "none"
+
+        def expect(self, phrases):
+            pass
+
+    ear = listening.listener(Recognizer(), ["Ann", "Ben"])
+    assert ear.config.trailing_silence == 0.7
