@@ -13,10 +13,13 @@ The recordings are real human speech on many microphones, none of it synthetic:
   names marvin and sheila).
 - Picovoice's wake-word benchmark (Apache-2.0): more than 50 other speakers on other
   microphones saying "computer" (about 3 s each, silence included).
+- DSPSpeech-20 (MIT): 34 students of a university course in Shanghai, recorded through
+  a web page on their own microphones, saying English words (speech, speaker, signal,
+  process, print, open, close, project) with their own accents, about 2 s each.
 
 Splits, by speaker and by source, so that nothing held out was heard while tuning:
 TUNING is Speech Commands' speakers whose id starts with 0-7; HELD-OUT is the speakers
-whose id starts with 8-f, and the whole Picovoice source. Every threshold of the host is
+whose id starts with 8-f, and the whole of Picovoice and DSPSpeech-20. Every threshold of the host is
 tuned on synthetic voices (benchmarks/confidence.py, table.py), so both splits are
 held out from the host's own tuning; the split keeps it so for whoever tunes on this.
 
@@ -41,6 +44,8 @@ project commits no fetched data). Put them under ``--data`` (default
     speech_commands_test_v002/**/<word>/*.wav and **/_unknown_/<word>_<speaker>_nohash_<n>.wav.wav
         (e.g. the folder MLTK_keyworkSpotting/dataset of thegtagamer/PICO-tinyML-benchmark)
     picovoice_wwb/audio/computer/*.wav             (Picovoice/wake-word-benchmark, audio/)
+    dspspeech20/speech_data/<speaker>/<speaker>-<12..19>-<n>.wav   (zhongyuchen/DSPSpeech-20; its
+        English words only: labels 12-19; two takes a speaker and word are enough)
     sc_background_noise_wids/**/doing_the_dishes.wav   (Speech Commands' _background_noise_)
     mit_ir_survey_rir_stats/**/*.wav              (MIT IR survey samples, e.g. elifaber/RIR_stats +samples/)
 """

@@ -47,8 +47,9 @@ def default_data() -> Path:
 
 def real_clips(data: Path, per_word: int) -> list[dict]:
     """The real recordings of one word, each {source, split, word, speaker, path}: up to
-    ``per_word`` a word and split (three times that of Picovoice's "computer"), spread
-    over speakers (sorted by a hash of the file name)."""
+    ``per_word`` a word and split (three times that of the held-out sources' words:
+    Picovoice's "computer", DSPSpeech-20's), spread over speakers (sorted by a hash of
+    the file name)."""
     found: dict[tuple[str, str], list[dict]] = {}
     for r in speech_commands(data / "speech_commands_test_v002", "speech commands"):
         if r["word"] in SC_WORDS:
@@ -59,11 +60,25 @@ def real_clips(data: Path, per_word: int) -> list[dict]:
     for path in sorted(p for p in (data / "picovoice_wwb").rglob("*.wav") if p.parent.name == "computer"):
         found.setdefault(("held-out", "computer"), []).append(
             {"source": "picovoice", "split": "held-out", "word": "computer", "speaker": path.stem, "path": path})
+    for path in sorted((data / "dspspeech20").glob("speech_data/*/*.wav")):
+        speaker, label, _ = path.stem.split("-")
+        word = DSPSPEECH_WORDS.get(label)
+        if word is not None:
+            found.setdefault(("held-out", f"dsp {word}"), []).append(
+                {"source": "dspspeech-20", "split": "held-out", "word": word, "speaker": speaker, "path": path})
     out = []
     for group in found.values():
         group.sort(key=lambda c: zlib.crc32(c["path"].name.encode()))
-        out += group[:per_word * (3 if group[0]["word"] == "computer" else 1)]
+        out += group[:per_word * (1 if group[0]["source"] == "speech commands" else 3)]
     return out
+
+
+TALKERS = ("speech commands", "picovoice")
+"""The sources other people's talk is drawn from: the babble, and table.py's talk."""
+
+DSPSPEECH_WORDS = {"12": "speech", "13": "speaker", "14": "signal", "15": "process", "16": "print", "17": "open",
+                   "18": "close", "19": "project"}
+"""DSPSpeech-20's English words by the label in its file names (the other twelve are Mandarin)."""
 
 
 def load(path: Path) -> np.ndarray:
@@ -120,7 +135,8 @@ class Room:
         stderr, when the recordings are missing."""
         data = data or default_data()
         try:
-            talkers = [c for c in real_clips(data, 3) if split is None or c["split"] == split]
+            talkers = [c for c in real_clips(data, 3) if (split is None or c["split"] == split)
+                       and c["source"] in TALKERS]
             if not talkers:
                 raise StopIteration
             return cls(data, talkers)

@@ -71,7 +71,8 @@ def test_the_benchmarks_listen_with_the_hosts_listening_settings(monkeypatch):
     listening = support.benchmark("toolkit.listening")
 
     load = config.load
-    monkeypatch.setattr(config, "load", lambda *a, **k: config.merge(load(*a, **k), {"listening": {"trailing_silence": 0.7}}))
+    slower = {"listening": {"trailing_silence": 0.7}}
+    monkeypatch.setattr(config, "load", lambda *a, **k: config.merge(load(*a, **k), slower))
 
     class Recognizer:
         name = "none"

@@ -8,7 +8,7 @@ reverberation and a far microphone.
 
 - :func:`real_rows` lists the real recordings a training set may hold, and
   :func:`check_training_recording` refuses every held-out one (Speech Commands speakers
-  8-f, Picovoice, the pocketsphinx recordings), as voices.check_training_voice refuses
+  8-f, Picovoice, DSPSpeech-20, the pocketsphinx recordings), as voices.check_training_voice refuses
   the held-out voices. :func:`guard_rows` lists held-out ones for the guard, which only
   measures.
 - :func:`pack` writes clips as Opus at about 10 kbit/s into one file, so that a
