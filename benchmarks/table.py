@@ -658,7 +658,7 @@ def talk(duration: float, players_level: float, below: float, seed: int = 5) -> 
     paths = sorted(Path("/usr/share/pocketsphinx/test/data/librivox").glob("*.wav")) or \
         sorted(data.rglob("librivox/*.wav"))
     paths += sorted(data.rglob("multiple_keywords.wav"))
-    paths += [c["path"] for c in rooms.real_clips(data, 2) if c["source"] in rooms.TALKERS]
+    paths += [c["path"] for c in rooms.talkers(data, 2)]
     if not paths:
         raise SystemExit(f"--talk: no recordings of people talking under {data} (see benchmarks/real_speech.py)")
     rng = np.random.default_rng(seed)

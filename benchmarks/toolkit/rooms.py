@@ -73,8 +73,12 @@ def real_clips(data: Path, per_word: int) -> list[dict]:
     return out
 
 
-TALKERS = ("speech commands", "picovoice")
-"""The sources other people's talk is drawn from: the babble, and table.py's talk."""
+def talkers(data: Path, per_word: int, split: str | None = None) -> list[dict]:
+    """The recordings other people's talk is made of (the babble, table.py's talk): real
+    clips of Speech Commands and Picovoice (of ``split``; None: both), ``per_word`` a
+    word and split as real_clips gives them."""
+    return [c for c in real_clips(data, per_word)
+            if c["source"] in ("speech commands", "picovoice") and split in (None, c["split"])]
 
 DSPSPEECH_WORDS = {"12": "speech", "13": "speaker", "14": "signal", "15": "process", "16": "print", "17": "open",
                    "18": "close", "19": "project"}
@@ -135,11 +139,10 @@ class Room:
         stderr, when the recordings are missing."""
         data = data or default_data()
         try:
-            talkers = [c for c in real_clips(data, 3) if (split is None or c["split"] == split)
-                       and c["source"] in TALKERS]
-            if not talkers:
+            babble_from = talkers(data, 3, split)
+            if not babble_from:
                 raise StopIteration
-            return cls(data, talkers)
+            return cls(data, babble_from)
         except (StopIteration, IndexError, OSError):
             print(f"room conditions skipped{why}: no real recordings under {data} "
                   "(benchmarks/real_speech.py's docstring says what goes there)", file=sys.stderr)

@@ -16,6 +16,7 @@ import pickle
 import numpy as np
 import pytest
 
+import support
 from conftest import need
 
 from voice_host.speech.recognizing.moonshine.adapt import guard, mix, voices
@@ -35,7 +36,7 @@ def _say(text: str, path) -> None:
 @pytest.fixture(scope="module")
 def real_audio(tmp_path_factory):
     """A real-audio folder of stand-ins: Speech Commands' tuning (0-7) and held-out (8-f)
-    speakers, a name folder, the spoken digits, Picovoice, the rooms."""
+    speakers, a name folder, the spoken digits, Picovoice, DSPSpeech-20, the rooms."""
     need(voices.tool_missing("flite:rms") is None, "flite is not installed")
     root = tmp_path_factory.mktemp("real-audio")
     sc = root / "speech_commands_test_v002" / "dataset"
@@ -47,6 +48,8 @@ def real_audio(tmp_path_factory):
     for i in range(6):
         _say(mix.DIGITS[i], root / "fsdd" / "recordings" / f"{i}_george_{i}.wav")
     _say("computer", root / "picovoice_wwb" / "audio" / "computer" / "computer_0.wav")
+    _say("open", root / "dspspeech20" / "speech_data" / "1530" / "1530-17-01.wav")  # an English word
+    _say("fudan", root / "dspspeech20" / "speech_data" / "1530" / "1530-10-01.wav")  # a Mandarin one
     noise = np.random.default_rng(0).standard_normal(RATE).astype(np.float32) * 0.05
     import soundfile as sf
 
@@ -74,6 +77,15 @@ def test_training_set_holds_only_the_tuning_speakers_and_the_spoken_digits(real_
 def test_held_out_recordings_are_refused(row):
     with pytest.raises(mix.HeldOutRecording, match="held out"):
         mix.check_training_recording(dict(row, path="x.wav"))
+
+
+def test_the_benchmarks_hold_out_dspspeech_and_hear_only_its_english_words(real_audio):
+    rooms = support.benchmark("toolkit.rooms")
+    rows = [r for r in rooms.real_clips(real_audio, 4) if r["source"] == "dspspeech-20"]
+    assert [(r["split"], r["word"], r["speaker"]) for r in rows] == [("held-out", "open", "1530")]
+    with pytest.raises(mix.HeldOutRecording):
+        mix.check_training_recording(rows[0])
+    assert {c["source"] for c in rooms.talkers(real_audio, 3)} == {"speech commands", "picovoice"}  # nobody's talk
 
 
 def test_guard_holds_the_held_out_speakers_and_the_other_source(real_audio):
