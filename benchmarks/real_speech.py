@@ -13,7 +13,7 @@ The recordings are real human speech on many microphones, none of it synthetic:
   names marvin and sheila).
 - Picovoice's wake-word benchmark (Apache-2.0): more than 50 other speakers on other
   microphones saying "computer" (about 3 s each, silence included).
-- DSPSpeech-20 (MIT): 34 students of a university course in Shanghai, recorded through
+- DSPSpeech-20 (MIT): 34 students of a university signal-processing course, recorded through
   a web page on their own microphones, saying English words (speech, speaker, signal,
   process, print, open, close, project) with their own accents, about 2 s each.
 
