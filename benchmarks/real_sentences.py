@@ -33,7 +33,6 @@ import time
 from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
-
 from text_to_num import alpha2digit
 
 from toolkit import listening, report
