@@ -39,6 +39,9 @@ SC_WORDS = ("bed", "bird", "cat", "dog", "happy", "house", "tree", "wow", "backw
             "visual", "up", "down", "left", "right", "on", "off", "stop", "go", "zero", "one", "two", "three", "four",
             "five", "six", "seven", "eight", "nine")
 """Speech Commands' words that a player could say as a word (not yes/no, not names)."""
+DSPSPEECH_WORDS = {"12": "speech", "13": "speaker", "14": "signal", "15": "process", "16": "print", "17": "open",
+                   "18": "close", "19": "project"}
+"""DSPSpeech-20's English words by the label in its file names (the other twelve are Mandarin)."""
 
 
 def default_data() -> Path:
@@ -79,10 +82,6 @@ def talkers(data: Path, per_word: int, split: str | None = None) -> list[dict]:
     word and split as real_clips gives them."""
     return [c for c in real_clips(data, per_word)
             if c["source"] in ("speech commands", "picovoice") and split in (None, c["split"])]
-
-DSPSPEECH_WORDS = {"12": "speech", "13": "speaker", "14": "signal", "15": "process", "16": "print", "17": "open",
-                   "18": "close", "19": "project"}
-"""DSPSpeech-20's English words by the label in its file names (the other twelve are Mandarin)."""
 
 
 def load(path: Path) -> np.ndarray:
