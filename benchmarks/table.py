@@ -489,12 +489,14 @@ def _say_live(hearing, rec, speaker, write) -> tuple[float, float]:
 def _asked_for(voice, name: str, within: float = 15.0):
     """Live: whether the host has finished a sentence naming ``name`` (asking them to say
     who they are) and is quiet; or, after ``within`` seconds of waiting, true anyway."""
-    since: list[float] = []
+    waiting_since = None
 
     def done() -> bool:
-        since[:] = since or [voice.clock()]
-        asked = any(name in r.text and r.end <= voice.clock() for r in voice.history)
-        return (asked and not voice.speaking) or voice.clock() - since[0] > within
+        nonlocal waiting_since
+        now = voice.clock()
+        waiting_since = now if waiting_since is None else waiting_since
+        asked = any(name in r.text and r.end <= now for r in voice.history)
+        return (asked and not voice.speaking) or now - waiting_since > within
     return done
 
 
