@@ -37,9 +37,10 @@ before the game is over count (`n`). Then the same table again, answering
 X is right, says the word when it is Y, and otherwise spells it in the spelling
 alphabet ("Tango, Oscar, ..."); "Who said X?" and "Was that Ann?" get the player's name
 ("It was Ben.") or "Yes."; a player whose word the host scored to another says "That
-was mine."; a player whose word the host took wrong says "No, " and spells it, and one
-whose word was taken for chatter ("I didn't catch a word in 'okay'")
-spells it. Nobody says more than three things about one word. The answers are put into
+was mine."; a player whose word the host took wrong says "No, " and the word, and
+spells it ("No, Tango, Oscar, ...") when the host takes it wrong again or asks for the
+spelling ("I hear towers again. Spell it for me, please."); one whose word was taken
+for chatter ("I didn't catch a word in 'okay'") spells it. Nobody says more than three things about one word. The answers are put into
 the audio as the host asks (a source that grows as it is read), in the player's voice,
 under the same noise, and pass through the same pipeline. With `--live`, the recording
 nobody answers is also said live: streamed in real time into the microphone of a
@@ -249,6 +250,12 @@ class Reply(NamedTuple):
 
 
 UNCAUGHT = re.compile(r"^I didn't catch a word in '(.+?)(?:\.\.\.)?'")
+SPELL_IT = re.compile(r"^Sorry, (\w+), I .+\. Spell it for me")
+
+
+def spelled(word: str) -> str:
+    """``word`` spelled in the spelling alphabet, as a player says it ("Tango, Oscar, ...")."""
+    return ", ".join(NATO[c] for c in word) + "."
 
 
 class Conversation:
@@ -331,7 +338,7 @@ def _answer_for(question, truth: tuple[str, str]) -> str | None:
             return "Yes."
         if word in question.options[1:2]:
             return word.capitalize() + "."
-        return ", ".join(NATO[c] for c in word) + "."
+        return spelled(word)
     if question.kind == "spelling":
         return "The first." if question.options[0] == word else "The other."
     if question.kind == "who":
@@ -563,17 +570,23 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
             label = about(u.start) if u is not None else None
             if label and ("c", u.start) not in asked:
                 asked.add(("c", u.start))
-                reply(label, ", ".join(NATO[c] for c in label[1]) + ".")
+                reply(label, spelled(label[1]))
             return
-        idx = len(s.records) - 1
-        r = s.records[idx] if idx >= 0 else None
-        if isinstance(r, Said) and ("r", idx) not in asked and s.undoable[-1:] == [idx]:  # a play the host took
-            asked.add(("r", idx))
+        spell = SPELL_IT.match(sentence)
+        if spell and spell.group(1) in said_no:  # "I hear premises again. Spell it for me": they spell
+            reply(said_no[spell.group(1)], spelled(said_no[spell.group(1)][1]), correction=True)
+            return
+        idx = s.undoable[-1] if s.undoable else None  # the newest play (its score may come with a later record)
+        r = s.records[idx] if idx is not None else None
+        if isinstance(r, Said) and ("r", r.t, r.text) not in asked:  # a play the host took (replayed: judged once)
+            asked.add(("r", r.t, r.text))
             label = about(r.t)
             if label and label[0] != r.speaker:  # on another's sheet: its player claims it
                 reply(label, "That was mine.", correction=True)
-            elif label and r.text.split()[-1] not in same.get(label[1], {label[1]}):
-                reply(label, "No, " + ", ".join(NATO[c] for c in label[1]) + ".", correction=True)
+            elif label and r.text.split()[-1] not in same.get(label[1], {label[1]}):  # the word, then its spelling
+                again = said_no.get(label[0]) == label
+                said_no[label[0]] = label
+                reply(label, "No, " + (spelled(label[1]) if again else label[1] + "."), correction=True)
 
     def say_to(sentence: str) -> None:
         if voice is not None:
@@ -587,6 +600,7 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
             mic.say(chunk.samples)
 
     asked: set = set()
+    said_no: dict[str, tuple[str, str]] = {}  # player -> the word they last said "No, ..." about
     heard: list = []
     s, hearing, rec, said, over, questions = _host(engine, voices, prior, say_to)
     shown = hearing.on_hear

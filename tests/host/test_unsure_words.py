@@ -182,6 +182,52 @@ def test_a_word_taken_wrong_is_put_right_by_its_player(ear):
     assert [text for _, text in inputs(t)][-3:] == ["towers", "@undo", "tours"]  # logged
 
 
+def test_no_and_the_word_heard_the_same_again_takes_the_other_reading_the_recognizer_weighed(ear):
+    """A player who says "No, persons" is telling the host the word it took is wrong,
+    even when the recognizer hears "percents" again: a scorekeeper then takes the other
+    reading they half heard, if it sounds near, rather than refusing the sentence."""
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "percents", "Ann"))
+    again = Unsure(12, "no percents", ["no percents", "no persons", "no cowbells"], confidence=0.7)
+    assert said(t, hearing, again)[:2] == ["Sorry, Ann: persons, not percents.", "Ann scores 3 points for persons."]
+    assert t.game.state.used == [("persons", "Ann")]
+    assert [text for _, text in inputs(t)] == ["percents", "@undo", "persons"]
+
+
+def test_no_and_the_word_heard_the_same_with_nothing_else_near_asks_for_the_spelling(ear):
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "percents", "Ann"))
+    again = Unsure(12, "no percents", ["no percents", "no cowbells"], confidence=0.7)
+    assert said(t, hearing, again) == ["Sorry, Ann, I hear percents again. Spell it for me, please."]
+    assert t.game.state.used == [("percents", "Ann")] and [text for _, text in inputs(t)] == ["percents"]
+    out = said(t, hearing, support.Heard(19, "papa echo romeo sierra oscar november sierra", "Ann"))  # 7 s on
+    assert out[:2] == ["Sorry, Ann: persons, not percents.", "Ann scores 3 points for persons."]
+    assert t.game.state.used == [("persons", "Ann")]
+
+
+def test_no_and_a_word_unlike_the_word_taken_is_not_caught_and_its_spelling_puts_it_right(bagged):
+    """Cat's weak "accuses", said just after her interrupt was taken, was heard "no
+    causes": "No, " and a word nothing like the word taken is no correction, though it
+    makes no word joined. The host says it caught no word, and a player who meant one
+    spells it (Dee's "No, hubs" after "adds"): the host waits for the spelling as long
+    as it would have from the word taken (a player's new word spelled then puts their
+    last one right: a known limit)."""
+    t, hearing = bagged
+    said(t, hearing, support.Heard(10, "towers", "Ann"))
+    assert said(t, hearing, support.Heard(12, "no jawbones", "Ann")) == [
+        "I didn't catch a word in 'no jawbones'. Say just the word, or 'play' and the word."]
+    assert t.game.state.used == [("towers", "Ann")]
+    out = said(t, hearing, support.Heard(19, "juliet alpha whiskey bravo oscar november echo sierra", "Ann"))
+    assert out[0] == "Sorry, Ann: jawbones, not towers." and t.game.state.used == [("jawbones", "Ann")]
+
+
+def test_no_and_the_word_taken_from_another_player_is_not_theirs_to_put_right(ear):
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "percents", "Ann"))
+    out = said(t, hearing, Unsure(12, "no percents", ["no percents", "no persons"], confidence=0.7, speaker="Ben"))
+    assert not any(x.startswith("Sorry") for x in out) and t.game.state.used == [("percents", "Ann")]
+
+
 def test_a_spelling_alone_just_after_a_players_word_puts_it_right(ear):
     """A fast CPU heard Ann's "characters" surely as "captures" and scored it; her
     spelling, said at once, became an interrupt ("Ann interrupts Ben with characters").

@@ -20,6 +20,9 @@ class HostSentences:
     def put_right(self, player: str, word: str, taken: str) -> str:
         return f"Sorry, {player}: {word}, not {taken}."
 
+    def spell_it(self, player: str, heard_again: str) -> str:
+        return f"Sorry, {player}, I hear {heard_again} again. Spell it for me, please."
+
     def claimed(self, player: str, word: str, taken_from: str) -> str:
         return f"Sorry, {player}: {word} was yours, not {taken_from}'s."
 

@@ -175,6 +175,7 @@ class Hearing:
         said = self.understand.read(body, u.speaker)                           # which word?
         speaker, ask, body, (text, match) = self.voices.who(u, body, said)     # who?
         if text is None:  # table chatter: not an input, so not logged
+            self.correct.missed(u, body)
             self._say(self.announce.refusal("unclear", {"text": body}))
             return
         question, sentence, text = self.confirm.doubt(u, speaker, ask, body, text, match)  # sure?
@@ -200,6 +201,9 @@ class Hearing:
         c = self.correct.correction(u, asking=self.question is not None)
         if c is None:
             return False
+        if not c.undo:  # heard as the same word again: the host asks for its spelling
+            self._say(c.sentence)
+            return True
         for _ in range(c.undo):  # logged, so a replay does the same
             self.session.play(Directive(u.start, "undo", ()), quiet=True)
         del self.correct.last_plays[c.player]

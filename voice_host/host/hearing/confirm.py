@@ -40,7 +40,6 @@ from voice_host.host.hearing.heard import Again, Heard, Stage
 from voice_host.host.hearing.room import Room
 from voice_host.host.hearing.understand import ORDINALS, Understand, is_spelled
 from voice_host.host.records import Said
-from voice_host.words.matcher import spelled_letters
 from voice_host.words.morphology import forms_of_one_word
 
 
@@ -183,13 +182,9 @@ class Confirm(Stage):
         ``confirm_fit_below``); None when it was sure."""
         if not self.settings.unsure(u):
             return None
-        sayable = self.understand.sayable(self.question)  # the language the sentences come from: strip its lead-ins
-        leads = sorted(sayable.names if sayable is not None else (), key=len, reverse=True)
         options, same = {word: u.alternatives[0][1] if u.alternatives else 0.0}, False
-        for sentence, score in u.alternatives:
-            rest = next((sentence[len(lead) + 1:] for lead in leads if sentence.startswith(lead + " ")), sentence)
-            other = spelled_letters(rest.split()) or (rest if " " not in rest else None)
-            if other and other not in options and other in self.words and not self._an_answer(other):
+        for other, score in self.understand.readings(u.alternatives, self.question):
+            if other not in options and not self._an_answer(other):
                 if self._same_play(word, other):
                     same = True
                 else:

@@ -8,7 +8,13 @@ The play is taken back (logged as undos) with the plays made since (two at most)
 right word is played at the time it was first said, and the others again after it. With
 nothing said since, the right word is heard like any play (asked about if the recognizer
 is unsure). "No body" after jewelers is no correction (nobody, a new word): the right
-word must be spelled, or sound near the word taken.
+word must be spelled, or sound near the word taken. "No, persons" heard as the word taken
+("no, percents") still says the host took the wrong word: it takes the likeliest other
+reading the recognizer weighed that sounds near and scores on the board, or, with none,
+asks the player to spell it ("Sorry, Ann, I hear percents again. Spell it for me,
+please.") and waits ``answer_within`` seconds more for the spelling. "No, hubs" after
+adds is not a correction ("accuses" is heard "no causes" too): the host catches no word,
+and waits as long for the spelling that puts it right.
 
 A word scored to the wrong player is put right the same way: "That was me" from its
 player, or "That was Ann" from anyone, within ``answer_within`` seconds of the last word
@@ -72,7 +78,8 @@ class Correction(NamedTuple):
     player: str
     """Whose word is taken back."""
     undo: int
-    """How many inputs to take back: the word and the plays made since."""
+    """How many inputs to take back: the word and the plays made since (none when the
+    host heard the word it took again and asks for its spelling)."""
     sentence: str
     """What the host says ("Ann, persons, not percents.")."""
     replay: list[Said] | None
@@ -106,6 +113,15 @@ class Correct(Stage):
             self.last_plays[said.speaker] = Taken(max(now, self.session.t), index,
                                                   said.text[: len(said.text) - len(word)], said.t)
 
+    def missed(self, u: Heard, body: str) -> None:
+        """The host caught no word in ``body`` ("no hubs" after adds: "hubs" is nothing
+        like it). If its player may put a word right, they may still spell it, for
+        ``answer_within`` seconds more."""
+        lead = next((c for c in CORRECTIONS if body.startswith(c)), None)
+        last = self.last_plays.get(u.speaker)
+        if lead is not None and last is not None and u.start <= last.announced + self.settings.answer_within:
+            self.last_plays[u.speaker] = last._replace(announced=u.end)
+
     def open(self, now: float) -> bool:
         """Whether some player may still put a word right at ``now``."""
         return any(now <= taken.announced + self.settings.answer_within for taken in self.last_plays.values())
@@ -130,16 +146,35 @@ class Correct(Stage):
         if later is None:
             return None
         text, _ = self.understand.read(word, player)
-        taken = records[index].text
-        if text is None or not (is_spelled(word) or sounds_near(text, taken.removeprefix(prefix))):
+        taken, spelled = records[index].text.removeprefix(prefix), is_spelled(word)
+        if text is None or not (spelled or sounds_near(text, taken)):
             return None  # "no body" after jewelers is nobody, a new word
-        if text == taken.removeprefix(prefix):
-            return None  # the word taken, spelled: nothing to put right
-        sentence = self.session.announcer.put_right(player, text, taken.removeprefix(prefix))
-        if later or asking:  # no second question: played as heard
+        as_heard = later or asking  # no second question: played as heard
+        if text == taken:
+            if spelled:
+                return None  # the word taken, spelled: nothing to put right
+            text, as_heard = self._other_reading(u, taken), True  # "no, persons" heard "no, percents" again
+            if text is None:
+                return self._spell_it(player, u, taken)
+        sentence = self.session.announcer.put_right(player, text, taken)
+        if as_heard:
             replay = [Said(said_at, player, prefix + text, u.text), *self._again(later)]
             return Correction(player, len(later) + 1, sentence, replay, None)
         return Correction(player, len(later) + 1, sentence, None, Again.of(u, said_at, prefix + word, player))
+
+    def _spell_it(self, player: str, u: Heard, heard_again: str) -> Correction:
+        """The player says the word taken is wrong, but the host hears it again
+        (``heard_again``): it asks for the spelling, and waits ``answer_within`` seconds
+        more for it."""
+        self.last_plays[player] = self.last_plays[player]._replace(announced=u.end)
+        return Correction(player, 0, self.session.announcer.spell_it(player, heard_again), [], None)
+
+    def _other_reading(self, u: Heard, taken: str) -> str | None:
+        """The likeliest other word the recognizer weighed for ``u`` that sounds near the
+        word ``taken`` and would score on the board, if any."""
+        value = self.session.game.word_value
+        return next((w for w, _ in self.understand.readings(u.alternatives)
+                     if w != taken and sounds_near(w, taken) and value(w) != 0), None)
 
     def _claim(self, u: Heard, body: str) -> Correction | None:
         """'That was me' (or 'That was Ann', by anyone) just after the host took a word

@@ -90,6 +90,21 @@ class Understand(Stage):
             return None, None  # several words that do not make one: chatter (a spelling is one word)
         return prefix + match.best, match
 
+    def readings(self, alternatives: list, question=None, correcting: bool = True) -> list[tuple[str, float]]:
+        """The words a constrained search's sentences (text, score; best first) read as,
+        with the score of the best sentence each was heard in: its lead-in ("ann",
+        "no", "play") taken off, a spelling read as its word; sentences of more than
+        one word, and words not in the dictionary, are left out."""
+        sayable = self.sayable(question, correcting)  # the language the sentences come from: strip its lead-ins
+        leads = sorted(sayable.names if sayable is not None else (), key=len, reverse=True)
+        found: dict[str, float] = {}
+        for sentence, score in alternatives:
+            rest = next((sentence[len(lead) + 1:] for lead in leads if sentence.startswith(lead + " ")), sentence)
+            word = spelled_letters(rest.split()) or (rest if " " not in rest else None)
+            if word and word in self.words:
+                found.setdefault(word, score)
+        return list(found.items())
+
     # ------------------------------------------------------------------ what may be said
     def sayable(self, question=None, correcting: bool = True):
         """What a player may say now, for a recognizer that searches a language: a
