@@ -221,6 +221,29 @@ def test_no_and_a_word_unlike_the_word_taken_is_not_caught_and_its_spelling_puts
     assert out[0] == "Sorry, Ann: jawbones, not towers." and t.game.state.used == [("jawbones", "Ann")]
 
 
+def test_the_word_a_player_said_no_to_is_never_offered_again(ear):
+    """Cat's "No, consequence" after "consequences" was heard unsure: the host asked
+    "Did you say consecrates or consequences?"-like questions with the very word she had
+    just refused among the readings, and took it back when her answer was misheard."""
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "percents", "Ann"))
+    out = said(t, hearing, Unsure(12, "no persons", ["no persons", "no percents", "no person"], confidence=0.6))
+    assert out[:2] == ["Sorry, Ann: persons, not percents.", "Ann scores 3 points for persons."]
+    assert t.game.state.used == [("persons", "Ann")]
+
+
+def test_an_answer_heard_as_the_word_its_player_said_no_to_asks_for_the_spelling(ear):
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "percents", "Ann"))
+    out = said(t, hearing, Unsure(12, "no persons", ["no persons", "no percents", "no percent"], confidence=0.6))
+    assert out == ["Sorry, Ann: persons, not percents.", "Did you say persons or percent?"]
+    out = said(t, hearing, Unsure(14, "percents", ["percents", "persons"], confidence=0.84))
+    assert out == ["Sorry, Ann, I hear percents again. Spell it for me, please."]
+    assert t.game.state.used == []
+    out = said(t, hearing, support.Heard(18, "papa echo romeo sierra oscar november sierra", "Ann"))
+    assert out[0] == "Ann scores 3 points for persons." and t.game.state.used == [("persons", "Ann")]
+
+
 def test_no_and_the_word_taken_from_another_player_is_not_theirs_to_put_right(ear):
     t, hearing = ear
     said(t, hearing, support.Heard(10, "percents", "Ann"))

@@ -71,6 +71,8 @@ class Question:
     answer (else it is left out: noise, or a word the recognizer's language lacks)."""
     retry: bool = False
     """The word is already the one said again on the host's asking: not asked for again."""
+    refused: str | None = None
+    """For "word" and "again": the word its player said no to (heard.Again.refused)."""
 
 
 @dataclass
@@ -120,7 +122,7 @@ class Confirm(Stage):
                 not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
             options = [w for w, _ in match.alternatives if self._sayable(w)][:3]  # as heard: its form is what was said
         elif match is not None and not spelled:
-            weighed = self._doubts(u, match.best)
+            weighed = self._doubts(u, match.best, getattr(u, "refused", None))
             if weighed:
                 guess = self._meant(weighed)
                 options = self._worth_asking(u, weighed, guess)
@@ -128,7 +130,8 @@ class Confirm(Stage):
                     word, text = guess, prefix + guess
         if options:
             q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix,
-                         fits=self.settings.fits(u), retry=getattr(u, "retry", False))
+                         fits=self.settings.fits(u), retry=getattr(u, "retry", False),
+                         refused=getattr(u, "refused", None))
             return q, self.announce.did_you_say(options[:2]), text
         if match is not None and not spelled:
             spellings = [w for w in self._spellings(word) if w == word or self._sayable(w)]
@@ -175,16 +178,17 @@ class Confirm(Stage):
                  if w == best or (forms_of_one_word(w, best) and top - score <= self.settings.form_within)]
         return max(forms, key=lambda w: value(w) or 0)  # ties and no values: the best heard
 
-    def _doubts(self, u: Heard, word: str) -> dict[str, float] | None:
+    def _doubts(self, u: Heard, word: str, refused: str | None = None) -> dict[str, float] | None:
         """The words a constrained recognizer weighed, with the score of the best sentence
         each was heard in (`word` first, at the best score), when it was unsure of `word`
         (confidence under ``confirm_heard_below``, or its sentence fits the sound under
-        ``confirm_fit_below``); None when it was sure."""
+        ``confirm_fit_below``); None when it was sure. The word its player said no to
+        (``refused``) is not among them."""
         if not self.settings.unsure(u):
             return None
         options, same = {word: u.alternatives[0][1] if u.alternatives else 0.0}, False
         for other, score in self.understand.readings(u.alternatives, self.question):
-            if other not in options and not self._an_answer(other):
+            if other not in options and other != refused and not self._an_answer(other):
                 if self._same_play(word, other):
                     same = True
                 else:
@@ -240,14 +244,15 @@ class Confirm(Stage):
             correction = body.removeprefix("no ")  # the word again, or spelled, by the player asked
             if intents.parse(correction, self.session.players).kind in ("word", "unclear"):
                 _, match = self.understand.read(correction, q.speaker)
+                heard_before = [*q.options, *([q.refused] if q.refused else [])]
                 if match is not None and (correction != body or is_spelled(correction) or
-                                          said_again(match.best, q.options)):  # else a new play: it waits
-                    return Settled(again=Again.of(u, q.t, q.prefix + correction, q.speaker))
+                                          said_again(match.best, heard_before)):  # else a new play: it waits
+                    return self._again(q, u, correction)
         if q.kind == "again" and u.speaker in (q.speaker, None):
             if said == "no":  # "no", "never mind": nothing to play
                 return Settled(say=self.announce.left_out_again(q.speaker))
             if said in ("word", "unclear"):
-                return Settled(again=Again.of(u, q.t, q.prefix + body, q.speaker, retry=True))
+                return self._again(q, u, body, retry=True)
         if q.kind == "spelling" and u.speaker in (q.speaker, None):
             word = self._spelling_answer(body, said, q.options)
             if word is not None:
@@ -263,10 +268,18 @@ class Confirm(Stage):
                 return Settled(say=self.announce.who_then(q.text))
         return None
 
+    def _again(self, q: Question, u: Heard, body: str, retry: bool = False) -> Settled:
+        """``u`` says the word asked about again (``body``): heard again as the play,
+        unless it is heard as the word its player said no to, whose spelling is asked for."""
+        if q.refused is not None and self.understand.read(body, q.speaker)[0] == q.refused:
+            return self._ask_again(q, u.end, self.announce.spell_it(q.speaker, q.refused))
+        return Settled(again=Again.of(u, q.t, q.prefix + body, q.speaker, retry=retry, refused=q.refused))
+
     @staticmethod
     def _ask_again(q: Question, at: float, sentence: str) -> Settled:
         """Ask ``q``'s player for the word again (the next words wait for it)."""
-        return Settled(ask=(Question("again", q.t, at, q.speaker, "", q.heard, prefix=q.prefix), sentence))
+        return Settled(ask=(Question("again", q.t, at, q.speaker, "", q.heard, prefix=q.prefix, refused=q.refused),
+                            sentence))
 
     @staticmethod
     def _spelling_answer(body: str, said: str, options: list[str]) -> str | None:

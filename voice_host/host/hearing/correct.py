@@ -160,7 +160,8 @@ class Correct(Stage):
         if as_heard:
             replay = [Said(said_at, player, prefix + text, u.text), *self._again(later)]
             return Correction(player, len(later) + 1, sentence, replay, None)
-        return Correction(player, len(later) + 1, sentence, None, Again.of(u, said_at, prefix + word, player))
+        return Correction(player, len(later) + 1, sentence, None,
+                          Again.of(u, said_at, prefix + word, player, refused=taken))
 
     def _spell_it(self, player: str, u: Heard, heard_again: str) -> Correction:
         """The player says the word taken is wrong, but the host hears it again

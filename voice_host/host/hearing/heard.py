@@ -53,11 +53,16 @@ class Again:
     retry: bool = False
     """The word said again because the host asked for it ("Ann, I missed your word"): a
     word that is missed once more is left out, not asked for a third time."""
+    refused: str | None = None
+    """The word its player said no to ("No, persons" after percents): never offered or
+    taken again for this play."""
 
     @classmethod
-    def of(cls, u: Heard, start: float, body: str, speaker: str | None, retry: bool = False) -> "Again":
+    def of(cls, u: Heard, start: float, body: str, speaker: str | None, retry: bool = False,
+           refused: str | None = None) -> "Again":
         """Utterance `u` heard as `body` by `speaker`, as if said at `start`."""
-        return cls(start, u.end, u.text, body, speaker, u.confidence, u.constrained, u.alternatives, retry=retry)
+        return cls(start, u.end, u.text, body, speaker, u.confidence, u.constrained, u.alternatives, retry=retry,
+                   refused=refused)
 
 
 class HearingSettings(Settings, sections=("speech",)):
