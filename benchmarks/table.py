@@ -391,11 +391,13 @@ def _questions(hearing, asked: list[list]) -> None:
     """Keeps `asked` up to date whenever the host says something: [said at, closed at,
     t of the utterance asked about, kind, the question] of each question the hearing
     asked; closed when it was answered (the answer's end) or settled (`answer_within`
-    after it was asked), whichever came first."""
+    after it was asked, and after the host has finished talking, live), whichever came
+    first."""
     q = hearing.question
     last = asked[-1] if asked and asked[-1][1] is None else None
     if last is not None and last[4] is not q:
-        last[1] = max(last[0], min(hearing.now, last[0] + hearing.settings.answer_within))
+        settled_by = last[0] + hearing.settings.answer_within + hearing.host_speech(last[0], hearing.now)
+        last[1] = max(last[0], min(hearing.now, settled_by))
         last = None
     if q is not None and last is None:
         asked.append([max(q.asked_at, hearing.now), None, q.t, q.kind, q])

@@ -155,6 +155,8 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
             inbox.put(None)
 
     listener = listener_for(hearing, recognizer, channel_players, voice, on_event, config)
+    if getattr(voice, "history", None) is not None:
+        hearing.host_speech = voice_time(voice, offset)
     hearing.warm()
     gc.collect()  # once, before anyone speaks
     gc.freeze()
@@ -195,6 +197,16 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
         hearing.finish()
     finally:
         gc.unfreeze()  # a game over: its objects are the collector's again
+
+
+def voice_time(voice, offset: float):
+    """Seconds ``voice`` spoke sentences between two times of the game clock (its
+    history is on the microphone's clock, ``offset`` behind the game's; earcons are not
+    sentences): what the hearing leaves out of a player's time to answer."""
+    def spoke(since: float, until: float) -> float:
+        a, b = since - offset, until - offset
+        return sum(max(0.0, min(r.end, b) - max(r.start, a)) for r in list(voice.history) if r.earcon is None)
+    return spoke
 
 
 def listener_for(hearing, recognizer, channel_players=None, voice=None, on_event=None, config=None):

@@ -244,6 +244,35 @@ def test_an_answer_heard_as_the_word_its_player_said_no_to_asks_for_the_spelling
     assert out[0] == "Ann scores 3 points for persons." and t.game.state.used == [("persons", "Ann")]
 
 
+def spoke(*spans):
+    """A host's voice that spoke over these (start, end) spans of the game clock."""
+    return lambda since, until: sum(max(0.0, min(e, until) - max(s, since)) for s, e in spans)
+
+
+def test_a_word_can_be_put_right_once_the_host_has_finished_talking(table):
+    """Live, Dee waited for the host to finish its score, the draw and the board (about
+    ten seconds) before her "No, prescribe", and the eight seconds to put her word right
+    had run out while the host talked. They count the table's time, not the host's."""
+    for voice, put_right in ((spoke((10.5, 22.0)), True), (None, False)):  # no voice: all the time is the table's
+        t = table()
+        hearing = Hearing(t.session, t.session.words, HearingSettings())
+        if voice is not None:
+            hearing.host_speech = voice
+        said(t, hearing, support.Heard(10, "percents", "Ann"))
+        out = said(t, hearing, support.Heard(24, "no persons", "Ann"))
+        assert (out[0] == "Sorry, Ann: persons, not percents.") is put_right, out
+
+
+def test_a_question_waits_for_its_answer_once_the_host_has_finished_asking(ear):
+    t, hearing = ear
+    hearing.host_speech = spoke((10.5, 16.0))  # the score before it, then the question
+    assert said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"])) == ["Did you say cheers or chews?"]
+    hearing.tick(19)
+    assert hearing.question is not None
+    hearing.tick(10.8 + 5.5 + hearing.settings.answer_within)
+    assert hearing.question is None and "I'll take cheers." in t.heard
+
+
 def test_no_and_the_word_taken_from_another_player_is_not_theirs_to_put_right(ear):
     t, hearing = ear
     said(t, hearing, support.Heard(10, "percents", "Ann"))

@@ -249,3 +249,22 @@ def test_the_live_host_ticks_when_its_answer_is_late(say, moonshine_ready):
               config=no_guess, acknowledge=lambda: ticks.append(session.t))
     assert len(ticks) == 2 and [w["word"] for p in session.result()["players"] for w in p["words"]] == [
         "window", "market"], said
+
+
+def test_the_live_host_knows_how_long_its_own_voice_spoke():
+    """Live, a player's seconds to answer or put a word right leave out the host's own
+    sentences (the score, the draw, the board), which a player lets the host finish;
+    its earcons are no sentences. The voice's history is on the microphone's clock, the
+    game's clock 100 s ahead."""
+    from voice_host.by_voice import voice_time
+    from voice_host.speech.speaking.voice import HostPlayback
+
+    class Spoke:
+        history = [HostPlayback("Ann scores 5 points for cheers.", 2.0, 4.0),
+                   HostPlayback("", 4.5, 4.7, earcon="heard"),
+                   HostPlayback("Board. 4 points: R, L.", 5.0, 9.0)]
+
+    spoke = voice_time(Spoke(), offset=100.0)
+    assert spoke(100.0, 120.0) == pytest.approx(6.0)
+    assert spoke(103.0, 106.0) == pytest.approx(2.0)  # the end of the score and the start of the board
+    assert spoke(110.0, 120.0) == 0.0

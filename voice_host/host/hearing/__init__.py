@@ -84,6 +84,19 @@ class Hearing:
         self.voices.voiceprints = prints
 
     @property
+    def host_speech(self) -> Callable[[float, float], float]:
+        """Seconds the host's voice spoke between two times of the game clock: the table
+        waits for the host to finish before it answers or puts a word right, so the
+        ``answer_within`` seconds count only the rest (heard.Stage.waited). Set by the
+        live loop; a recording's host speaks in no time."""
+        return self.confirm.host_spoke
+
+    @host_speech.setter
+    def host_speech(self, spoke: Callable[[float, float], float]) -> None:
+        for stage in (self.understand, self.voices, self.room, self.confirm, self.correct):
+            stage.host_spoke = spoke
+
+    @property
     def question(self) -> Question | None:
         """The question the host asked and is waiting on."""
         return self.confirm.question
@@ -99,7 +112,7 @@ class Hearing:
         if self.voices.due(t):
             return
         q = self.question
-        if q is not None and t >= q.asked_at + self.settings.answer_within:
+        if q is not None and self.confirm.waited(q.asked_at, t) >= self.settings.answer_within:
             self._settle(self.confirm.unanswered(q))
             self._catch_up()
         if self.question is None:
@@ -109,8 +122,9 @@ class Hearing:
         """The input ended (a recording's end, the microphone closed): settle an open
         question as its time would, then let the words waiting on the clock be scored
         (and, with ``windows``, the table's windows close: not when the table stopped)."""
-        while self.question is not None:
-            self.tick(self.question.asked_at + self.settings.answer_within)
+        while self.question is not None:  # its time, once the host has said all it had to say
+            asked_at = self.question.asked_at
+            self.tick(asked_at + self.settings.answer_within + self.confirm.host_spoke(asked_at, float("inf")))
         self.session.settle(windows=windows)
 
     def start_enrollment(self, t: float) -> None:

@@ -119,12 +119,17 @@ class Correct(Stage):
         ``answer_within`` seconds more."""
         lead = next((c for c in CORRECTIONS if body.startswith(c)), None)
         last = self.last_plays.get(u.speaker)
-        if lead is not None and last is not None and u.start <= last.announced + self.settings.answer_within:
+        if lead is not None and last is not None and self._fresh(last, u.start):
             self.last_plays[u.speaker] = last._replace(announced=u.end)
 
     def open(self, now: float) -> bool:
         """Whether some player may still put a word right at ``now``."""
-        return any(now <= taken.announced + self.settings.answer_within for taken in self.last_plays.values())
+        return any(self._fresh(taken, now) for taken in self.last_plays.values())
+
+    def _fresh(self, taken: Taken, at: float) -> bool:
+        """Whether the word ``taken`` may still be put right at ``at``: within
+        ``answer_within`` of the table's time since it was announced."""
+        return self.waited(taken.announced, at) <= self.settings.answer_within
 
     def correction(self, u: Heard, asking: bool) -> Correction | None:
         """'No, persons' from a player whose word was just taken (spelled, or a word that
@@ -138,7 +143,7 @@ class Correct(Stage):
         lead = next((c for c in CORRECTIONS if body.startswith(c)), "" if is_spelled(body) else None)
         player = u.speaker or next(reversed(self.last_plays), None)
         last = self.last_plays.get(player)
-        if lead is None or last is None or u.start > last.announced + self.settings.answer_within:
+        if lead is None or last is None or not self._fresh(last, u.start):
             return None
         index, prefix, said_at = last.index, last.prefix, last.said_at
         records, word = self.session.records, body[len(lead):]
@@ -189,11 +194,11 @@ class Correct(Stage):
         other = next(reversed(self.last_plays), None)  # the last word taken, and only that one
         if player is None or other in (None, player):
             return None
-        last, window = self.last_plays[other], self.settings.answer_within
+        last = self.last_plays[other]
         later = self._since(last.index)
-        if u.start > last.announced + window or later is None:
+        if not self._fresh(last, u.start) or later is None:
             return None
-        if self.before is not None and u.start <= self.before.announced + window and \
+        if self.before is not None and self._fresh(self.before, u.start) and \
                 self.session.records[self.before.index].speaker != player:
             return None  # two words of others are fresh: which one is "that"?
         taken = self.session.records[last.index]

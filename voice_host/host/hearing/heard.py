@@ -156,11 +156,26 @@ class HearingSettings(Settings, sections=("speech",)):
         return u.constrained and (u.confidence < self.confirm_heard_below or not self.fits(u))
 
 
+def no_voice(since: float, until: float) -> float:
+    """The host spoke for none of that time (a recording, a typed game)."""
+    return 0.0
+
+
 @dataclass
 class Stage:
     """What each stage of the hearing reads: the session it feeds, the dictionary, the
-    settings."""
+    settings, and how long the host's own voice spoke (``host_spoke``)."""
 
     session: Session = field(repr=False)
     words: object = field(repr=False)
     settings: HearingSettings = field(repr=False)
+
+    host_spoke = staticmethod(no_voice)
+    """Seconds the host's voice spoke between two times of the game clock (set live by
+    ``Hearing.host_speech``)."""
+
+    def waited(self, since: float, until: float) -> float:
+        """The table's time from ``since`` to ``until``: the seconds the host was not
+        talking. A player waits for the host to finish before answering or putting a
+        word right, so only these count towards ``answer_within``."""
+        return until - since - self.host_spoke(since, until)
