@@ -40,9 +40,10 @@ alphabet ("Tango, Oscar, ..."); "Who said X?" and "Was that Ann?" get the player
 was mine."; a player whose word the host took wrong says "No, " and the word, and
 spells it ("No, Tango, Oscar, ...") when the host takes it wrong again or asks for the
 spelling ("I hear towers again. Spell it for me, please."); one whose word was taken
-for chatter ("I didn't catch a word in 'okay'") spells it. Nobody says more than three things about one word. The answers are put into
-the audio as the host asks (a source that grows as it is read), in the player's voice,
-under the same noise, and pass through the same pipeline. With `--live`, the recording
+for chatter ("I didn't catch a word in 'okay'") spells it. Nobody says more than three
+things about one word. The answers are put into the audio as the host asks (a source
+that grows as it is read), in the player's voice, under the same noise, and pass
+through the same pipeline. With `--live`, the recording
 nobody answers is also said live: streamed in real time into the microphone of a
 PulseAudio server (null sink, pipe source: tests/speech/pulse.py) and heard by the live
 loop (`play_live`: the opening asks each player to say who they are while the
