@@ -122,5 +122,6 @@ def main(argv: list[str] | None = None) -> int:
     out.say(f"({time.perf_counter() - t0:.0f} s)")
     return out.finish(model=args.model, errors=totals, seconds=round(time.perf_counter() - t0))
 
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -43,15 +43,15 @@ spelling ("I hear towers again. Spell it for me, please."); one whose word was t
 for chatter ("I didn't catch a word in 'okay'") spells it. Nobody says more than three
 things about one word. The answers are put into the audio as the host asks (a source
 that grows as it is read), in the player's voice, under the same noise, and pass
-through the same pipeline. With `--live`, the recording
-nobody answers is also said live: streamed in real time into the microphone of a
-PulseAudio server (null sink, pipe source: tests/speech/pulse.py) and heard by the live
-loop (`play_live`: the opening asks each player to say who they are while the
-introductions come, the host speaks through Piper to the server's speakers, barge-in
-and the tick as at a table); the table "live". The table that answers is said live too
-("live+ans"): its answers are put into the microphone as the host asks, each a short
-pause after the host has finished the sentence it answers (the question, or the score
-a player puts right, over what the host says next as a player would); each player says
+through the same pipeline. With `--live`, the recording nobody answers is also said
+live: streamed in real time into the microphone of a PulseAudio server (null sink, pipe
+source: tests/speech/pulse.py) and heard by the live loop (`play_live`: the opening
+asks each player to say who they are while the introductions come, the host speaks
+through Piper to the server's speakers, barge-in and the tick as at a table); the table
+"live". The table that answers is said live too ("live+ans"): its answers are put into
+the microphone as the host asks, each a short pause after the host has finished the
+sentence it answers (the question, or the score a player puts right, over what the host
+says next as a player would); each player says
 who they are once the host has asked them (said over the host's first words, the first
 introduction was sometimes lost, and with it the game's first word, said while the
 host still waited for that introduction).
@@ -95,7 +95,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from toolkit import report, rooms
+from toolkit import listening, report, rooms
 from toolkit.splits import TABLE_PLAYERS as SPLITS
 from toolkit.voices import add_noise, place, say, speech_bounds
 
@@ -408,21 +408,13 @@ def _same(plan: list[Turn]) -> dict[str, frozenset]:
     return {x.word: x.same for x in plan}
 
 
-def _listening():
-    """The ``[listening]`` settings the host runs with (`voice-host play --audio` gives them too)."""
-    from voice_host import config
-    from voice_host.speech.listening.config import TurnConfig
-
-    return TurnConfig.from_config(config.load(overrides=ROUNDS))
-
-
 def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: list[Turn], prior=None) -> dict:
     from voice_host.by_voice import play_recording
 
     s, hearing, rec, said, over, questions = _host(engine, voices, prior)
     t0 = time.perf_counter()
     channels = list(voices) if audio.ndim == 2 else None  # a channel per player
-    play_recording(hearing, ArraySource(audio), rec, channel_players=channels, config=_listening())
+    play_recording(hearing, ArraySource(audio), rec, channel_players=channels, config=listening.settings())
     wall = time.perf_counter() - t0
     return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
 
@@ -612,7 +604,7 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
         wall, _ = _say_live(hearing, rec, speaker, write)
     else:
         t0 = time.perf_counter()
-        play_recording(hearing, conv, rec, config=_listening())
+        play_recording(hearing, conv, rec, config=listening.settings())
         wall = time.perf_counter() - t0
     truth = [(st, e, *lab) for st, e, lab in conv.placed if isinstance(lab, tuple) and not isinstance(lab, Reply)]
     replies = [(st, e, lab.about, lab.correction) for st, e, lab in conv.placed if isinstance(lab, Reply)]

@@ -27,14 +27,21 @@ def recognizer(model: str = "base"):
     return create(delta=delta_for(model))
 
 
+def settings():
+    """The ``[listening]`` settings the host runs with (a TurnConfig; `voice-host play
+    --audio` and the live loop take the same)."""
+    from voice_host import config
+    from voice_host.speech.listening.config import TurnConfig
+
+    return TurnConfig.from_config(config.load())
+
+
 def listener(recognizer, players, sayable=None, config=None, **options):
     """The live listener (voice_host.speech.listening.turns.Listener), told what may be
-    said, with ``config`` (a TurnConfig; default: the ``[listening]`` settings the host runs with)."""
-    from voice_host import config as settings
-    from voice_host.speech.listening.config import TurnConfig
+    said, with ``config`` (a TurnConfig; default: :func:`settings`)."""
     from voice_host.speech.listening.turns import Listener
 
-    ear = Listener(recognizer, players, config=config or TurnConfig.from_config(settings.load()), **options)
+    ear = Listener(recognizer, players, config=config or settings(), **options)
     if sayable is not None:
         ear.constrain(sayable)
     return ear

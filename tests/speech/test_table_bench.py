@@ -82,3 +82,4 @@ def test_the_benchmarks_listen_with_the_hosts_listening_settings(monkeypatch):
 
     ear = listening.listener(Recognizer(), ["Ann", "Ben"])
     assert ear.config.trailing_silence == 0.7
+    assert listening.settings().trailing_silence == 0.7  # what table.py plays its recordings with
