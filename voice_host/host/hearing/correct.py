@@ -117,9 +117,8 @@ class Correct(Stage):
         """The host caught no word in ``body`` ("no hubs" after adds: "hubs" is nothing
         like it). If its player may put a word right, they may still spell it, for
         ``answer_within`` seconds more."""
-        lead = next((c for c in CORRECTIONS if body.startswith(c)), None)
         last = self.last_plays.get(u.speaker)
-        if lead is not None and last is not None and self._fresh(last, u.start):
+        if body.startswith(CORRECTIONS) and last is not None and self._fresh(last, u.start):
             self.last_plays[u.speaker] = last._replace(announced=u.end)
 
     def open(self, now: float) -> bool:
