@@ -42,10 +42,10 @@ def pcm(seconds: float, rate: int, tone: float = 440.0) -> bytes:
 
 
 # ---------------------------------------------------------------------- the hub alone
-def test_the_join_code_is_four_digits_and_a_wrong_one_is_refused():
+def test_the_join_code_is_six_digits_and_a_wrong_one_is_refused():
     phones = Phones(PLAYERS)
-    assert len(phones.code) == 4 and phones.code.isdigit()
-    wrong = f"{(int(phones.code) + 1) % 10000:04d}"
+    assert len(phones.code) == 6 and phones.code.isdigit()
+    wrong = f"{(int(phones.code) + 1) % 10 ** 6:06d}"
     for code in (wrong, "", None, 1234, phones.code + "0"):  # as many as a device may get wrong
         with pytest.raises(Refused, match="not the join code"):
             phones.join(code, "Ann", 48000, "10.0.0.9")
@@ -59,7 +59,7 @@ def test_a_device_guessing_codes_is_made_to_wait_even_with_the_right_one():
     for _ in range(MAX_FAILURES):
         with pytest.raises(Refused):
             phones.join("0000", "Ann", 48000, "10.0.0.66")
-    with pytest.raises(Refused, match="Too many wrong codes"):
+    with pytest.raises(Refused, match="Too many wrong codes from this phone; try again in a minute"):
         phones.join("4815", "Ann", 48000, "10.0.0.66")
     assert phones.join("4815", "Ann", 48000, "10.0.0.2")  # another device is not held back
 
@@ -72,9 +72,10 @@ def test_a_second_device_cannot_take_a_connected_player_until_the_first_leaves()
     for name, rate in (("Zed", 48000), (None, 48000), ("Ann", 10), ("Ann", "48000"), ("Ann", True)):
         with pytest.raises(Refused):
             phones.join("1234", name, rate)
+    assert phones.notices(Announcer()) == ["Ben, I'm listening on your phone."]
     phones.leave(first)
-    assert phones.notices(Announcer()) == ["Ben, I'm listening on your phone.",
-                                           "Ben, I lost your phone; open the page again to rejoin."]
+    phones.said["Ben"] = ("joined", 0.0)  # said long enough ago: the loss is said at once
+    assert phones.notices(Announcer()) == ["Ben, I lost your phone; open the page again to rejoin."]
     assert phones.notices(Announcer()) == []
     assert phones.join("1234", "Ben", 48000)
     assert phones.events() == [("joined", "Ben")]
@@ -159,8 +160,10 @@ def test_at_a_mixed_table_the_laptops_microphone_is_a_last_channel_and_a_lost_ph
     audio = np.concatenate([c.samples for c in source])
     assert audio.shape == (8000, 4) and np.allclose(audio[:, 3], 0.125)
     assert np.count_nonzero(audio[:, 2]) > 4000 and not audio[:, :2].any()
+    assert phones.notices(Announcer()) == ["Cat, I'm listening on your phone."]
     phones.leave(cat)
-    assert phones.notices(Announcer())[-1] == "Cat, I lost your phone; I'll listen on the table's microphone."
+    phones.said["Cat"] = ("joined", 0.0)
+    assert phones.notices(Announcer()) == ["Cat, I lost your phone; I'll listen on the table's microphone."]
 
 
 def test_a_talk_button_let_go_ends_its_players_audio_there():
@@ -390,7 +393,8 @@ def test_the_phone_socket_needs_the_code_and_drops_what_is_not_audio(served):
             ws.recv(timeout=30)
     assert phones.connected() == []
     with connect(uri, ssl=insecure(), open_timeout=30) as ws:
-        ws.send(b"\x00\x01" * 100)  # audio before joining: closed
+        ws.send(b"\x00\x01" * 100)  # audio before joining: refused, and closed
+        assert "could not join" in json.loads(ws.recv(timeout=30))["refused"]
         with pytest.raises(Exception):
             ws.recv(timeout=30)
     with connect(uri, ssl=insecure(), open_timeout=30) as ws:

@@ -39,6 +39,9 @@ class Display:
         self.failed = False
         self.also = None
         """A callable giving more to show beside the game (the phones: where to join)."""
+        self.hidden = None
+        """A callable giving what no page may show (the phones' join code, as printed and
+        as said): the host says it and prints it; the page shows "(said aloud)"."""
 
     @classmethod
     def open(cls, host: str = DEFAULT_HOST, port: int | None = None, extra=None, tls=None,
@@ -77,6 +80,8 @@ class Display:
     def said(self, line: str) -> None:
         """The host said ``line``: show it, with the state it was said about."""
         self.count += 1
+        for secret in self.hidden() if self.hidden else ():
+            line = line.replace(secret, "(said aloud)")
         self.lines.append((self.count, line))
         self.publish()
 

@@ -17,15 +17,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 import threading
+import time
 import weakref
 from importlib import resources
+from pathlib import Path
 from typing import Callable
 
 DEFAULT_PORT = 8765
 MAX_STREAMS = 64
 """Pages open at once; the next one is told to try later (503) until one closes."""
+MAX_CONNECTIONS = 512
+"""Connections (pages, streams, phones, idle ones) uvicorn serves at once; beyond it, 503."""
+REQUEST_WITHIN = 5.0
+"""Seconds a connection has to send a whole request, once open and after each answer;
+an idle or slow one is closed then, and holds no place for long."""
 KEEP_ALIVE = 15.0
 """Seconds between comments on an idle stream, so a browser gone is noticed."""
 SECURITY = {
@@ -34,8 +42,14 @@ SECURITY = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
+    "Cross-Origin-Resource-Policy": "same-origin",
 }
-"""Every answer's headers: nothing but this host's own script and style runs on the page."""
+"""Every answer's headers (uvicorn's own 503s and 400s, redirects and errors too): nothing
+but this host's own script and style runs on the page."""
+ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+        'fill="#111"/><text x="8" y="12.5" font-size="11" text-anchor="middle" fill="#ffd400" '
+        'font-family="sans-serif">V</text></svg>')
+"""The pages' own icon (/favicon.ico, SVG)."""
 
 
 def asset(name: str) -> str:
@@ -52,8 +66,15 @@ class Server:
     """The web server in its thread; ``publish(message)`` from any thread."""
 
     def __init__(self, sock: socket.socket, extra: Callable | None = None,
-                 tls: tuple[str, str] | None = None, private: bool = False) -> None:
+                 tls: tuple[str, str] | None = None, private: bool = False, log: Path | None = None) -> None:
         self.sock = sock
+        self.hosts = own_hosts(*sock.getsockname()[:2])
+        """The Host headers it answers (its own addresses and names, with its port)."""
+        self.origins = {f"{'https' if tls else 'http'}://{host}" for host in self.hosts}
+        """The pages' own origins, scheme included: the only ones whose sockets are let in."""
+        self.log = log or server_log()
+        """The server's own log: a line for each kind of trouble a client caused, never on
+        the host's terminal."""
         self.extra = extra
         """More routes: ``extra(server)`` -> a list (the phones' page and socket)."""
         self.tls = tls
@@ -120,15 +141,26 @@ class Server:
     def _run(self) -> None:
         import uvicorn
 
+        handler = OnceEach(self.log)
+        for name in QUIET:
+            logging.getLogger(name).addHandler(handler)
+            logging.getLogger(name).propagate = False
         config = uvicorn.Config(self.app(), log_config=None, log_level="warning", access_log=False,
-                                lifespan="on", limit_concurrency=MAX_STREAMS + 32, timeout_graceful_shutdown=2,
-                                timeout_keep_alive=5, ws_max_size=512 * 1024,
+                                lifespan="on", limit_concurrency=MAX_CONNECTIONS, timeout_graceful_shutdown=2,
+                                timeout_keep_alive=int(REQUEST_WITHIN), http=protocol(),
+                                h11_max_incomplete_event_size=16 * 1024, server_header=False,
+                                headers=list(SECURITY.items()), ws_max_size=512 * 1024, ws_max_queue=32,
+                                ws_ping_interval=10.0, ws_ping_timeout=10.0, ws_per_message_deflate=False,
                                 **({"ssl_certfile": str(self.tls[0]), "ssl_keyfile": str(self.tls[1])} if self.tls else {}))
         self.server = uvicorn.Server(config)
         try:
             self.server.run(sockets=[self.sock])
+        except BaseException as exc:  # noqa: BLE001  never a traceback on the host's terminal
+            logging.getLogger("uvicorn.error").error("the page's server stopped: %s", exc)
         finally:
             self.ready.set()  # a server that could not start does not keep the game waiting
+            for name in QUIET:
+                logging.getLogger(name).removeHandler(handler)
 
     def app(self):
         from contextlib import asynccontextmanager
@@ -146,40 +178,44 @@ class Server:
 
         async def page(_request):
             _, message = self.latest()
-            return HTMLResponse(self.page.replace("{{STATE}}", embedded(message)), headers=SECURITY)
+            return HTMLResponse(self.page.replace("{{STATE}}", embedded(message)))
 
         async def state(_request):
             _, message = self.latest()
-            return Response(message, media_type="application/json", headers=SECURITY)
+            return Response(message, media_type="application/json")
 
         def static(path: str) -> Callable:
             text, kind = self.assets[path]
 
             async def serve(_request):
-                return Response(text, media_type=kind, headers=SECURITY)
+                return Response(text, media_type=kind)
             return serve
+
+        async def icon(_request):
+            return Response(ICON, media_type="image/svg+xml")
 
         async def events(request):
             if len(self.streams) >= MAX_STREAMS:
                 return PlainTextResponse("Too many pages are open; close one and reload.", 503,
-                                         headers={**SECURITY, "Retry-After": "5"})
+                                         headers={"Retry-After": "5"})
             stream = self._stream(request)
             self.streams.add(stream)
             return StreamingResponse(stream, media_type="text/event-stream",
-                                     headers={**SECURITY, "X-Accel-Buffering": "no"})
+                                     headers={"X-Accel-Buffering": "no"})
 
         async def missing(_request, _exc):
-            return PlainTextResponse("Not found: this page shows the game at / and nothing else.", 404,
-                                     headers=SECURITY)
+            return PlainTextResponse("Not found: this page shows the game at / and nothing else.", 404)
 
         async def not_allowed(_request, _exc):
-            return PlainTextResponse("This page is read-only.", 405, headers={**SECURITY, "Allow": "GET, HEAD"})
+            return PlainTextResponse("This page is read-only.", 405, headers={"Allow": "GET, HEAD"})
 
         own = [Route("/", page), Route("/state.json", state), Route("/events", events),
                *(Route(path, static(path)) for path in self.assets)]
-        app = Starlette(routes=[*own, *(self.extra(self) if self.extra else ())], lifespan=lifespan,
-                        exception_handlers={404: missing, 405: not_allowed})
-        return this_machine_only(app, {route.path for route in own}) if self.private else app
+        app = Starlette(routes=[*own, Route("/favicon.ico", icon), *(self.extra(self) if self.extra else ())],
+                        lifespan=lifespan, exception_handlers={404: missing, 405: not_allowed})
+        app.router.redirect_slashes = False  # a redirect would name the Host the client sent
+        app = this_machine_only(app, {route.path for route in own}) if self.private else app
+        return own_host_only(app, self.hosts)
 
     async def _stream(self, request):
         """One page's stream: the latest state whenever it changes, a comment when idle."""
@@ -214,12 +250,117 @@ def this_machine_only(app, paths: set[str]):
             except ValueError:
                 local = False
             if not local:
-                answer = PlainTextResponse("The scoreboard is on the host's own screen; phones open /join.", 403,
-                                           headers=SECURITY)
+                answer = PlainTextResponse("The scoreboard is on the host's own screen; phones open /join.", 403)
                 await answer(scope, receive, send)
                 return
         await app(scope, receive, send)
     return guarded
+
+
+def own_host_only(app, hosts: set[str]):
+    """``app``, answering only requests that name one of ``hosts`` (its own addresses, with
+    the port): a page elsewhere that had a browser ask for this host under its own
+    name (DNS rebinding) is turned away."""
+    from starlette.responses import PlainTextResponse
+
+    async def guarded(scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            host = dict(scope.get("headers") or ()).get(b"host", b"").decode("latin-1").lower()
+            if host not in hosts:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                answer = PlainTextResponse("This host answers only at its own address.", 421)
+                await answer(scope, receive, send)
+                return
+        await app(scope, receive, send)
+    return guarded
+
+
+def own_hosts(host: str, port: int) -> set[str]:
+    """The Host headers a server on ``host``:``port`` answers: this machine's loopback
+    names, its name, the address it listens on, and (on every address) its address on
+    the network, each with the port."""
+    names = {"localhost", "127.0.0.1", "[::1]", socket.gethostname(), reachable_address(host)}
+    if host not in ("0.0.0.0", "::", ""):
+        names.add(f"[{host}]" if ":" in host else host)
+    return {f"{name}:{port}".lower() for name in names}
+
+
+QUIET = ("uvicorn", "asyncio", "websockets", "starlette")
+"""The loggers whose lines go to the server's log, never to the host's terminal."""
+
+
+def server_log() -> Path:
+    """Where the page's server writes its log: the user's log folder, server.log."""
+    import platformdirs
+
+    return Path(platformdirs.user_log_dir("voice-host")) / "server.log"
+
+
+class OnceEach(logging.Handler):
+    """The server's log in a file: one line for each kind of trouble (the first time it
+    happens), never a traceback; a file it can't write is left alone."""
+
+    KINDS = 200
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(logging.INFO)
+        self.path = path
+        self.seen: set[tuple[str, str]] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        kind = (record.name, str(record.msg)[:80])
+        if kind in self.seen or len(self.seen) >= self.KINDS:
+            return
+        self.seen.add(kind)
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001  a message that can't be formatted is still a kind of trouble
+            text = str(record.msg)
+        text = "".join(c if c.isprintable() else "?" for c in (text.splitlines() or [""])[0][:300])
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({type(record.exc_info[1]).__name__})"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "a", encoding="utf-8") as log:
+                log.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {record.levelname.lower()} {record.name}: {text}\n")
+        except OSError:
+            pass
+
+
+def protocol():
+    """uvicorn's HTTP/1.1 (h11), closing a connection that sends no whole request within
+    :data:`REQUEST_WITHIN` seconds of opening or of its last answer (idle and slow
+    clients hold no place), its own 400s with :data:`SECURITY`'s headers."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._deadline()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._deadline()
+
+        def _deadline(self) -> None:
+            cycle = self.cycle
+
+            def check() -> None:
+                if self.cycle is cycle and self.transport.get_protocol() is self and not self.transport.is_closing():
+                    self.transport.close()  # no request since (a websocket's protocol is another's)
+            self.loop.call_later(REQUEST_WITHIN, check)
+
+        def send_400_response(self, msg: str) -> None:
+            headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close"),
+                       *((k.lower().encode(), v.encode()) for k, v in SECURITY.items())]
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                          h11.Data(data=b"This host did not understand that request."), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+    return Protocol
 
 
 def bind(host: str, port: int) -> socket.socket:

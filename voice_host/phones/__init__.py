@@ -42,16 +42,52 @@ LATE = 0.3
 phone) before it goes on without it; what comes later is still heard, after."""
 MAX_MALFORMED = 50
 """Malformed packets a phone may send before it is disconnected."""
+CODE_DIGITS = 6
+"""Digits in the join code: a million codes."""
 MAX_FAILURES = 5
 """Wrong join codes from one address before it must wait :data:`LOCKOUT` seconds."""
 LOCKOUT = 60.0
+WRONG_PER_MINUTE = 10
+"""Wrong join codes the whole server checks a minute, from addresses that have already
+given a wrong one (an address's first try is always checked): guessing one of a
+million codes takes 50,000 minutes (35 days) on average at this rate, from any number
+of addresses, while a player with the code always gets in."""
+WRONG_BURST = 10
+"""Wrong codes checked at once before :data:`WRONG_PER_MINUTE` holds them back."""
+REMEMBERED = 4096
+"""Addresses whose wrong codes are remembered; beyond it, any new address counts as one
+that has given a wrong code (its tries come out of the server's own allowance)."""
+CHURN = 10.0
+"""Seconds after the host said a player's phone joined or was lost before it says it
+again: a phone that joins and leaves in a loop is said once, then its last state."""
 RELEASED = None
 """In a phone's queue: its talk button was let go here (the utterance ends)."""
 
 
 def new_code() -> str:
-    """A fresh four-digit join code."""
-    return f"{secrets.randbelow(10000):04d}"
+    """A fresh six-digit join code."""
+    return f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
+
+
+def _within(seconds: float) -> str:
+    """"in 7 seconds", "in a minute", "in 3 minutes": when to try again."""
+    seconds = max(1, round(seconds))
+    if seconds < 50:
+        return f"in {seconds} second{'s' if seconds != 1 else ''}"
+    minutes = max(1, round(seconds / 60))
+    return "in a minute" if minutes == 1 else f"in {minutes} minutes"
+
+
+def _who(address: str) -> str:
+    """The key an address's wrong codes are kept under: itself, or its /64 for IPv6 (one
+    device may hold a whole /64)."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(address.removeprefix("::ffff:"))
+    except ValueError:
+        return address
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
 
 
 @dataclass
@@ -70,16 +106,23 @@ class _Phone:
 
 
 class Refused(Exception):
-    """A phone that may not join, with the sentence that says why."""
+    """A phone that may not join, with the sentence that says why; ``retry``: the seconds
+    after which trying again may work (None: try again now, with the right code or name)."""
+
+    def __init__(self, sentence: str, retry: float | None = None) -> None:
+        super().__init__(sentence)
+        self.retry = retry
 
 
 class Phones:
     """The phones of one game: ``join``, ``audio`` and ``leave`` from the server's thread,
     ``take`` from the listener's, ``events`` from the game's."""
 
-    def __init__(self, players, code: str | None = None, table_microphone: bool = False) -> None:
+    def __init__(self, players, code: str | None = None, table_microphone: bool = False, clock=time.monotonic) -> None:
         self.players = list(players)
         self.code = code or new_code()
+        self.clock = clock
+        """The clock the limits and the churn are counted on (a test drives its own)."""
         self.table_microphone = table_microphone
         """Whether the laptop's microphone listens too (a dropped phone falls back to it)."""
         self.lock = threading.Lock()
@@ -89,6 +132,13 @@ class Phones:
         self.drained: dict[str, _Phone] = {}
         """Phones gone whose last audio is still to be heard."""
         self.failures: dict[str, tuple[int, float]] = {}
+        """Address -> (wrong codes in a row, until when it waits after too many)."""
+        self.allowance = float(WRONG_BURST)
+        """Wrong codes the server may still check now from addresses already wrong once."""
+        self.refilled = clock()
+        self.guessing_said = False
+        self.said: dict[str, tuple[str, float]] = {}
+        """Player -> what the host last said of their phone ("joined" or "lost"), and when."""
         self._events: deque[tuple[str, str]] = deque()
         self._next = 0
         self.dropped = 0
@@ -98,17 +148,37 @@ class Phones:
 
     # ------------------------------------------------------------------ the server's side
     def join(self, code: object, name: object, rate: object, address: str = "") -> int:
-        """A phone asks to be ``name``'s microphone; its connection id, or Refused."""
-        now = time.monotonic()
+        """A phone asks to be ``name``'s microphone; its connection id, or Refused.
+
+        A wrong code is counted against its address (after :data:`MAX_FAILURES` the
+        address waits :data:`LOCKOUT` seconds, the right code or not) and, from an address
+        already wrong once, against the whole server (:data:`WRONG_PER_MINUTE`): when
+        that is spent, such addresses are told to wait and their code is not checked.
+        An address that has given no wrong code is always checked, so a player with the
+        code gets in however many others guess."""
+        now = self.clock()
+        who = _who(address)
         with self.lock:
-            count, until = self.failures.get(address, (0, 0.0))
+            self.allowance = min(float(WRONG_BURST), self.allowance + (now - self.refilled) * WRONG_PER_MINUTE / 60)
+            self.refilled = now
+            count, until = self.failures.get(who, (0, 0.0))
             if count >= MAX_FAILURES and now < until:
-                raise Refused("Too many wrong codes from this device; wait a minute and try again.")
+                raise Refused(f"Too many wrong codes from this phone; try again {_within(until - now)}.", until - now)
+            if count >= MAX_FAILURES:
+                count = 0
+            known = who in self.failures or len(self.failures) >= REMEMBERED
+            if known and self.allowance < 1:
+                self._guessed()
+                wait = (1 - self.allowance) * 60 / WRONG_PER_MINUTE
+                raise Refused("Too many wrong codes are being tried on this network, so I can't check yours now; "
+                              f"try again {_within(wait)}.", wait)
             if not isinstance(code, str) or not hmac.compare_digest(code.strip().encode(), self.code.encode()):
-                count = 0 if now >= until and count >= MAX_FAILURES else count
-                self.failures[address] = (count + 1, now + LOCKOUT)
+                if known:
+                    self.allowance -= 1
+                if len(self.failures) < REMEMBERED or who in self.failures:
+                    self.failures[who] = (count + 1, now + LOCKOUT)
                 raise Refused("That is not the join code; the host says it and shows it on the laptop.")
-            self.failures.pop(address, None)
+            self.failures.pop(who, None)
             if not isinstance(name, str) or name not in self.players:
                 raise Refused("Pick your name from the list.")
             if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not RATES[0] <= rate <= RATES[1]:
@@ -157,6 +227,43 @@ class Phones:
             if phone is not None and phone.talking:
                 phone.chunks.append(RELEASED)
                 phone.talking = False
+
+    def _guessed(self) -> None:
+        """Someone keeps trying wrong codes: the host says so, once a code (the lock held)."""
+        if not self.guessing_said:
+            self.guessing_said = True
+            self._events.append(("guessing", ""))
+
+    def renew(self) -> str:
+        """A new join code ("new code" at the table): the old one no longer lets anyone in,
+        and every address is forgiven its wrong tries at the old one."""
+        with self.lock:
+            self.code = new_code()
+            self.failures.clear()
+            self.allowance, self.refilled = float(WRONG_BURST), self.clock()
+            self.guessing_said = False
+            return self.code
+
+    def free(self, player: str) -> bool:
+        """Disconnect ``player``'s phone ("free Ann's phone": lost, or someone else's):
+        their seat is free for the phone that joins next with the code. False when no
+        phone was connected for them."""
+        with self.lock:
+            conn = self.by_player.get(player)
+        if conn is None:
+            return False
+        self.leave(conn)
+        return True
+
+    def is_connected(self, conn: int) -> bool:
+        """Whether phone ``conn`` is still a player's (not left, nor freed by the table)."""
+        with self.lock:
+            return conn in self.phones
+
+    def hidden(self) -> list[str]:
+        """What no other device may be shown: the join code, as printed and as said."""
+        code = self.code
+        return [" ".join(code), code]
 
     def too_malformed(self, conn: int) -> bool:
         with self.lock:
@@ -244,11 +351,23 @@ class Phones:
         return happened
 
     def notices(self, announcer) -> list[str]:
-        """What the host says about the phones since last asked, in ``announcer``'s words."""
-        return [announcer.phone(happened, player, self.table_microphone) for happened, player in self.events()]
-
-
-
+        """What the host says about the phones since last asked, in ``announcer``'s words:
+        each player's phone joined or lost, said once for a change that holds (a phone
+        that joins and leaves again and again is said at most once in :data:`CHURN`
+        seconds, then its last state); someone trying wrong codes, once."""
+        now = self.clock()
+        lines = []
+        for happened, player in self.events():
+            if happened == "guessing":
+                lines.append(announcer.phone_guessing())
+        with self.lock:
+            for player in self.players:
+                state = "joined" if player in self.by_player else "lost"
+                last, when = self.said.get(player, ("lost", float("-inf")))
+                if state != last and now - when >= CHURN:
+                    self.said[player] = (state, now)
+                    lines.append(announcer.phone(state, player, self.table_microphone))
+        return lines
 
 
 def serve(phones: Phones, host: str | None, port: int | None):
@@ -265,7 +384,8 @@ def serve(phones: Phones, host: str | None, port: int | None):
         tls = cert.certificate(reachable_address(address).strip("[]"))
     except OSError as exc:
         raise UserError(f"I can't keep the phones' certificate in {cert.folder()}: {exc.strerror or exc}.") from exc
-    display = Display.open(address, port, lambda server: web.routes(phones, server.latest), tls, private=host is None)
+    display = Display.open(address, port, lambda server: web.routes(phones, server), tls, private=host is None)
+    display.hidden = phones.hidden
     phones.url = display.url + "join"
     display.also = lambda: {"join": {"url": phones.url, "waiting": phones.missing()}}
     return display

@@ -68,7 +68,8 @@ def certificate(address: str = "", where: Path | None = None) -> tuple[Path, Pat
             .add_extension(x509.SubjectAlternativeName(alt), critical=False)
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .sign(key, hashes.SHA256()))
-    where.mkdir(parents=True, exist_ok=True)
+    where.mkdir(mode=0o700, parents=True, exist_ok=True)
+    where.chmod(0o700)  # the key's folder is the user's alone, whatever the umask
     key_path.touch(mode=0o600, exist_ok=True)
     key_path.chmod(0o600)
     key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,

@@ -5,7 +5,8 @@
   ``/join-qr.svg``: the page's address as a QR code, for the scoreboard to show.
 - ``/phone``: the websocket. The first message is text, JSON ``{"code", "name",
   "rate"}``, within :data:`JOIN_WITHIN` seconds; the answer is ``{"joined": name}`` or
-  ``{"refused": sentence}`` (then closed). After it: binary frames of 16-bit PCM in, and
+  ``{"refused": sentence, "retry": seconds or null}`` (then closed; the sentence says why
+  and when to try again). A phone the table frees is told ``{"left": sentence}``. After it: binary frames of 16-bit PCM in, and
   ``{"view": ...}`` out (that player's score and turn, and the last sentence said) when
   the game changes. After the join, the only text a phone may send is ``{"talk": false}``
   (push-to-talk: the button was let go, the utterance ends) or ``{"talk": true}``;
@@ -18,12 +19,15 @@ import asyncio
 import json
 from importlib import resources
 
-from voice_host.display.server import SECURITY, embedded
+from voice_host.display.server import embedded
 
-JOIN_WITHIN = 15.0
-"""Seconds a new websocket has to send its join message."""
-MAX_WAITING = 16
-"""Websockets that have not joined yet, at once; more are closed at once."""
+JOIN_WITHIN = 5.0
+"""Seconds a new websocket has to send its join message (the page sends it at once)."""
+MAX_WAITING = 4
+"""Websockets from one address that have not joined yet, at once; another from it is
+refused, so sockets held open without joining never keep a player with the code out."""
+MAX_HELLO = 1024
+"""The longest join message read (characters); a longer one is refused unread."""
 MAX_MESSAGE = 512 * 1024
 """The largest websocket message the server reads (bytes)."""
 
@@ -46,8 +50,10 @@ def own_view(message: str, player: str) -> dict | None:
             "said": said[-1]["line"] if said else "", "n": said[-1]["n"] if said else 0}
 
 
-def routes(phones, latest) -> list:
-    """Starlette routes for ``phones`` (a Phones hub); ``latest()``: (version, state JSON)."""
+def routes(phones, server) -> list:
+    """Starlette routes for ``phones`` (a Phones hub) on ``server`` (display.server.Server:
+    its state, its own origins)."""
+    latest = server.latest
     from starlette.responses import HTMLResponse, Response
     from starlette.routing import Route, WebSocketRoute
     from starlette.websockets import WebSocketDisconnect
@@ -56,7 +62,7 @@ def routes(phones, latest) -> list:
     files = {"/join.js": (asset("join.js"), "text/javascript; charset=utf-8"),
              "/phone-worklet.js": (asset("phone-worklet.js"), "text/javascript; charset=utf-8"),
              "/join.css": (asset("join.css"), "text/css; charset=utf-8")}
-    waiting = [0]
+    waiting: dict[str, int] = {}  # address -> its sockets not joined yet
     qr = []  # the join address as SVG, made on first asking (the address is known by then)
 
     async def join_qr(_request):
@@ -69,54 +75,64 @@ def routes(phones, latest) -> list:
             qr_code(phones.url).save(svg, kind="svg", scale=8, border=4, xmldecl=False,
                                      title="The join page's address")
             qr.append(svg.getvalue())
-        return Response(qr[0], media_type="image/svg+xml", headers=SECURITY)
+        return Response(qr[0], media_type="image/svg+xml")
 
     async def join_page(_request):
         boot = json.dumps({"players": phones.players}, ensure_ascii=False)
-        return HTMLResponse(page.replace("{{BOOT}}", embedded(boot)), headers=SECURITY)
+        return HTMLResponse(page.replace("{{BOOT}}", embedded(boot)))
 
     def static(path):
         text, kind = files[path]
 
         async def serve(_request):
-            return Response(text, media_type=kind, headers=SECURITY)
+            return Response(text, media_type=kind)
         return serve
+
+    async def refuse(ws, sentence: str, retry: float | None = None) -> None:
+        await asyncio.sleep(0.5)  # a guesser gets one try every half second a socket
+        await ws.send_text(json.dumps({"refused": sentence, "retry": None if retry is None else round(retry)}))
+        await ws.close(code=1008)
 
     async def socket(ws):
         origin = ws.headers.get("origin")
-        if origin is not None and origin.split("://", 1)[-1] != ws.headers.get("host"):
-            await ws.close(code=1008)  # another site's page, not ours: never let it in
+        if origin is not None and origin.lower() not in server.origins:
+            await ws.close(code=1008)  # another site's page (or ours over another scheme): never let in
             return
-        if waiting[0] >= MAX_WAITING:
-            await ws.close(code=1013)
+        address = ws.client.host if ws.client else ""
+        await ws.accept()
+        if waiting.get(address, 0) >= MAX_WAITING:
+            await refuse(ws, "This phone has too many connections waiting to join; close the other tabs and "
+                             "try again.", JOIN_WITHIN)
             return
-        waiting[0] += 1
+        waiting[address] = waiting.get(address, 0) + 1
         conn = None
         try:
-            await ws.accept()
             try:
                 first = await asyncio.wait_for(ws.receive(), JOIN_WITHIN)
-                hello = json.loads(first.get("text") or "")
-                if not isinstance(hello, dict):
-                    raise ValueError
-            except (asyncio.TimeoutError, TimeoutError, ValueError, KeyError, WebSocketDisconnect):
+                text = first.get("text")
+                hello = json.loads(text) if isinstance(text, str) and len(text) <= MAX_HELLO else None
+            except (asyncio.TimeoutError, TimeoutError, WebSocketDisconnect, RuntimeError):
                 await ws.close(code=1008)
+                return
+            except (ValueError, RecursionError):
+                hello = None
+            if not isinstance(hello, dict):
+                await refuse(ws, "This page could not join; reload it and try again.")
                 return
             from voice_host.phones import Refused
 
-            address = ws.client.host if ws.client else ""
             try:
                 conn = phones.join(hello.get("code"), hello.get("name"), hello.get("rate"), address)
             except Refused as why:
-                await asyncio.sleep(0.5)  # a guesser gets one try every half second
-                await ws.send_text(json.dumps({"refused": str(why)}))
-                await ws.close(code=1008)
+                await refuse(ws, str(why), why.retry)
                 return
         finally:
-            waiting[0] -= 1
+            waiting[address] -= 1
+            if not waiting[address]:
+                del waiting[address]
         player = hello["name"]
         await ws.send_text(json.dumps({"joined": player}))
-        pusher = asyncio.create_task(push_views(ws, player))
+        pusher = asyncio.create_task(push_views(ws, player, conn))
         try:
             while True:
                 message = await ws.receive()
@@ -147,10 +163,15 @@ def routes(phones, latest) -> list:
             phones.release(conn)
         return True
 
-    async def push_views(ws, player):
+    async def push_views(ws, player, conn):
         sent = None
         try:
             while True:
+                if not phones.is_connected(conn):  # the table freed this seat
+                    await ws.send_text(json.dumps({"left": "The table disconnected this phone; join again with "
+                                                           "the code if you are to play on it."}))
+                    await ws.close(code=1000)
+                    return
                 version, message = latest()
                 if version != sent:
                     sent = version

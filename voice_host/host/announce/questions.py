@@ -106,6 +106,18 @@ class HostSentences:
     def phones_join(self, url: str, code: str) -> str:
         return f"To use your phone as your microphone, open {url} and enter the code {' '.join(code)}."
 
+    def phone_guessing(self) -> str:
+        return ("Someone on the network keeps trying wrong join codes; I'm holding them back. "
+                "Say 'new code' if you want a fresh one.")
+
+    def phones_new_code(self, code: str) -> str:
+        return f"The new join code is {' '.join(code)}; the old one no longer works."
+
+    def phone_freed(self, player: str, was: bool) -> str:
+        if was:
+            return f"{player}'s phone is disconnected; {player} can join again from any phone with the code."
+        return f"{player} has no phone connected; {player} can join from any phone with the code."
+
     def phone(self, happened: str, player: str, table_microphone: bool) -> str:
         """A player's phone ``happened``: "joined" or "lost"."""
         if happened == "joined":

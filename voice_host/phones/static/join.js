@@ -82,6 +82,8 @@
       $('join').disabled = false;
       return;
     }
+    let told = false;    // the host said why it closed (refused, or the table freed this phone)
+    let retry = 0;       // seconds before the host will check again
     socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/phone');
     socket.binaryType = 'arraybuffer';
     socket.onopen = () => {
@@ -98,8 +100,10 @@
         mic.node.port.onmessage = (block) => {
           if (socket.readyState === 1 && (!hold || talking)) socket.send(block.data);
         };
-      } else if (data.refused) {
-        say(data.refused);
+      } else if (data.refused || data.left) {
+        told = true;
+        say(data.refused || data.left);
+        retry = data.retry || 0;
       } else if (data.view) {
         show(data.view);
       }
@@ -109,10 +113,11 @@
       delete document.documentElement.dataset.joined;
       $('join-form').hidden = false;
       $('playing').hidden = true;
-      $('join').disabled = false;
-      if (!$('status').textContent.startsWith('That') && !$('status').textContent.includes('already')) {
-        say('Disconnected from the host. Tap Join to connect again.');
+      if (!told) {
+        say('The connection to the host was lost. Check that this phone is on the same network, then tap Join.');
       }
+      // Join again once the host will check again (at once after a wrong code or name)
+      setTimeout(() => { $('join').disabled = false; }, retry * 1000);
     };
   }
   $('join-form').addEventListener('submit', join);

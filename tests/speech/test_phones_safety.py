@@ -1,0 +1,395 @@
+"""The phones' server on a shared network, probed as a stranger on the same Wi-Fi would:
+from other addresses (the loopback range, 127.0.0.2 and up, gives many), only ever to
+this machine. The join code in nothing another device can fetch; guessing held to the
+server's own rate from any number of addresses; a player with the code always gets in
+while others guess, hold sockets without joining and hold idle connections; nothing a
+client sends printed on the host's terminal; the Host and Origin checked, the
+certificate's folder private, every answer with the security headers.
+
+No test times anything on the machine's clock: the limits run on a clock the test
+drives, and the server's probes wait (generously) for a condition.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import support
+
+from voice_host.host.announcer import Announcer
+from voice_host import phones as hub
+from voice_host.phones import Phones, Refused
+
+PLAYERS = ("Ann", "Ben", "Cat")
+PATIENCE = 60.0
+
+
+def insecure() -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+def other(n: int) -> str:
+    """Another device's address: 127.0.0.2 to 127.0.0.254, then 127.0.1.x ..."""
+    return f"127.0.{n // 253}.{n % 253 + 2}"
+
+
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    """The phones' server on 127.0.0.1, its scoreboard open to every address (as with
+    --display-host 0.0.0.0), over HTTPS with a fresh certificate; its log in tmp_path."""
+    from voice_host.phones import serve
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    phones = Phones(PLAYERS)
+    display = serve(phones, "127.0.0.1", 0)
+    yield phones, display
+    display.close()
+
+
+def fetch(display, path: str, source: str, headers: dict | None = None, method: str = "GET"):
+    """(status, headers, body) of ``path`` asked from ``source``."""
+    conn = http.client.HTTPSConnection("127.0.0.1", display.port, source_address=(source, 0), context=insecure(),
+                                       timeout=30)
+    try:
+        conn.request(method, "/" + path, headers=headers or {})
+        answer = conn.getresponse()
+        return answer.status, answer.headers, answer.read()
+    finally:
+        conn.close()
+
+
+def first_event(display, source: str) -> bytes:
+    """The first state /events streams to ``source``."""
+    conn = http.client.HTTPSConnection("127.0.0.1", display.port, source_address=(source, 0), context=insecure(),
+                                       timeout=30)
+    try:
+        conn.request("GET", "/events")
+        answer = conn.getresponse()
+        assert answer.status == 200
+        for _ in range(20):
+            line = answer.fp.readline()
+            if line.startswith(b"data:"):
+                return line
+        pytest.fail("no state streamed")
+    finally:
+        conn.close()
+
+
+def phone_socket(display, source: str, origin: str | None = None):
+    """A websocket to /phone from ``source``, as the page's script opens it."""
+    from websockets.sync.client import connect
+
+    raw = socket.create_connection(("127.0.0.1", display.port), timeout=30, source_address=(source, 0))
+    return connect(f"wss://127.0.0.1:{display.port}/phone", sock=raw, ssl=insecure(), open_timeout=30,
+                   origin=origin, server_hostname="127.0.0.1")
+
+
+def join(display, source: str, code: str, name: str = "Ann") -> dict:
+    """The host's answer to a join from ``source``."""
+    with phone_socket(display, source) as ws:
+        ws.send(json.dumps({"code": code, "name": name, "rate": 48000}))
+        return json.loads(ws.recv(timeout=30))
+
+
+# ---------------------------------------------------------------------- the code kept private
+def test_the_join_code_is_in_nothing_another_device_can_fetch(served):
+    from voice_host import config
+    from voice_host.host.session import Session, new_header
+    from voice_host.words import Words
+
+    phones, display = served
+    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), display.said)
+    display.follow(session)
+    session.say(session.announcer.phones_join(phones.url, phones.code))  # said at the table, on the page
+    said = " ".join(phones.code)
+    pages = [fetch(display, path, other(7))[2] for path in ("", "state.json", "join")] + [first_event(display, other(8))]
+    assert b"(said aloud)" in pages[1]
+    for page in pages:
+        assert phones.code.encode() not in page and said.encode() not in page
+    with phone_socket(display, other(9)) as ws:  # a player's own phone is not shown it either
+        ws.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
+        assert json.loads(ws.recv(timeout=30)) == {"joined": "Ann"}
+        view = ws.recv(timeout=30)
+        assert "(said aloud)" in view and phones.code not in view and said not in view
+
+
+# ---------------------------------------------------------------------- guessing cannot win
+def test_codes_are_six_digits():
+    codes = {Phones(PLAYERS).code for _ in range(50)}
+    assert all(len(code) == 6 and code.isdigit() for code in codes) and len(codes) > 40
+
+
+def test_guessing_from_hundreds_of_addresses_is_held_to_the_servers_own_rate_and_said_once():
+    now = [0.0]
+    phones = Phones(PLAYERS, code="314159", clock=lambda: now[0])
+    addresses = [f"10.0.{i // 250}.{i % 250 + 1}" for i in range(250)]
+    guesses = (f"{n:06d}" for n in range(10 ** 6) if n != 314159)
+    checked, per_minute = 0, []
+    for second in range(15 * 60):  # fifteen minutes, every address trying once a second
+        now[0] = float(second)
+        for address in addresses:
+            try:
+                phones.join(next(guesses), "Ann", 48000, address)
+            except Refused as why:
+                checked += "not the join code" in str(why)
+        if second % 60 == 59:
+            per_minute.append(checked - sum(per_minute))
+        if second == 600:  # in the middle of it, a player with the code, from a phone of their own
+            assert phones.join("314159", "Ben", 48000, "10.9.9.9")
+    assert per_minute[0] <= len(addresses) + hub.WRONG_BURST + hub.WRONG_PER_MINUTE  # each address's first try
+    assert max(per_minute[1:]) <= hub.WRONG_PER_MINUTE + 1
+    days = 10 ** 6 / 2 / (sum(per_minute[1:]) / len(per_minute[1:])) / 60 / 24
+    assert days >= 30, f"{days:.1f} days"
+    lines = phones.notices(Announcer())
+    assert lines.count(Announcer().phone_guessing()) == 1 and "Ben, I'm listening on your phone." in lines
+    assert Announcer().phone_guessing() not in phones.notices(Announcer())
+    with pytest.raises(Refused) as held:  # an address already wrong waits, and is told how long
+        phones.join("314159", "Cat", 48000, addresses[0])
+    assert held.value.retry and "try again in" in str(held.value)
+    phones.renew()  # "new code": everyone is forgiven the old one
+    assert phones.code != "314159" and phones.join(phones.code, "Cat", 48000, addresses[0])
+
+
+def test_a_locked_out_phone_is_told_when_to_try_again():
+    now = [100.0]
+    phones = Phones(PLAYERS, code="271828", clock=lambda: now[0])
+    for _ in range(hub.MAX_FAILURES):
+        with pytest.raises(Refused, match="not the join code"):
+            phones.join("000000", "Ann", 48000, "10.0.0.66")
+    with pytest.raises(Refused) as held:
+        phones.join("271828", "Ann", 48000, "10.0.0.66")
+    assert str(held.value) == "Too many wrong codes from this phone; try again in a minute." and held.value.retry == 60
+    now[0] += 61
+    assert phones.join("271828", "Ann", 48000, "10.0.0.66")
+
+
+def test_join_and_leave_in_a_loop_is_said_once_then_its_last_state():
+    now = [0.0]
+    phones = Phones(PLAYERS, code="123456", clock=lambda: now[0])
+    said = []
+    for step in range(250):  # a phone joining and leaving every 40 ms for 10 s
+        now[0] = step * 0.04
+        conn = phones.join("123456", "Ann", 48000, "10.0.0.5")
+        said += phones.notices(Announcer())
+        phones.leave(conn)
+        said += phones.notices(Announcer())
+    assert said == ["Ann, I'm listening on your phone."]
+    now[0] += hub.CHURN
+    assert phones.notices(Announcer()) == ["Ann, I lost your phone; open the page again to rejoin."]
+    assert phones.notices(Announcer()) == []
+
+
+def test_the_table_frees_a_seat_and_the_player_rejoins_from_another_phone(served):
+    phones, display = served
+    with phone_socket(display, other(20)) as squatter:
+        squatter.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
+        assert json.loads(squatter.recv(timeout=30)) == {"joined": "Ann"}
+        assert "already connected" in join(display, other(21), phones.code)["refused"]
+        assert phones.free("Ann") and not phones.free("Ann")
+        told = [json.loads(m) for m in iter_messages(squatter)]
+        assert any("left" in m for m in told)
+    assert join(display, other(21), phones.code) == {"joined": "Ann"}
+
+
+def iter_messages(ws):
+    """The messages ``ws`` gets until it is closed."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        for _ in range(100):
+            yield ws.recv(timeout=30)
+    except ConnectionClosed:
+        return
+
+
+# ---------------------------------------------------------------------- a player always gets in
+def test_a_player_with_the_code_gets_in_while_others_guess_wait_and_hold_idle_connections(served):
+    phones, display = served
+    stop = threading.Event()
+
+    def guess(n: int) -> None:
+        for _ in range(40):  # bounded: stops by itself
+            if stop.is_set():
+                return
+            try:
+                join(display, other(n), "000000")
+            except Exception:  # noqa: BLE001  a guesser turned away is fine
+                time.sleep(0.2)
+
+    guessers = [threading.Thread(target=guess, args=(100 + n,), daemon=True) for n in range(40)]
+    for thread in guessers:
+        thread.start()
+    waiting = []  # 20 sockets that never say who they are, from two addresses
+    for n in range(20):
+        try:
+            waiting.append(phone_socket(display, other(10 + n % 2)))
+        except Exception:  # noqa: BLE001  refused at once: fine
+            pass
+    idle = [socket.create_connection(("127.0.0.1", display.port), timeout=30, source_address=(other(300 + n), 0))
+            for n in range(95)]
+    try:
+        for n, name in enumerate(["Ann", "Ben", "Cat", "Ann", "Ben"]):
+            assert join(display, other(50 + n), phones.code, name) == {"joined": name}
+            assert fetch(display, "join", other(60 + n))[0] == 200
+    finally:
+        stop.set()
+        for ws in waiting:
+            ws.close()
+        for sock in idle:
+            sock.close()
+        for thread in guessers:
+            thread.join(PATIENCE)
+
+
+def test_sockets_that_never_join_are_limited_per_address(served):
+    phones, display = served
+    held = [phone_socket(display, other(30)) for _ in range(4)]
+    try:
+        with phone_socket(display, other(30)) as fifth:
+            assert "too many connections waiting" in json.loads(fifth.recv(timeout=30))["refused"]
+        assert join(display, other(31), phones.code) == {"joined": "Ann"}
+        for ws in held:  # each closed within seconds of not joining
+            assert list(iter_messages(ws)) == []
+    finally:
+        for ws in held:
+            ws.close()
+
+
+def test_an_idle_connection_is_closed_and_95_of_them_never_make_the_pages_busy(tmp_path, monkeypatch):
+    from voice_host.display import Display
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    display = Display.open("127.0.0.1", 0)
+    try:
+        idle = [socket.create_connection(("127.0.0.1", display.port), timeout=PATIENCE,
+                                         source_address=(other(400 + n), 0)) for n in range(95)]
+        conn = http.client.HTTPConnection("127.0.0.1", display.port, source_address=(other(500), 0), timeout=30)
+        conn.request("GET", "/state.json")
+        assert conn.getresponse().status == 200
+        conn.close()
+        assert idle[0].recv(100) == b""  # closed by the server, not held forever
+        for sock in idle:
+            sock.close()
+    finally:
+        display.close()
+
+
+# ---------------------------------------------------------------------- the host's terminal
+HOST = """
+import sys, time
+from voice_host.phones import Phones, serve
+display = serve(Phones(["Ann", "Ben"]), "127.0.0.1", 0)
+print(display.port, flush=True)
+sys.stdin.readline()
+display.close()
+"""
+
+
+def test_malformed_messages_print_nothing_on_the_hosts_terminal(tmp_path):
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "state")}
+    host = subprocess.Popen([sys.executable, "-c", HOST], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, text=True)
+    try:
+        port = int(host.stdout.readline())
+
+        class At:
+            pass
+        display = At()
+        display.port = port
+        bad = ["[" * 200_000, "x" * 600_000, "{" * 5000, '{"code": ' * 3000, "[]", "null", "1e999999",
+               '{"code": [], "name": {}, "rate": "x"}', "\x00\xff", b"\x00" * 1000]
+        for n in range(20):
+            try:
+                with phone_socket(display, other(600 + n)) as ws:
+                    ws.send(bad[n % len(bad)])
+                    ws.recv(timeout=30)
+            except Exception:  # noqa: BLE001  closed: fine
+                pass
+        for n in range(5):  # not even HTTP
+            with socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(other(700 + n), 0)) as s:
+                s.sendall(b"\x16\x03\x01 garbage\r\n\r\n" * 10)
+    finally:
+        out, err = host.communicate("\n", timeout=PATIENCE)
+    assert "Traceback" not in err and len(err.splitlines()) <= 3, err[:2000]
+    log = (tmp_path / "state" / "voice-host" / "log" / "server.log")
+    if log.exists():
+        lines = log.read_text().splitlines()
+        assert "Traceback" not in log.read_text() and len(lines) <= 10, lines
+
+
+# ---------------------------------------------------------------------- trust
+def test_the_host_and_the_origin_must_be_the_hosts_own(served):
+    phones, display = served
+    status, headers, body = fetch(display, "join", other(40), headers={"Host": "attacker.example:8765"})
+    assert status == 421 and b"attacker" not in body and "default-src 'none'" in headers["Content-Security-Policy"]
+    status, headers, _ = fetch(display, "join/", other(40))
+    assert status == 404 and "Location" not in headers
+    for origin in (f"http://127.0.0.1:{display.port}", "https://elsewhere.example", "null"):
+        with pytest.raises(Exception):
+            with phone_socket(display, other(41), origin=origin) as ws:
+                ws.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
+                ws.recv(timeout=30)
+    with phone_socket(display, other(42), origin=f"https://127.0.0.1:{display.port}") as ws:
+        ws.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
+        assert json.loads(ws.recv(timeout=30)) == {"joined": "Ann"}
+
+
+def test_every_answer_carries_the_security_headers_and_the_icon_is_served(served):
+    _, display = served
+    for path, method, status in (("", "GET", 200), ("join", "GET", 200), ("nowhere", "GET", 404),
+                                 ("join", "POST", 405), ("favicon.ico", "GET", 200)):
+        got, headers, _ = fetch(display, path, other(45), method=method)
+        assert got == status, path
+        assert "default-src 'none'" in headers["Content-Security-Policy"] and headers["X-Content-Type-Options"]
+        assert len(headers.get_all("Content-Security-Policy")) == 1
+    assert fetch(display, "favicon.ico", other(45))[1]["Content-Type"].startswith("image/svg+xml")
+
+
+def test_the_certificates_folder_is_private_whatever_the_umask(tmp_path):
+    from voice_host.phones import cert
+
+    old = os.umask(0)
+    try:
+        where = cert.certificate("127.0.0.1", tmp_path / "phones")[0].parent
+    finally:
+        os.umask(old)
+    assert where.stat().st_mode & 0o777 == 0o700
+    assert (where / cert.KEY).stat().st_mode & 0o777 == 0o600
+
+
+def test_the_phone_page_says_why_it_was_refused_and_when_to_try_again(served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    phones, display = served
+    for _ in range(hub.MAX_FAILURES):  # this phone got the code wrong too often
+        with pytest.raises(Refused):
+            phones.join("wrong", "Ann", 48000, "127.0.0.1")
+    browser = support.chromium("--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", insecure=True)
+    try:
+        browser.get(display.url + "join")
+        browser.find_element(By.ID, "code").send_keys(phones.code)
+        Select(browser.find_element(By.ID, "name")).select_by_visible_text("Ann")
+        browser.find_element(By.ID, "join").click()
+        status = browser.find_element(By.ID, "status")
+        support.wait_for(lambda: "Too many wrong codes" in status.text, "the refusal said", PATIENCE)
+        support.wait_for(lambda: browser.execute_script("return document.getElementById('join').disabled"),
+                         "Join held back", PATIENCE)
+        time.sleep(1.0)  # the socket is closed by then: the reason stays, Join waits its minute
+        assert status.text == "Too many wrong codes from this phone; try again in a minute."
+        assert browser.execute_script("return document.getElementById('join').disabled")
+    finally:
+        browser.quit()
