@@ -1,0 +1,235 @@
+"""The phones' server under a stranger's attack, from many addresses of this machine.
+
+    .venv/bin/python benchmarks/phones_probe.py               # about 2 minutes
+    .venv/bin/python benchmarks/phones_probe.py --seconds 30  # shorter, rougher rate
+
+A host serves the phones' page (``voice_host.phones.serve``) in a process of its own, on
+127.0.0.1 over HTTPS. Only loopback is ever sent to; every loop stops by itself.
+Meanwhile, from other addresses of the loopback range:
+
+- **Guessers**: ``--addresses`` (200) addresses, each sending a wrong six-digit code,
+  then again two seconds after each answer.
+- **Waiting sockets**: 16 websockets from 4 addresses that never say who they are,
+  opened again as soon as the server closes them.
+- **Idle connections**: 95 TCP connections from 95 addresses that send nothing, opened
+  again when closed.
+
+After a warm-up (every guesser's first try, which the server always checks), it counts
+the wrong codes the server checked (answered "not the join code") over ``--seconds``:
+that rate, against a million codes, is the expected time to guess the code (half the
+codes tried). Five times, evenly through the window, a player with the code joins from
+an address of their own: the time from opening the socket to "joined", and the join
+page's answer from another address. Targets: >= 30 days; 5 of 5 joins within 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HOST = """
+import sys
+from voice_host.phones import Phones, serve
+phones = Phones(["Ann", "Ben", "Cat", "Dan", "Eve"])
+display = serve(phones, "127.0.0.1", 0)
+print(display.port, phones.code, flush=True)
+sys.stdin.readline()
+display.close()
+"""
+CODES = 10 ** 6
+
+
+def insecure() -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    return context
+
+
+def address(n: int) -> str:
+    return f"127.0.{n // 253 + 1}.{n % 253 + 2}"
+
+
+def ask(port: int, source: str, code: str, name: str = "Ann") -> dict:
+    """The host's answer to a join from ``source``."""
+    from websockets.sync.client import connect
+
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    with connect(f"wss://127.0.0.1:{port}/phone", sock=raw, ssl=insecure(), open_timeout=10,
+                 server_hostname="127.0.0.1") as ws:
+        ws.send(json.dumps({"code": code, "name": name, "rate": 48000}))
+        return json.loads(ws.recv(timeout=10))
+
+
+def page(port: int, source: str) -> int:
+    import http.client
+
+    conn = http.client.HTTPSConnection("127.0.0.1", port, source_address=(source, 0), context=insecure(), timeout=10)
+    try:
+        conn.request("GET", "/join")
+        answer = conn.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        conn.close()
+
+
+def attack(port: int, code: str, addresses: int) -> int:
+    """The attacker's process: guessers, waiting sockets, idle connections, until "stop"
+    on stdin; counts the wrong codes checked after "count"; prints the tally as JSON."""
+    import warnings
+
+    warnings.simplefilter("ignore", DeprecationWarning)  # websockets: sockets held open outside a with
+    stop = threading.Event()
+    counting = threading.Event()
+    tally = {"checked": 0, "held": 0, "other": 0, "checked_in_window": 0}
+    lock = threading.Lock()
+    answered: set[int] = set()  # the guessers that have had their first answer
+
+    def guesser(n: int) -> None:
+        rng = random.Random(n)
+        while not stop.is_set():
+            guess = f"{rng.randrange(CODES):06d}"
+            if guess == code:
+                continue
+            try:
+                said = ask(port, address(n), guess).get("refused", "")
+            except Exception:  # noqa: BLE001  turned away before an answer
+                said = ""
+            with lock:
+                answered.add(n)
+                if len(answered) == addresses and n not in tally:
+                    tally[n] = True  # the last first answer: say so once
+                    print("warm", flush=True)
+                kind = "checked" if "not the join code" in said else "held" if "Too many" in said else "other"
+                tally[kind] += 1
+                if kind == "checked" and counting.is_set():
+                    tally["checked_in_window"] += 1
+            stop.wait(2.0)
+
+    def waiting() -> None:
+        from websockets.sync.client import connect
+
+        held: list = []
+        while not stop.is_set():
+            held = [ws for ws in held if ws.state.name == "OPEN"]
+            while len(held) < 16 and not stop.is_set():
+                try:
+                    raw = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                                   source_address=(address(1000 + len(held) % 4), 0))
+                    held.append(connect(f"wss://127.0.0.1:{port}/phone", sock=raw, ssl=insecure(),
+                                        open_timeout=10, server_hostname="127.0.0.1"))
+                except Exception:  # noqa: BLE001  refused: try again shortly
+                    break
+            stop.wait(0.2)
+        for ws in held:
+            ws.close()
+
+    def idle() -> None:
+        held: dict[int, socket.socket] = {}
+        while not stop.is_set():
+            for n in range(95):
+                sock = held.get(n)
+                if sock is not None:
+                    try:
+                        sock.setblocking(False)
+                        if sock.recv(1) == b"":  # closed by the server: open another
+                            sock.close()
+                            held.pop(n)
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        held.pop(n)
+                if n not in held:
+                    try:
+                        held[n] = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                                           source_address=(address(1100 + n), 0))
+                    except OSError:
+                        pass
+            stop.wait(0.2)
+        for sock in held.values():
+            sock.close()
+
+    threads = [threading.Thread(target=guesser, args=(n,), daemon=True) for n in range(addresses)]
+    threads += [threading.Thread(target=waiting, daemon=True), threading.Thread(target=idle, daemon=True)]
+    for thread in threads:
+        thread.start()
+    for line in sys.stdin:
+        if line.strip() == "count":
+            counting.set()
+        else:
+            break
+    counting.clear()
+    stop.set()
+    for thread in threads:
+        thread.join(15)
+    print(json.dumps({k: v for k, v in tally.items() if isinstance(k, str)}), flush=True)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--addresses", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60.0, help="the window the rate is counted over")
+    parser.add_argument("--warm", type=float, default=15.0, help="seconds after every guesser's first try "
+                        "before the window")
+    parser.add_argument("--attack", nargs=2, metavar=("PORT", "CODE"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.attack:
+        return attack(int(args.attack[0]), args.attack[1], args.addresses)
+
+    state = tempfile.mkdtemp(prefix="phones-probe-")
+    env = {**os.environ, "XDG_CONFIG_HOME": state, "XDG_STATE_HOME": state}
+    host = subprocess.Popen([sys.executable, "-c", HOST], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, text=True)
+    port_text, code = host.stdout.readline().split()
+    port = int(port_text)
+    attacker = subprocess.Popen([sys.executable, __file__, "--attack", str(port), code, "--addresses",
+                                 str(args.addresses)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    joins: list[tuple[bool, float, int]] = []
+    try:
+        assert attacker.stdout.readline().strip() == "warm"  # every guesser has had its first try
+        time.sleep(args.warm)
+        attacker.stdin.write("count\n")
+        attacker.stdin.flush()
+        began = time.monotonic()
+        players = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+        for k in range(5):
+            time.sleep(max(0.0, began + (k + 0.5) * args.seconds / 5 - time.monotonic()))
+            t0 = time.monotonic()
+            try:
+                ok = ask(port, address(1200 + k), code, players[k]) == {"joined": players[k]}
+            except Exception:  # noqa: BLE001
+                ok = False
+            took = time.monotonic() - t0
+            joins.append((ok, took, page(port, address(1210 + k))))
+        time.sleep(max(0.0, began + args.seconds - time.monotonic()))
+        tally = json.loads(attacker.communicate("stop\n", timeout=60)[0].strip().splitlines()[-1])
+        window = time.monotonic() - began
+    finally:
+        if attacker.poll() is None:
+            attacker.kill()
+        _, err = host.communicate("\n", timeout=30)
+    rate = tally["checked_in_window"] / window * 60
+    days = CODES / 2 / rate / 60 / 24 if rate else float("inf")
+    print(f"guessers: {args.addresses} addresses; answers: {tally['checked']} checked, {tally['held']} held back "
+          f"unchecked, {tally['other']} other")
+    print(f"wrong codes checked after the warm-up: {tally['checked_in_window']} in {window:.0f} s = "
+          f"{rate:.1f} a minute -> expected time to guess one of {CODES:,} codes: {days:,.1f} days (target >= 30)")
+    print("joins with the code (16 sockets waiting, 95 idle connections, the guessers): "
+          + ", ".join(f"{'joined' if ok else 'REFUSED'} in {took:.2f} s, page {status}" for ok, took, status in joins)
+          + f"; {sum(ok and took <= 2.0 for ok, took, _ in joins)} of 5 within 2 s (target 5 of 5)")
+    print(f"host's terminal: {len(err.splitlines())} lines on stderr{'' if not err else ': ' + err[:300]!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
