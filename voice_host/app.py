@@ -127,6 +127,7 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         except (NoInputDevice, OSError):
             table = None  # phones only
         phones.table_microphone = table is not None
+        table_requests(hearing, phones)
         source = PhoneSource(phones, table)
         source.start()
         try:
@@ -167,6 +168,27 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
         path = getattr(args, "voices", None)
         if path and hearing.voiceprints is not None and hearing.voiceprints.players:
             hearing.voiceprints.save(path)
+
+
+def table_requests(hearing, phones) -> None:
+    """With --phones, the table's requests about the phones ("new code", "free Ann's
+    phone") are answered as they are heard and never reach the game; everything else
+    does."""
+    from voice_host.host.intents import phones_request
+
+    hear = hearing.hear
+
+    def heard(u) -> None:
+        asked = phones_request(u.body or u.text, hearing.session.players)
+        if asked is None:
+            hear(u)
+            return
+        session = hearing.session
+        if asked[0] == "new code":
+            session.say(session.announcer.phones_new_code(phones.renew()))
+        else:
+            session.say(session.announcer.phone_freed(asked[1], phones.free(asked[1])))
+    hearing.hear = heard
 
 
 # ---------------------------------------------------------------------- play / resume

@@ -393,3 +393,27 @@ def test_the_phone_page_says_why_it_was_refused_and_when_to_try_again(served):
         assert browser.execute_script("return document.getElementById('join').disabled")
     finally:
         browser.quit()
+
+
+def test_the_table_says_new_code_or_free_anns_phone_and_the_game_never_hears_it():
+    from types import SimpleNamespace
+
+    from voice_host.app import table_requests
+
+    phones = Phones(PLAYERS, code="123456")
+    ann = phones.join("123456", "Ann", 48000, "10.0.0.1")
+    phones.notices(Announcer())
+    said, game = [], []
+    hearing = SimpleNamespace(session=SimpleNamespace(players=list(PLAYERS), announcer=Announcer(), say=said.append),
+                              hear=game.append)
+    table_requests(hearing, phones)
+    for text in ("Free Ann's phone.", "free cat phone", "new code", "jewelers", "free zed's phone"):
+        hearing.hear(SimpleNamespace(body=text, text=text))
+    assert [u.body for u in game] == ["jewelers", "free zed's phone"]
+    assert said[:2] == ["Ann's phone is disconnected; Ann can join again from any phone with the code.",
+                        "Cat has no phone connected; Cat can join from any phone with the code."]
+    assert phones.code != "123456" and said[2] == Announcer().phones_new_code(phones.code)
+    assert not phones.is_connected(ann) and phones.notices(Announcer()) == []  # the freeing said once, not as a loss
+    with pytest.raises(Refused, match="not the join code"):
+        phones.join("123456", "Ann", 48000, "10.0.0.2")
+    assert phones.join(phones.code, "Ann", 48000, "10.0.0.2")

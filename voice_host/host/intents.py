@@ -237,3 +237,23 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
     if len(words) == 1 and (WORDLIKE.match(words[0]) or PUNCTUATED.match(words[0])):
         return Intent("word", word=words[0], text=text)
     return Intent("unclear", text=text)
+
+
+NEW_CODE = ("new code", "new join code", "a new code", "change the code", "change the join code",
+            "give us a new code")
+"""The table asks the phones' join code be changed (``--phones``): never a game's input."""
+FREE_PHONE = re.compile(r"^(?:free|disconnect|drop|release) (\S+?)(?:'s)? phone$")
+
+
+def phones_request(text: str, players: list[str] | tuple[str, ...]) -> tuple[str, str | None] | None:
+    """A request about the players' phones: ("new code", None), ("free", player) for
+    "free Ann's phone" (Ann's seat freed for the phone that joins next), or None."""
+    said = plain(normalize(text))
+    if said in NEW_CODE:
+        return ("new code", None)
+    m = FREE_PHONE.match(said)
+    if m:
+        player = next((p for p in players if p.lower() == m.group(1)), None)
+        if player is not None:
+            return ("free", player)
+    return None

@@ -253,6 +253,8 @@ class Phones:
         if conn is None:
             return False
         self.leave(conn)
+        with self.lock:  # the host says it freed the seat: not also that it lost the phone
+            self.said[player] = ("lost", float("-inf"))
         return True
 
     def is_connected(self, conn: int) -> bool:
