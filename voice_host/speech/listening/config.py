@@ -74,6 +74,16 @@ class TurnConfig(Settings, sections=("listening",)):
     own_microphone_lead: float = 0.3
     """Seconds a shared microphone may hear a voice before that player's own microphone
     does (a phone's audio arrives later, over the network), and still be known as theirs."""
+    owner_below: float = 12.0
+    """With a microphone per player: sound this many dB under the level a microphone's
+    own player speaks at on it (learnt from their words) is not that player (the room,
+    a voice further off): it neither starts nor holds an utterance there (0: off)."""
+    copy_db: float = 6.0
+    """With a microphone per player: an utterance that another player's microphone heard
+    this many dB louder (each against its own player's level), rising and falling with
+    it (`copy_likeness`), is that player's word heard again, dropped (0: never)."""
+    copy_likeness: float = 0.5
+    """... how alike the two microphones' levels must rise and fall (their correlation)."""
     ask_below: float = 0.6
     """Attribution confidence below which the host should ask ("Was that Bob?")."""
     channel_confidence: float = 0.95

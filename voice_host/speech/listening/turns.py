@@ -24,6 +24,7 @@ import numpy as np
 from .attribution import Attributor
 from .config import TurnConfig
 from .echo import EchoGate
+from .owners import Owners
 from ..audio import SAMPLE_RATE
 from ..recognizing.recognizer import Recognizer, Transcript, Word
 from ..speaking.voice import HostVoice
@@ -136,8 +137,10 @@ class Discarded:
     """End time (s)."""
     reason: str
     """"no words", "host echo", "too short", "a player's microphone" (a shared microphone
-    heard a voice a player's own microphone was hearing), "overtaken" (quieter talk that
-    a louder voice came into: the room's)."""
+    heard a voice a player's own microphone was hearing), "another player's microphone"
+    (a player's microphone heard another player's word, louder on theirs), "overtaken"
+    (quieter talk that a louder voice came into: the room's), "the room" (far under the
+    level its microphone's own player speaks at)."""
     text: str = ""
     """Whatever was recognized."""
 
@@ -182,6 +185,8 @@ class Listener:
         self._sayable = None
         self._hear_above: float | None = None
         self._segmenter: Segmenter | None = None
+        self._owners = Owners({}, 1, self.config)
+        """Each microphone's own player and their level (a microphone per player)."""
         self._heard: list[tuple[float, float]] = []
         """Recent utterances on the players' own microphones (start, end), to know a voice
         a shared microphone hears meanwhile as theirs (see _heard_on_own)."""
@@ -244,6 +249,8 @@ class Listener:
             self._gates = [EchoGate.later(self._history, getattr(source, "delay", 0.0)) for _ in range(n_ch)]
         seg = self._segmenter = Segmenter(n_ch, self.config)
         seg.hear_above = self._hear_above
+        self._owners = Owners(self.attributor.channel_players if per_channel else {}, n_ch, self.config)
+        seg.owned = [c in self._owners.owned for c in range(n_ch)]
         frame = seg.frame
         buf = np.zeros((0, n_ch), np.float32)
         buf_t = None
@@ -292,27 +299,29 @@ class Listener:
                     self.voice.stop()
                     barge = True
                 self._recognizers[ch].reset()
-                pending[ch] = [ev.audio]
+                pending[ch] = [self._owners.before(ch, ev.audio, self._segmenter.states[ch].loudness)]
                 self._emit(SpeechStarted(ch, ev.time, barge))
             case SegmentAudio():
-                pending[ch].append(ev.frame)
+                pending[ch].append(self._owners.quieted(ch, ev.frame, self._segmenter.states[ch].loudness))
             case SegmentPause():
                 recognizer = self._recognizers[ch]
                 if not hasattr(recognizer, "snapshot") or ev.voiced < self.config.min_speech:
                     return  # a streaming engine keeps its own endpoints; a burst of noise is no sentence
+                if self._owners.copy_of(ch, self._segmenter.states[ch].start, ev.time, *self._segmenter.levels()) \
+                        is not None:
+                    return  # another player's word heard again: no guess to make
                 if pending[ch]:
                     self._feed(ch, pending[ch], ev.time)
                 if self._pool is None:  # one worker: guesses run one after another, never two at once
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
                 self._guesses[ch] = (ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
             case SegmentEnd():
-                mine = self._heard_on_own(ev.segment)
-                if mine or ev.overtaken:
+                why = self._not_its_players(ev)
+                if why:
                     self._recognizers[ch].reset()
                     self._guesses.pop(ch, None)
                     pending[ch] = []
-                    self._emit(Discarded(ch, ev.segment.start, ev.segment.end,
-                                         "a player's microphone" if mine else "overtaken"))
+                    self._emit(Discarded(ch, ev.segment.start, ev.segment.end, why))
                     return
                 if not early and self.config.acknowledge_after:
                     self._wait_said(ch, ev.segment.end)  # its recognition is still to come
@@ -333,6 +342,22 @@ class Listener:
                 u = self._utterance(ev.segment, transcript, ev.audio, early)
                 if u is not None:
                     yield u
+
+    def _not_its_players(self, ev: SegmentEnd) -> str:
+        """Why the utterance that ended is not to be heard as said by its channel's
+        speaker ("": it is): a voice a player's own microphone heard, heard again on a
+        shared microphone or on another player's; quieter talk a louder voice came into;
+        sound far under its microphone's own player."""
+        seg = ev.segment
+        if self._heard_on_own(seg):
+            return "a player's microphone"
+        if self._owners.copy_of(seg.channel, seg.start, seg.end, *self._segmenter.levels()) is not None:
+            return "another player's microphone"
+        if ev.overtaken:
+            return "overtaken"
+        if self._owners.too_quiet(seg.channel, ev.audio):
+            return "the room"
+        return ""
 
     def _heard_on_own(self, segment: Segment) -> bool:
         """Whether ``segment``, on a shared microphone (a channel with no player of its
@@ -393,6 +418,8 @@ class Listener:
         attr = self.attributor.attribute(tr.text, audio, segment.channel)
         offset = segment.audio_start
         words = [Word(w.text, round(w.start + offset, 3), round(w.end + offset, 3), w.conf) for w in tr.words]
+        self._owners.learn(segment.channel, audio)
+        self._segmenter.floors[segment.channel] = self._owners.floor(segment.channel)
         u = Utterance(
             id=self._next_id, start=round(segment.start, 3), end=round(segment.end, 3),
             text=tr.text, body=attr.body, words=words, confidence=tr.confidence,

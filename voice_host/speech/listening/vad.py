@@ -96,6 +96,15 @@ class SegmentPause:
 SegmenterEvent = SegmentStart | SegmentAudio | SegmentPause | SegmentEnd
 
 
+HISTORY = 1000
+"""Frames whose levels the segmenter remembers (30 s of 30 ms frames)."""
+
+
+OWN_HOLD = 3
+"""Frames a loud sound holds a player's own microphone's utterance open for (the gap
+between a word's syllables)."""
+
+
 class _Frame(NamedTuple):
     """A frame kept from before an utterance starts, as it was judged."""
 
@@ -176,6 +185,15 @@ class Segmenter:
         the host as it learns them). Talk in the room under it neither starts an
         utterance nor runs one on past a word; a word's soft sounds, near its loud ones,
         stay speech."""
+        self.floors: list[float | None] = [None] * channels
+        """Per channel, the same as :attr:`hear_above` for that channel alone, in its place:
+        the level a microphone's own player speaks at on it, less a margin (owners.Owners)."""
+        self.owned: list[bool] = [False] * channels
+        """Per channel: a microphone of one player's own (phones, ``--channels``): a frame
+        far under the loudest of the utterance under way (``owner_below``) is not speech."""
+        self.history: collections.deque[tuple[float, np.ndarray]] = collections.deque(maxlen=HISTORY)
+        """The last frames' start times and every channel's level (dBFS), to compare
+        what the channels heard at the same time (owners.Owners.copy_of)."""
 
     def is_voiced(self, channel: int, frame: np.ndarray, level_db: float, loudest_db: float) -> bool:
         """Whether a frame is speech (the detector ``[listening] vad`` chose). The channel's
@@ -189,7 +207,11 @@ class Segmenter:
         prob = self.silero[channel](frame) if self.silero is not None else 1.0  # fed every frame: it has a state
         st.unlikely = st.unlikely + 1 if prob < c.silero_veto_below else 0
         # nothing near the table's level for 300 ms is the room's (a word's soft sounds are near its loud ones)
-        table = self.hear_above is None or max(itertools.islice(reversed(st.levels), 10)) >= self.hear_above
+        above = self.hear_above if self.floors[channel] is None else self.floors[channel]
+        table = above is None or max(itertools.islice(reversed(st.levels), 10)) >= above
+        if self.owned[channel] and st.in_speech and st.loudness and c.owner_below:
+            # a player's own microphone: their utterance ends when they stop, whatever the room goes on saying
+            table = table and max(itertools.islice(reversed(st.levels), OWN_HOLD)) >= max(st.loudness) - c.owner_below
         if c.vad != "webrtc" and (prob >= c.silero_above or c.vad == "silero"):  # no noise floor needed
             st.onset = prob >= c.silero_above and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
             return st.onset and table
@@ -211,6 +233,7 @@ class Segmenter:
         fdur = self.frame / SAMPLE_RATE
         levels = 10 * np.log10(np.mean(frames.astype(np.float64) ** 2, axis=0) + 1e-12)
         loudest = float(levels.max())
+        self.history.append((t, levels))
         events: list[SegmenterEvent] = []
         for ch, st in enumerate(self.states):
             frame = frames[:, ch]
@@ -286,6 +309,13 @@ class Segmenter:
         st.in_speech, st.start, st.audio_start, st.audio = True, start, audio_start, [pre]
         st.voiced, st.run, st.last_voiced_end, st.loudness = voiced, 0, t + self.frame / SAMPLE_RATE, loudness
         return SegmentStart(st.channel, start, pre)
+
+    def levels(self) -> tuple[np.ndarray, np.ndarray]:
+        """The last frames' start times (frames,) and every channel's level (frames, channels), dBFS."""
+        if not self.history:
+            return np.zeros(0), np.zeros((0, len(self.states)))
+        times, levels = zip(*self.history)
+        return np.asarray(times), np.vstack(levels)
 
     def silent_since(self, ch: int) -> float | None:
         """Where the current silence of channel `ch`'s utterance began (the end of its
