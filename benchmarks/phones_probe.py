@@ -192,6 +192,12 @@ def main() -> int:
                             stderr=subprocess.PIPE, env=env, text=True)
     port_text, code = host.stdout.readline().split()
     port = int(port_text)
+    players = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+    alone = []  # the same joins before the attack, on the machine as it is
+    for k in range(5):
+        t0 = time.monotonic()
+        ok = ask(port, address(1190 + k), code, players[k]) == {"joined": players[k]}
+        alone.append((ok, time.monotonic() - t0))
     attacker = subprocess.Popen([sys.executable, __file__, "--attack", str(port), code, "--addresses",
                                  str(args.addresses)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     joins: list[tuple[bool, float, int]] = []
@@ -201,7 +207,6 @@ def main() -> int:
         attacker.stdin.write("count\n")
         attacker.stdin.flush()
         began = time.monotonic()
-        players = ["Ann", "Ben", "Cat", "Dan", "Eve"]
         for k in range(5):
             time.sleep(max(0.0, began + (k + 0.5) * args.seconds / 5 - time.monotonic()))
             t0 = time.monotonic()
@@ -227,6 +232,8 @@ def main() -> int:
     print("joins with the code (16 sockets waiting, 95 idle connections, the guessers): "
           + ", ".join(f"{'joined' if ok else 'REFUSED'} in {took:.2f} s, page {status}" for ok, took, status in joins)
           + f"; {sum(ok and took <= 2.0 for ok, took, _ in joins)} of 5 within 2 s (target 5 of 5)")
+    print("the same joins before the attack: " + ", ".join(f"{took:.2f} s" for _, took in alone)
+          + f" ({sum(ok for ok, _ in alone)} of 5 joined)")
     print(f"host's terminal: {len(err.splitlines())} lines on stderr{'' if not err else ': ' + err[:300]!r}")
     return 0
 

@@ -170,6 +170,12 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
             hearing.voiceprints.save(path)
 
 
+def keep_saying(session: Session, log: EventLog | None) -> None:
+    """When the log stops saving (a full disk), the host says so once; the game goes on."""
+    if log is not None:
+        log.on_failure = lambda exc: session.say(session.announcer.cannot_save(str(log.path), exc.strerror or str(exc)))
+
+
 def table_requests(hearing, phones) -> None:
     """With --phones, the table's requests about the phones ("new code", "free Ann's
     phone") are answered as they are heard and never reach the game; everything else
@@ -235,6 +241,8 @@ def pause(session: Session, log: EventLog | None) -> None:
         return
     if log is None:
         session.say(session.announcer.not_saved())
+    elif log.failed is not None:
+        session.say(session.announcer.saved_until(shlex.quote(str(log.path))))
     else:
         session.say(session.announcer.saved(shlex.quote(str(log.path))))
 
@@ -252,7 +260,12 @@ def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], Non
             pause(session, log)
             code = 130
         if result_json:
-            Path(result_json).write_text(json.dumps(session.result(), indent=2) + "\n", encoding="utf-8")
+            try:
+                Path(result_json).write_text(json.dumps(session.result(), indent=2) + "\n", encoding="utf-8")
+            except OSError as exc:
+                print(f"voice-host: I can't write the result to {result_json}: {exc.strerror or exc}.",
+                      file=sys.stderr)
+                code = code or 1
     except KeyboardInterrupt:  # a second Ctrl-C while saving
         code = 130
     finally:
@@ -284,15 +297,23 @@ def play(args, players: list[str], cfg: dict) -> int:
             phones = Phones(players)
         display = from_options(args, phones)  # a port it can't have is said before the voice loads
         speaker = Speaker(args.no_voice, cfg, args.speak_to, display=display)
-        log_path = args.log or (auto_log_path(args.game) if interactive(args) else None)
-        log = EventLog(log_path, header, opening=setup) if log_path else None  # the table's setup with the header
+        live = interactive(args) or phones is not None  # a phones game is live with or without a terminal
+        log_path = args.log or (auto_log_path(args.game) if live else None)
+        try:
+            log = EventLog(log_path, header, opening=setup) if log_path else None  # the table's setup with the header
+        except (OSError, ValueError) as exc:
+            speaker.close()
+            if not isinstance(exc, OSError) or exc.errno is None:  # a log that holds a game already: its sentence
+                raise
+            raise UserError(f"I can't save the game in {log_path}: {exc.strerror or exc}.") from None
         session = Session(header, words, speaker, log)
+        keep_saying(session, log)
         speaker.attach(session)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
 
     def body() -> None:
-        if log is not None and interactive(args):  # a live game: where it is kept, before it starts
+        if log is not None and live:  # a live game: where it is kept, before it starts
             session.say(session.announcer.saving(str(log.path)))
         if display is not None and interactive(args):  # and where the table can watch it
             session.say(announcement(display))
@@ -322,7 +343,13 @@ def resume(args) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from exc
     words = load_words(header.config)
-    display = from_options(args)
+    phones = None
+    if getattr(args, "phones", False):
+        if script is not None:
+            raise UserError("--phones listens to the players' phones live; it can't be used with --script.")
+        from voice_host.phones import Phones
+        phones = Phones(header.players)  # a fresh code: the old one was said to the table before the break
+    display = from_options(args, phones)
     try:
         speaker = Speaker(args.no_voice, header.config, args.speak_to, display=display)
     except ValueError as exc:
@@ -335,6 +362,7 @@ def resume(args) -> int:
         log = EventLog(args.log)
     try:
         session = Session(header, words, speaker, log)
+        keep_saying(session, log)
     except ValueError as exc:  # a header this game cannot be set up from
         log.close()
         speaker.close()
@@ -349,9 +377,11 @@ def resume(args) -> int:
                 session.say(session.announcer.meanings_after_damage(changed))
         session.say(session.announcer.resuming(header.game, inputs(records)))
         last, stream, rest = session.t, sys.stdin, None
-        live = script is None and stream.isatty()
+        live = script is None and (stream.isatty() or phones is not None)
         if display is not None and live:
             session.say(announcement(display))
+        if phones is not None:
+            session.say(session.announcer.phones_join(phones.url, phones.code))
         if script is not None:
             done = max((r.line or 0 for r in records if hasattr(r, "line")), default=0)
             rest = [r for r in parse_script(script) if r.line > done]
@@ -367,6 +397,8 @@ def resume(args) -> int:
         session.ask(*session.game.status_questions)
         if rest is not None:
             run_records(session, rest, args.pace)
+        elif phones is not None:
+            run_by_voice(session, words, header.config, args, speaker.voice, speaker, phones=phones)
         else:
             run_typed(session, stream, after=last)
 

@@ -236,6 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "host named when the game stopped")
     resume.add_argument("--script", metavar="FILE", help="the same script file: its lines already in the log are "
                         "skipped")
+    resume.add_argument("--phones", action="store_true", help="each player's phone as their microphone again, with "
+                        "a fresh join code (the page and the code are printed); implies --display")
+    resume.add_argument("--device", metavar="DEV", help="with --phones: the table's microphone (number or name)")
+    engines.add_options(resume)
     output_options(resume)
     resume.set_defaults(func=cmd_resume)
 

@@ -44,6 +44,10 @@ class EventLog:
         the ``opening`` records (the table's setup) before anything else; None: go on
         appending to the log at ``path``."""
         self.path = Path(path)
+        self.failed: OSError | None = None
+        """Why the log stopped saving (a full disk, a folder gone): the game goes on in memory."""
+        self.on_failure = None
+        """Called once with the OSError when saving stops (the host says so)."""
         if header is not None:
             if self.path.exists() and self.path.stat().st_size > 0:
                 raise FileExistsError(
@@ -75,12 +79,42 @@ class EventLog:
         self._write(record.to_json())
 
     def _write(self, record: dict) -> None:
-        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        if self.failed is not None:
+            return
+        fd = self._file.fileno()
+        whole = os.fstat(fd).st_size
+        try:
+            self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+            self._file.flush()
+            os.fsync(fd)
+        except OSError as exc:  # a full disk: the record is not kept, nor half of it
+            self.failed = exc
+            try:
+                os.ftruncate(fd, whole)
+            except OSError:
+                pass
+            self._abandon()
+            if self.on_failure is not None:
+                self.on_failure(exc)
+
+    def _abandon(self) -> None:
+        """Close the file without writing what its buffer still holds."""
+        try:
+            os.close(self._file.fileno())
+        except OSError:
+            pass
+        try:
+            self._file.close()
+        except (OSError, ValueError):
+            pass
 
     def close(self) -> None:
-        self._file.close()
+        if self.failed is None:
+            try:
+                self._file.close()
+            except OSError as exc:
+                self.failed = exc
+                self._abandon()
 
     @staticmethod
     def salvage(path: str | Path) -> tuple[Header, list[Record], list[Damaged]]:

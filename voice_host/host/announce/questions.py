@@ -100,6 +100,14 @@ class HostSentences:
     def saving(self, path: str) -> str:
         return f"This game is saved as it goes, in {path}."
 
+    def cannot_save(self, path: str, reason: str) -> str:
+        return (f"I can't save this game in {path} any more ({reason}); the game goes on, but a resume would "
+                "start from before this point.")
+
+    def saved_until(self, path: str) -> str:
+        return (f"Stopped. The game was saved only until saving failed; to carry on from there, run: "
+                f"voice-host resume {path}")
+
     def not_saved(self) -> str:
         return "Stopped. This game had no log, so it can't be resumed; start with --log FILE to save one."
 
