@@ -14,7 +14,9 @@ Meanwhile, from other addresses of the loopback range:
 - **Idle connections**: 95 TCP connections from 95 addresses that send nothing, opened
   again when closed.
 
-After a warm-up (every guesser's first try, which the server always checks), it counts
+The attacker runs in a process of its own at the lowest priority (nice 19): a stranger's
+device has CPUs of its own, and here its 200 threads would otherwise take the host's
+share of this machine's. After a warm-up (every guesser's first try, which the server always checks), it counts
 the wrong codes the server checked (answered "not the join code") over ``--seconds``:
 that rate, against a million codes, is the expected time to guess the code (half the
 codes tried). Five times, evenly through the window, a player with the code joins from
@@ -88,6 +90,7 @@ def attack(port: int, code: str, addresses: int) -> int:
     import warnings
 
     warnings.simplefilter("ignore", DeprecationWarning)  # websockets: sockets held open outside a with
+    os.nice(19)  # a stranger's device has CPUs of its own: here its 200 threads must not starve the host's few
     stop = threading.Event()
     counting = threading.Event()
     tally = {"checked": 0, "held": 0, "other": 0, "checked_in_window": 0}

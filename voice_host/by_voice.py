@@ -77,6 +77,12 @@ TICK_EVERY = 0.1
 each utterance): each tick is a game step."""
 
 
+STOP_WITHIN = 10.0
+"""Seconds play_live waits, when stopped early, for the listener's thread to end (its
+last recognition): a process that exits while a recognizer's native threads run can
+abort ("terminate called without an active exception")."""
+
+
 class _Consumed:
     """A source as play_live's listener reads it: the same chunks (and channels, realtime,
     clock), and `reached(chunk)` called when the listener asks for the chunk after it, so
@@ -122,6 +128,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
     import gc
     import queue
     import threading
+    import time
 
     from voice_host.speech.listening.turns import Discarded, SpeechStarted, Waiting
 
@@ -155,6 +162,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
             inbox.put(None)
 
     listener = listener_for(hearing, recognizer, channel_players, voice, on_event, config)
+    listening = threading.Thread(target=run, daemon=True, name="listener")
     if getattr(voice, "history", None) is not None:
         hearing.host_speech = voice_time(voice, offset)
     hearing.warm()
@@ -165,7 +173,7 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
             hearing.start_enrollment(offset)  # one microphone: learn each voice first
         else:
             hearing.open(offset)
-        threading.Thread(target=run, daemon=True, name="listener").start()
+        listening.start()
         ticked, heard = offset, False
         while True:
             for line in notices() if notices is not None else ():
@@ -197,6 +205,15 @@ def play_live(hearing, source, recognizer, *, channel_players=None, voice=None, 
         hearing.finish()
     finally:
         gc.unfreeze()  # a game over: its objects are the collector's again
+        if listening.is_alive():  # stopped early (Ctrl-C): the listener ends first, never mid-recognition at exit
+            getattr(source, "close", lambda: None)()
+            deadline = time.monotonic() + STOP_WITHIN
+            while listening.is_alive() and time.monotonic() < deadline:
+                try:
+                    inbox.get(timeout=0.1)  # what it still hands over is dropped: it never waits on us
+                    inbox.task_done()
+                except queue.Empty:
+                    pass
 
 
 def voice_time(voice, offset: float):

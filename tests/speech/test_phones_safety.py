@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 
+import numpy as np
 import pytest
 import support
 
@@ -417,3 +418,37 @@ def test_the_table_says_new_code_or_free_anns_phone_and_the_game_never_hears_it(
     with pytest.raises(Refused, match="not the join code"):
         phones.join("123456", "Ann", 48000, "10.0.0.2")
     assert phones.join(phones.code, "Ann", 48000, "10.0.0.2")
+
+
+# ---------------------------------------------------------------------- stopping
+def test_stopped_by_ctrl_c_the_listener_has_ended_when_the_game_returns(moonshine_ready):
+    """A process that exits while the recognizer's native threads still run can abort
+    ("terminate called without an active exception"): the listener ends first."""
+    from voice_host import config
+    from voice_host.by_voice import play_live
+    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.host.session import Session, new_header
+    from voice_host.phones.source import PhoneSource
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.words import Words
+
+    phones = Phones(PLAYERS, code="123456")
+    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), lambda line: None)
+    session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
+    source = PhoneSource(phones)
+    ann = phones.join("123456", "Ann", 16000, "10.0.0.1")
+    for _ in range(30):  # a phone streaming: three seconds of a tone
+        phones.audio(ann, (np.sin(np.arange(1600) / 3) * 8000).astype("<i2").tobytes())
+    calls = [0]
+
+    def notices():
+        calls[0] += 1
+        if calls[0] == 15:  # Ctrl-C, mid-stream
+            raise KeyboardInterrupt
+        return []
+
+    before = set(threading.enumerate())
+    with pytest.raises(KeyboardInterrupt):
+        play_live(Hearing(session, session.words, HearingSettings()), source, make_recognizer("auto"),
+                  channel_players=source.channel_players, notices=notices)
+    assert [t.name for t in set(threading.enumerate()) - before if t.is_alive()] == []

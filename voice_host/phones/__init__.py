@@ -69,15 +69,6 @@ def new_code() -> str:
     return f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
 
 
-def _within(seconds: float) -> str:
-    """"in 7 seconds", "in a minute", "in 3 minutes": when to try again."""
-    seconds = max(1, round(seconds))
-    if seconds < 50:
-        return f"in {seconds} second{'s' if seconds != 1 else ''}"
-    minutes = max(1, round(seconds / 60))
-    return "in a minute" if minutes == 1 else f"in {minutes} minutes"
-
-
 def _who(address: str) -> str:
     """The key an address's wrong codes are kept under: itself, or its /64 for IPv6 (one
     device may hold a whole /64)."""
@@ -106,12 +97,15 @@ class _Phone:
 
 
 class Refused(Exception):
-    """A phone that may not join, with the sentence that says why; ``retry``: the seconds
-    after which trying again may work (None: try again now, with the right code or name)."""
+    """A phone that may not join: ``why`` (the announcer's phone_refused kinds), and the
+    sentence its page says; ``retry``: the seconds after which trying again may work
+    (None: try again now, with the right code or name)."""
 
-    def __init__(self, sentence: str, retry: float | None = None) -> None:
-        super().__init__(sentence)
-        self.retry = retry
+    def __init__(self, why: str, player: str | None = None, retry: float | None = None) -> None:
+        from voice_host.host.announcer import Announcer
+
+        super().__init__(Announcer().phone_refused(why, player, retry))
+        self.why, self.retry = why, retry
 
 
 class Phones:
@@ -163,28 +157,26 @@ class Phones:
             self.refilled = now
             count, until = self.failures.get(who, (0, 0.0))
             if count >= MAX_FAILURES and now < until:
-                raise Refused(f"Too many wrong codes from this phone; try again {_within(until - now)}.", until - now)
+                raise Refused("locked", retry=until - now)
             if count >= MAX_FAILURES:
                 count = 0
             known = who in self.failures or len(self.failures) >= REMEMBERED
             if known and self.allowance < 1:
                 self._guessed()
-                wait = (1 - self.allowance) * 60 / WRONG_PER_MINUTE
-                raise Refused("Too many wrong codes are being tried on this network, so I can't check yours now; "
-                              f"try again {_within(wait)}.", wait)
+                raise Refused("guessing", retry=(1 - self.allowance) * 60 / WRONG_PER_MINUTE)
             if not isinstance(code, str) or not hmac.compare_digest(code.strip().encode(), self.code.encode()):
                 if known:
                     self.allowance -= 1
                 if len(self.failures) < REMEMBERED or who in self.failures:
                     self.failures[who] = (count + 1, now + LOCKOUT)
-                raise Refused("That is not the join code; the host says it and shows it on the laptop.")
+                raise Refused("code")
             self.failures.pop(who, None)
             if not isinstance(name, str) or name not in self.players:
-                raise Refused("Pick your name from the list.")
+                raise Refused("name")
             if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not RATES[0] <= rate <= RATES[1]:
-                raise Refused("This browser's microphone rate is not one I can hear.")
+                raise Refused("rate")
             if name in self.by_player:
-                raise Refused(f"{name} is already connected from another device.")
+                raise Refused("taken", name)
             from voice_host.speech.listening.sources import _Resampler
 
             self._next += 1

@@ -88,6 +88,10 @@ def routes(phones, server) -> list:
             return Response(text, media_type=kind)
         return serve
 
+    from voice_host.host.announcer import Announcer
+
+    say = Announcer().phone_refused
+
     async def refuse(ws, sentence: str, retry: float | None = None) -> None:
         await asyncio.sleep(0.5)  # a guesser gets one try every half second a socket
         await ws.send_text(json.dumps({"refused": sentence, "retry": None if retry is None else round(retry)}))
@@ -101,8 +105,7 @@ def routes(phones, server) -> list:
         address = ws.client.host if ws.client else ""
         await ws.accept()
         if waiting.get(address, 0) >= MAX_WAITING:
-            await refuse(ws, "This phone has too many connections waiting to join; close the other tabs and "
-                             "try again.", JOIN_WITHIN)
+            await refuse(ws, say("waiting"), JOIN_WITHIN)
             return
         waiting[address] = waiting.get(address, 0) + 1
         conn = None
@@ -117,7 +120,7 @@ def routes(phones, server) -> list:
             except (ValueError, RecursionError):
                 hello = None
             if not isinstance(hello, dict):
-                await refuse(ws, "This page could not join; reload it and try again.")
+                await refuse(ws, say("unreadable"))
                 return
             from voice_host.phones import Refused
 
@@ -168,8 +171,7 @@ def routes(phones, server) -> list:
         try:
             while True:
                 if not phones.is_connected(conn):  # the table freed this seat
-                    await ws.send_text(json.dumps({"left": "The table disconnected this phone; join again with "
-                                                           "the code if you are to play on it."}))
+                    await ws.send_text(json.dumps({"left": say("freed")}))
                     await ws.close(code=1000)
                     return
                 version, message = latest()

@@ -114,6 +114,25 @@ class HostSentences:
     def phones_join(self, url: str, code: str) -> str:
         return f"To use your phone as your microphone, open {url} and enter the code {' '.join(code)}."
 
+    def phone_refused(self, why: str, player: str | None = None, wait: float | None = None) -> str:
+        """What a phone's page says when the host turns it away: ``why`` is "code",
+        "locked" (this phone tried too many wrong codes), "guessing" (the whole network
+        did), "name", "rate", "taken" (``player`` has a phone), "waiting" (too many
+        sockets not joined), "unreadable" (no join message) or "freed" (the table freed
+        the seat); ``wait``: seconds before trying again is any use."""
+        return {
+            "code": "That is not the join code; the host says it and shows it on the laptop.",
+            "locked": f"Too many wrong codes from this phone; try again {within(wait or 0)}.",
+            "guessing": "Too many wrong codes are being tried on this network, so I can't check yours now; "
+                        f"try again {within(wait or 0)}.",
+            "name": "Pick your name from the list.",
+            "rate": "This browser's microphone rate is not one I can hear.",
+            "taken": f"{player} is already connected from another device.",
+            "waiting": "This phone has too many connections waiting to join; close the other tabs and try again.",
+            "unreadable": "This page could not join; reload it and try again.",
+            "freed": "The table disconnected this phone; join again with the code if you are to play on it.",
+        }[why]
+
     def phone_guessing(self) -> str:
         return ("Someone on the network keeps trying wrong join codes; I'm holding them back. "
                 "Say 'new code' if you want a fresh one.")
@@ -217,6 +236,15 @@ QUESTION_PHRASES = {
 
 
 _AN_LETTERS = set("AEFHILMNORSX")  # letter names that start with a vowel sound: "an L"
+
+
+def within(seconds: float) -> str:
+    """"in 7 seconds", "in a minute", "in 3 minutes": when to try again."""
+    seconds = max(1, round(seconds))
+    if seconds < 50:
+        return f"in {seconds} second{'s' if seconds != 1 else ''}"
+    minutes = max(1, round(seconds / 60))
+    return "in a minute" if minutes == 1 else f"in {minutes} minutes"
 
 
 def spelling_hint(a: str, b: str) -> str:
