@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/phones_probe.py               # about 2 minutes
     .venv/bin/python benchmarks/phones_probe.py --seconds 30  # shorter, rougher rate
+    .venv/bin/python benchmarks/phones_probe.py --stops 20    # 20 Ctrl-C stops instead (about 3 minutes)
 
 A host serves the phones' page (``voice_host.phones.serve``) in a process of its own, on
 127.0.0.1 over HTTPS. Only loopback is ever sent to; every loop stops by itself.
@@ -22,6 +23,11 @@ that rate, against a million codes, is the expected time to guess the code (half
 codes tried). Five times, evenly through the window, a player with the code joins from
 an address of their own: the time from opening the socket to "joined", and the join
 page's answer from another address. Targets: >= 30 days; 5 of 5 joins within 2 s.
+
+``--stops N``: ``voice-host play --phones`` itself, N times, with two phones streaming
+noise and a tone, stopped by Ctrl-C (SIGINT) 2-8 s after they joined: how many ended
+as a stop should (exit 130), how many aborted (a recognizer's native thread running at
+exit: "terminate called without an active exception", exit 134). Target: 0 aborts.
 """
 
 from __future__ import annotations
@@ -178,14 +184,75 @@ def attack(port: int, code: str, addresses: int) -> int:
     return 0
 
 
+def stop_once(delay: float, rng: random.Random) -> tuple[int, str]:
+    """``voice-host play --phones`` with two phones streaming, Ctrl-C after ``delay``
+    seconds: its exit status and the end of what it wrote on stderr."""
+    import re
+    import signal
+
+    from websockets.sync.client import connect
+
+    state = tempfile.mkdtemp(prefix="phones-stop-")
+    env = {**os.environ, "XDG_CONFIG_HOME": state, "XDG_STATE_HOME": state, "XDG_DATA_HOME": state}
+    host = subprocess.Popen([sys.executable, "-m", "voice_host.cli", "play", "--players", "Ann,Ben,Cat", "--phones",
+                             "--no-voice", "--display-host", "127.0.0.1", "--display-port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True)
+    try:
+        found = None
+        for line in host.stdout:
+            found = re.search(r"opens (https://\S+)/join .*enters the code (\d+)", line)
+            if found:
+                break
+        assert found, "the host printed no join address"
+        threading.Thread(target=lambda: [_ for _ in host.stdout], daemon=True).start()
+        phones = []
+        for name in ("Ann", "Ben"):
+            ws = connect(found.group(1).replace("https", "wss") + "/phone", ssl=insecure(), open_timeout=30)
+            ws.send(json.dumps({"code": found.group(2), "name": name, "rate": 48000}))
+            assert json.loads(ws.recv(timeout=30)) == {"joined": name}
+            phones.append(ws)
+        import numpy as np
+
+        t = np.arange(1920) / 48000
+        end = time.monotonic() + delay
+        while time.monotonic() < end:
+            for ws in phones:  # 40 ms blocks: a tone in noise, as loud as a voice
+                block = 0.2 * np.sin(2 * np.pi * rng.uniform(150, 600) * t) + 0.05 * rng.gauss(0, 1)
+                ws.send((block * 32767).astype("<i2").tobytes())
+            time.sleep(0.04)
+        host.send_signal(signal.SIGINT)
+        err = host.stderr.read()
+        return host.wait(60), err[-300:]
+    finally:
+        if host.poll() is None:
+            host.kill()
+
+
+def stops(n: int) -> int:
+    import warnings
+
+    warnings.simplefilter("ignore", DeprecationWarning)
+    rng = random.Random(7)
+    results = [stop_once(rng.uniform(2, 8), rng) for _ in range(n)]
+    aborted = [err for code, err in results if code in (134, -6) or "terminate called" in err]
+    print(f"Ctrl-C stops with phones streaming: {n}; exit 130: {sum(code == 130 for code, _ in results)}; "
+          f"aborted: {len(aborted)} (target 0); other exits: {sorted(code for code, _ in results if code != 130)}")
+    for err in aborted[:3]:
+        print("  " + err.strip().replace("\n", " | "))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--addresses", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0, help="the window the rate is counted over")
     parser.add_argument("--warm", type=float, default=15.0, help="seconds after every guesser's first try "
                         "before the window")
+    parser.add_argument("--stops", type=int, default=0, help="instead: stop the real command N times by Ctrl-C")
     parser.add_argument("--attack", nargs=2, metavar=("PORT", "CODE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.stops:
+        return stops(args.stops)
     if args.attack:
         return attack(int(args.attack[0]), args.attack[1], args.addresses)
 

@@ -128,11 +128,13 @@ def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_out
             table = None  # phones only
         phones.table_microphone = table is not None
         table_requests(hearing, phones)
+        typed = typed_requests(session, phones, sys.stdin) if sys.stdin.isatty() else list
         source = PhoneSource(phones, table)
         source.start()
         try:
             play_live(hearing, source, recognizer_for(args, settings), channel_players=source.channel_players,
-                      voice=voice, notices=lambda: phones.notices(session.announcer), **live_options(cfg, voice_output))
+                      voice=voice, notices=lambda: phones.notices(session.announcer) + typed(),
+                      **live_options(cfg, voice_output))
         finally:
             source.close()
         return
@@ -189,12 +191,45 @@ def table_requests(hearing, phones) -> None:
         if asked is None:
             hear(u)
             return
-        session = hearing.session
-        if asked[0] == "new code":
-            session.say(session.announcer.phones_new_code(phones.renew()))
-        else:
-            session.say(session.announcer.phone_freed(asked[1], phones.free(asked[1])))
+        hearing.session.say(answer_phones(hearing.session, phones, asked))
     hearing.hear = heard
+
+
+def answer_phones(session: Session, phones, asked: tuple[str, str | None]) -> str:
+    """Do what the table asked of the phones (intents.phones_request) and say it."""
+    if asked[0] == "new code":
+        return session.announcer.phones_new_code(phones.renew())
+    return session.announcer.phone_freed(asked[1], phones.free(asked[1]))
+
+
+def typed_requests(session: Session, phones, stream) -> Callable[[], list[str]]:
+    """With --phones at a terminal, the requests about the phones typed there ("new
+    code", "Ann: free Ben's phone"), read in a thread: a callable giving the sentences
+    that answer what was typed since last asked (the game's thread says them)."""
+    import queue
+    import threading
+
+    from voice_host.host.intents import phones_request
+
+    lines: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        for line in iter(stream.readline, ""):
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True, name="typed").start()
+
+    def answers() -> list[str]:
+        said = []
+        while not lines.empty():
+            text = lines.get().strip()
+            if not text:
+                continue
+            text = text.split(":", 1)[1] if ":" in text.split()[0] else text  # "Ann: new code"
+            asked = phones_request(text, session.players)
+            said.append(answer_phones(session, phones, asked) if asked else session.announcer.phones_typed())
+        return said
+    return answers
 
 
 # ---------------------------------------------------------------------- play / resume

@@ -452,3 +452,20 @@ def test_stopped_by_ctrl_c_the_listener_has_ended_when_the_game_returns(moonshin
         play_live(Hearing(session, session.words, HearingSettings()), source, make_recognizer("auto"),
                   channel_players=source.channel_players, notices=notices)
     assert [t.name for t in set(threading.enumerate()) - before if t.is_alive()] == []
+
+
+def test_typed_at_the_hosts_terminal_new_code_and_free_bens_phone_are_answered():
+    import io
+    from types import SimpleNamespace
+
+    from voice_host.app import typed_requests
+
+    phones = Phones(PLAYERS, code="123456")
+    phones.join("123456", "Ben", 48000, "10.0.0.1")
+    session = SimpleNamespace(players=list(PLAYERS), announcer=Announcer())
+    answers = typed_requests(session, phones, io.StringIO("Ann: free Ben's phone\n\nnew code\njewelers\n"))
+    said: list[str] = []
+    support.wait_for(lambda: said.extend(answers()) or len(said) >= 3, "the typed lines answered", PATIENCE)
+    assert said[0].startswith("Ben's phone is disconnected") and phones.connected() == []
+    assert said[1] == Announcer().phones_new_code(phones.code) and phones.code != "123456"
+    assert said[2] == Announcer().phones_typed()

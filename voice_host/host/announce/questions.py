@@ -137,6 +137,10 @@ class HostSentences:
         return ("Someone on the network keeps trying wrong join codes; I'm holding them back. "
                 "Say 'new code' if you want a fresh one.")
 
+    def phones_typed(self) -> str:
+        return ("With phones, the words are heard, not typed; type 'new code' or 'free Ann's phone' to "
+                "manage the phones.")
+
     def phones_new_code(self, code: str) -> str:
         return f"The new join code is {' '.join(code)}; the old one no longer works."
 
