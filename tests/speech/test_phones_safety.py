@@ -288,6 +288,29 @@ def test_an_idle_connection_is_closed_and_95_of_them_never_make_the_pages_busy(t
         display.close()
 
 
+def test_one_address_holding_hundreds_of_connections_keeps_nobody_else_out(tmp_path, monkeypatch):
+    from voice_host.display import Display, server
+    from voice_host.display.server import MAX_CONNECTIONS, PER_ADDRESS
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(server, "REQUEST_WITHIN", 600.0)  # idle ones not closed meanwhile: only the limit counts
+    display = Display.open("127.0.0.1", 0)
+    held = []
+    try:
+        for _ in range(MAX_CONNECTIONS + 20):  # more than the server serves at once, from one address
+            held.append(socket.create_connection(("127.0.0.1", display.port), timeout=PATIENCE,
+                                                 source_address=(other(900), 0)))
+        conn = http.client.HTTPConnection("127.0.0.1", display.port, source_address=(other(901), 0), timeout=30)
+        conn.request("GET", "/state.json")
+        assert conn.getresponse().status == 200
+        conn.close()
+        assert all(sock.recv(1) == b"" for sock in held[PER_ADDRESS:PER_ADDRESS + 20])  # closed at once
+    finally:
+        for sock in held:
+            sock.close()
+        display.close()
+
+
 # ---------------------------------------------------------------------- the host's terminal
 HOST = """
 import sys, time

@@ -31,6 +31,9 @@ MAX_STREAMS = 64
 """Pages open at once; the next one is told to try later (503) until one closes."""
 MAX_CONNECTIONS = 512
 """Connections (pages, streams, phones, idle ones) uvicorn serves at once; beyond it, 503."""
+PER_ADDRESS = 32
+"""Connections one address may hold at once (a browser opens about six); another is
+closed at once. This machine's own 127.0.0.1 and ::1 are not counted."""
 REQUEST_WITHIN = 5.0
 """Seconds a connection has to send a whole request, once open and after each answer;
 an idle or slow one is closed then, and holds no place for long."""
@@ -332,13 +335,25 @@ class OnceEach(logging.Handler):
 def protocol():
     """uvicorn's HTTP/1.1 (h11), closing a connection that sends no whole request within
     :data:`REQUEST_WITHIN` seconds of opening or of its last answer (idle and slow
-    clients hold no place), its own 400s with :data:`SECURITY`'s headers."""
+    clients hold no place) and one beyond :data:`PER_ADDRESS` from its address, its own
+    400s with :data:`SECURITY`'s headers."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    held: dict[str, list] = {}  # address -> its connections' transports (one survives a websocket's upgrade)
 
     class Protocol(H11Protocol):
         def connection_made(self, transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            address = (self.client or ("",))[0]
+            if address not in ("127.0.0.1", "::1", "::ffff:127.0.0.1"):
+                mine = [t for t in held.get(address, ()) if not t.is_closing()]
+                if len(mine) >= PER_ADDRESS:
+                    transport.close()
+                    return
+                held[address] = [*mine, transport]
+                for other in [a for a, ts in held.items() if not any(not t.is_closing() for t in ts)]:
+                    del held[other]
             self._deadline()
 
         def on_response_complete(self) -> None:

@@ -92,8 +92,8 @@ def routes(phones, server) -> list:
 
     say = Announcer().phone_refused
 
-    async def refuse(ws, sentence: str, retry: float | None = None) -> None:
-        await asyncio.sleep(0.5)  # a guesser gets one try every half second a socket
+    async def refuse(ws, sentence: str, retry: float | None = None, pause: float = 0.5) -> None:
+        await asyncio.sleep(pause)  # a guesser gets one try every half second a socket
         await ws.send_text(json.dumps({"refused": sentence, "retry": None if retry is None else round(retry)}))
         await ws.close(code=1008)
 
@@ -105,7 +105,7 @@ def routes(phones, server) -> list:
         address = ws.client.host if ws.client else ""
         await ws.accept()
         if waiting.get(address, 0) >= MAX_WAITING:
-            await refuse(ws, say("waiting"), JOIN_WITHIN)
+            await refuse(ws, say("waiting"), JOIN_WITHIN, pause=0)
             return
         waiting[address] = waiting.get(address, 0) + 1
         conn = None
