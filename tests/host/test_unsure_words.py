@@ -639,3 +639,16 @@ def test_help_by_voice_says_how_to_put_a_word_or_its_player_right(ear, table):
     line = "If I take your word wrong, say 'no' and the word, or spell it; if I give it to someone else, say 'that was me'."
     assert line in out
     assert line not in " ".join(table()("Ann: help"))  # typed lines are never misheard
+
+
+def test_a_game_stopped_while_a_question_waits_settles_it_whatever_the_clocks_rounding(ear):
+    """At Ctrl-C the question's time is run out; asked at 5.9 s, 5.9 + 8 - 5.9 is a hair
+    under 8 in floating point, and the host spun forever instead of stopping."""
+    import threading
+
+    t, hearing = ear
+    assert said(t, hearing, Unsure(5.1, "cheers", ["cheers", "ann tours"])) == ["Did you say cheers or tours?"]
+    stopping = threading.Thread(target=hearing.finish, kwargs={"windows": False}, daemon=True)
+    stopping.start()
+    stopping.join(60)
+    assert not stopping.is_alive() and hearing.question is None

@@ -264,7 +264,7 @@ def served(tmp_path, monkeypatch):
     from voice_host.phones import serve
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    phones = Phones(PLAYERS, code="2468")
+    phones = Phones(PLAYERS, code="246813")
     display = serve(phones, "127.0.0.1", 0)
     yield phones, display
     display.close()
@@ -285,14 +285,14 @@ def test_the_players_page_is_served_over_https_with_a_certificate_kept_for_next_
     with urllib.request.urlopen(display.url + "join", context=insecure(), timeout=30) as answer:
         page = answer.read().decode()
         assert "default-src 'none'" in answer.headers["Content-Security-Policy"]
-    assert '"players": ["Ann", "Ben", "Cat"]' in page and "2468" not in page  # the code is said, never shown to phones
+    assert '"players": ["Ann", "Ben", "Cat"]' in page and "246813" not in page  # the code is said, never shown to phones
     kept = tmp_path / "config" / "voice-host" / "phones" / cert.CERT
     assert kept.is_file() and cert.certificate("127.0.0.1", kept.parent)[0] == kept
     before = kept.read_bytes()
     cert.certificate("127.0.0.1", kept.parent)
     assert kept.read_bytes() == before  # made once
     text = how_to_join(phones, display)
-    assert "2468" in text and display.url + "join" in text and "Proceed" in text
+    assert "246813" in text and display.url + "join" in text and "Proceed" in text
 
 
 def decoded_qr(image) -> list[str]:
@@ -324,7 +324,7 @@ def test_with_phones_the_scoreboard_answers_this_machine_only_and_the_join_page_
     from voice_host.phones import serve
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    display = serve(Phones(PLAYERS, code="2468"), None, 0)
+    display = serve(Phones(PLAYERS, code="246813"), None, 0)
     try:
         lan = reachable_address("0.0.0.0")
         assert display.url == f"https://{lan}:{display.port}/"
@@ -368,11 +368,11 @@ def test_the_scoreboard_shows_where_to_join_until_every_player_has(served):
             "return [c.width, Array.from(g.getImageData(0, 0, c.width, c.height).data.filter((_, i) => i % 4 == 1))];")
         shot = np.array(pixels[1], np.uint8).reshape(-1, pixels[0])
         assert decoded_qr(shot) == [phones.url]
-        phones.join("2468", "Ann", 48000)
-        phones.join("2468", "Cat", 48000)
+        phones.join("246813", "Ann", 48000)
+        phones.join("246813", "Cat", 48000)
         session.say(session.announcer.phone("joined", "Cat", False))
         wait_for(lambda: browser.find_element(By.ID, "join-waiting").text == "Waiting for Ben.", "Ben alone waited for")
-        phones.join("2468", "Ben", 48000)
+        phones.join("246813", "Ben", 48000)
         session.say(session.announcer.phone("joined", "Ben", False))
         wait_for(lambda: not section.is_displayed(), "the join box gone once all have joined")
     finally:
@@ -389,7 +389,7 @@ def test_the_phone_socket_needs_the_code_and_drops_what_is_not_audio(served):
         assert "not the join code" in json.loads(ws.recv(timeout=30))["refused"]
     with pytest.raises(Exception):  # another site's page: turned away
         with connect(uri, ssl=insecure(), open_timeout=30, origin="https://elsewhere.example") as ws:
-            ws.send(json.dumps({"code": "2468", "name": "Ann", "rate": 48000}))
+            ws.send(json.dumps({"code": "246813", "name": "Ann", "rate": 48000}))
             ws.recv(timeout=30)
     assert phones.connected() == []
     with connect(uri, ssl=insecure(), open_timeout=30) as ws:
@@ -398,10 +398,10 @@ def test_the_phone_socket_needs_the_code_and_drops_what_is_not_audio(served):
         with pytest.raises(Exception):
             ws.recv(timeout=30)
     with connect(uri, ssl=insecure(), open_timeout=30) as ws:
-        ws.send(json.dumps({"code": "2468", "name": "Ann", "rate": 48000}))
+        ws.send(json.dumps({"code": "246813", "name": "Ann", "rate": 48000}))
         assert json.loads(ws.recv(timeout=30)) == {"joined": "Ann"}
         with connect(uri, ssl=insecure(), open_timeout=30) as second:
-            second.send(json.dumps({"code": "2468", "name": "Ann", "rate": 48000}))
+            second.send(json.dumps({"code": "246813", "name": "Ann", "rate": 48000}))
             assert json.loads(second.recv(timeout=30))["refused"] == "Ann is already connected from another device."
         ws.send("not audio")
         ws.send(b"\x01\x02\x03")
@@ -545,7 +545,7 @@ def test_a_phone_in_a_real_browser_joins_and_its_word_goes_on_its_players_sheet(
     game = LiveGame(served)
     browser = phone_browser(phone_wav(tmp_path, say, "pocket", "fest_slt", before=1.0))  # looping
     try:
-        join_as(browser, display.url + "join", "2468", "Ann")
+        join_as(browser, display.url + "join", "246813", "Ann")
         assert phones.connected() == ["Ann"]
         game.scored("Ann")
         wait_for(lambda: browser.find_element(By.ID, "score").text.endswith("points"), "Ann's score on her phone")
@@ -570,7 +570,7 @@ def test_two_phones_and_the_laptops_microphone_play_a_game_each_word_on_its_play
     try:
         for name, word, voice in (("Ann", "vehicle", "fest_slt"), ("Ben", "platform", "rms")):
             browsers.append(phone_browser(phone_wav(tmp_path, say, word, voice, before=3.0), loop=False))
-            join_as(browsers[-1], display.url + "join", "2468", name)
+            join_as(browsers[-1], display.url + "join", "246813", name)
             game.scored(name)
         table.hear(say("Cat, hospital", "awb"))
         game.scored("Cat")

@@ -123,8 +123,11 @@ class Hearing:
         question as its time would, then let the words waiting on the clock be scored
         (and, with ``windows``, the table's windows close: not when the table stopped)."""
         while self.question is not None:  # its time, once the host has said all it had to say
-            asked_at = self.question.asked_at
-            self.tick(asked_at + self.settings.answer_within + self.confirm.host_spoke(asked_at, float("inf")))
+            q = self.question
+            self.tick(q.asked_at + self.settings.answer_within + self.confirm.host_spoke(q.asked_at, float("inf")))
+            if self.question is q:  # not settled by its time (a hair short of it in floating point): settle it now
+                self._settle(self.confirm.unanswered(q))
+                self._catch_up()
         self.session.settle(windows=windows)
 
     def start_enrollment(self, t: float) -> None:
