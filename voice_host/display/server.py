@@ -1,11 +1,12 @@
 """The page's server: Starlette on uvicorn, in a background thread beside the game.
 
-Five paths, all GET, every other one 404:
+Six paths, all GET, every other one 404 (and any Host but its own 421):
 
 - ``/``             the page, with the state now in it (it draws before any script runs)
 - ``/display.css``, ``/display.js``   its style and script, from the package (static/)
 - ``/state.json``   the state now (the same JSON the page gets)
 - ``/events``       server-sent events: the state again after every announcement
+- ``/favicon.ico``  the pages' icon
 
 The game's thread calls :meth:`Display.publish` (through :meth:`Display.said`); that
 stores the message and wakes the server's loop, and never waits on a browser. Each

@@ -2,7 +2,7 @@
 
 The live page's server (voice_host/display) also serves a player page, ``/join``, over
 HTTPS (browsers give a microphone only to a secure page; cert.py makes a self-signed
-certificate on the first run). A player opens it, types the four-digit join code the
+certificate on the first run). A player opens it, types the six-digit join code the
 host says and prints, picks their name, and the page sends the phone's microphone as
 16-bit PCM frames over a websocket (web.py). :class:`Phones` (here) checks the code,
 keeps one device per player, resamples each phone's audio to 16 kHz and buffers it;
@@ -13,7 +13,9 @@ held, and says when it is let go: the utterance ends there, with no silence wait
 Nothing but audio comes in: a phone can join (code, name, sample rate), send PCM
 frames and say its talk button was let go, and receive its own player's view. A
 malformed packet is dropped (too many and the phone is disconnected); a flood of audio
-overwrites only that phone's own buffer.
+overwrites only that phone's own buffer. Wrong codes are limited per address and for
+the whole server (:meth:`Phones.join`); the table can free a seat and change the code
+(``free``, ``renew``); the code is never shown to another device (``hidden``).
 """
 
 from __future__ import annotations
