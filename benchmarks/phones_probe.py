@@ -220,9 +220,16 @@ def stop_once(delay: float, rng: random.Random) -> tuple[int, str]:
                 block = 0.2 * np.sin(2 * np.pi * rng.uniform(150, 600) * t) + 0.05 * rng.gauss(0, 1)
                 ws.send((block * 32767).astype("<i2").tobytes())
             time.sleep(0.04)
+        errors: list[str] = []
+        reader = threading.Thread(target=lambda: errors.append(host.stderr.read()), daemon=True)
+        reader.start()
         host.send_signal(signal.SIGINT)
-        err = host.stderr.read()
-        return host.wait(60), err[-300:]
+        try:
+            code = host.wait(60)
+        except subprocess.TimeoutExpired:
+            return None, "still running a minute after Ctrl-C"
+        reader.join(10)
+        return code, "".join(errors)[-300:]
     finally:
         if host.poll() is None:
             host.kill()
@@ -236,7 +243,9 @@ def stops(n: int) -> int:
     results = [stop_once(rng.uniform(2, 8), rng) for _ in range(n)]
     aborted = [err for code, err in results if code in (134, -6) or "terminate called" in err]
     print(f"Ctrl-C stops with phones streaming: {n}; exit 130: {sum(code == 130 for code, _ in results)}; "
-          f"aborted: {len(aborted)} (target 0); other exits: {sorted(code for code, _ in results if code != 130)}")
+          f"aborted: {len(aborted)} (target 0); still running a minute later: "
+          f"{sum(code is None for code, _ in results)}; other exits: "
+          f"{sorted(code for code, _ in results if code not in (130, None))}")
     for err in aborted[:3]:
         print("  " + err.strip().replace("\n", " | "))
     return 0
