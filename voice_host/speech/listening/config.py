@@ -84,6 +84,9 @@ class TurnConfig(Settings, sections=("listening",)):
     it (`copy_likeness`), is that player's word heard again, dropped (0: never)."""
     copy_likeness: float = 0.5
     """... how alike the two microphones' levels must rise and fall (their correlation)."""
+    copy_spread: float = 2.0
+    """... or, by any margin, when the two rise and fall as one sound: the difference
+    between their levels at its loud moments varies less than this (dB, its spread)."""
     ask_below: float = 0.6
     """Attribution confidence below which the host should ask ("Was that Bob?")."""
     channel_confidence: float = 0.95

@@ -10,8 +10,10 @@ from the words heard on it (:class:`Owners`), and with it:
   segmenter's floor for the channel), and an utterance at that level is the room's;
 - an utterance that another player's microphone heard ``copy_db`` louder, each against
   its own player's level, rising and falling with it (``copy_likeness``), is that
-  player's word heard again: one sound, one player. Two players who speak at the same
-  moment are each loudest on their own microphone, and their words' shapes differ:
+  player's word heard again: one sound, one player; so is one that rises and falls
+  exactly as another microphone's does (the same sound: their difference steady within
+  ``copy_spread`` dB), heard louder there by any margin. Two players who speak at the
+  same moment are each loudest on their own microphone, and their words' shapes differ:
   both count.
 """
 
@@ -30,9 +32,13 @@ LOUD = 10.0
 player's vowels, where their own microphone hears them over anyone else)."""
 QUIETED = 20.0
 """How much quieter the room between a player's words is made on their own microphone (dB)."""
-QUIETED_AFTER = 5
+QUIETED_AFTER = 3
 """... once this many frames in a row are that quiet (a word's soft sounds are near its loud ones)."""
-QUIETEST = -70.0
+ONE_MOUTH = 0.9
+"""Two microphones' levels this alike (their correlation) ..."""
+SILENT = -100.0
+"""A room at or under this (dBFS) is digital silence, no reference (a recording, not a microphone)."""
+QUIETEST = -90.0
 """Frame levels are compared above this (dBFS): silence is all alike."""
 
 
@@ -43,6 +49,8 @@ class Owners:
         self.config = config
         self.owned = [c for c in range(channels) if channel_players.get(c)]
         """The channels with a player of their own (a shared microphone has none)."""
+        self.shared = [c for c in range(channels) if c not in self.owned] if self.owned else []
+        """Beside them, the channels of a microphone the table shares (the laptop's)."""
         self.levels: dict[int, list[float]] = {}
         """Per owned channel: its player's speech level in their last utterances (dBFS)."""
 
@@ -60,8 +68,9 @@ class Owners:
         return None if own is None or not self.config.owner_below else own - self.config.owner_below
 
     def learn(self, ch: int, audio: np.ndarray) -> None:
-        """An utterance heard on channel ``ch`` as its player's: their level, learnt."""
-        if ch in self.owned:
+        """An utterance heard on channel ``ch`` as its speaker's: the level its own player
+        (or on a shared microphone, whoever speaks to it) speaks at, learnt."""
+        if ch in self.owned or ch in self.shared:
             self.levels[ch] = self.levels.get(ch, [])[-(KEPT - 1):] + [peak_level(audio)]
 
     def too_quiet(self, ch: int, audio: np.ndarray) -> bool:
@@ -70,38 +79,16 @@ class Owners:
         return floor is not None and peak_level(audio) < floor
 
 
-    def quieted(self, ch: int, frame: np.ndarray, loudness: list[float]) -> np.ndarray:
-        """A frame of an utterance on channel ``ch`` as the recognizer is to hear it: on a
-        player's own microphone, a frame ``owner_below`` dB under the loudest of the
-        utterance so far (``loudness``, its frames' levels, this one's last) is the room
-        between the player's words, made ``QUIETED`` dB quieter still: the word is heard
-        as in a quiet room."""
-        if ch not in self.owned or not self.config.owner_below or len(loudness) < 2 \
-                or max(loudness[-QUIETED_AFTER:]) >= max(loudness) - self.config.owner_below:
-            return frame  # within a word: its soft sounds stay as they are
-        return frame * np.float32(10 ** (-QUIETED / 20))
-
-    def before(self, ch: int, audio: np.ndarray, loudness: list[float], frame: int = 480) -> np.ndarray:
-        """An utterance's pre-roll (``audio``, the frames before its start and the first
-        voiced ones, whose levels ``loudness`` ends with) as the recognizer is to hear it:
-        each frame as :meth:`quieted` would hand it on."""
-        if ch not in self.owned or not self.config.owner_below or not loudness:
-            return audio
-        out = np.array(audio, np.float32)
-        floor = self.floor(ch)
-        loudest = max(max(loudness) - self.config.owner_below, -120.0 if floor is None else floor)
-        for i in range(0, out.size - frame + 1, frame):
-            part = out[i:i + frame]
-            if 10 * np.log10(float(np.mean(part.astype(np.float64) ** 2)) + 1e-12) < loudest:
-                out[i:i + frame] = part * np.float32(10 ** (-QUIETED / 20))
-        return out
-
-    def copy_of(self, ch: int, start: float, end: float, times: np.ndarray, levels: np.ndarray) -> int | None:
-        """The other owned channel whose player's sound channel ``ch`` heard in
-        [``start``, ``end``] (None: its own), from the frames' levels of every channel
-        (``times`` the frames' starts, ``levels`` (frames, channels) in dBFS): louder there
-        by ``copy_db`` against each channel's own player, its level rising and falling with
-        this one's, up to ``own_microphone_lead`` seconds earlier or later."""
+    def copy_of(self, ch: int, start: float, end: float, times: np.ndarray, levels: np.ndarray,
+                rooms: list[float | None]) -> int | None:
+        """The other channel (a player's own, or a shared one) whose sound channel ``ch``, a
+        player's own, heard in [``start``, ``end``] (None: its own), from the frames' levels
+        of every channel (``times`` the frames' starts, ``levels`` (frames, channels) in
+        dBFS): louder there by ``copy_db``, its level rising and falling with this one's,
+        up to ``own_microphone_lead`` seconds earlier or later. Each microphone's levels
+        count against its own player's level, or before both players are known, against
+        the level of the room each hears (``rooms``, dBFS; a microphone's gain changes both
+        alike), or else as heard."""
         c = self.config
         if ch not in self.owned or len(self.owned) < 2 or not c.copy_db:
             return None
@@ -116,30 +103,40 @@ class Owners:
         if np.ptp(heard) < 1e-6:
             return None
         louder = {}
-        for other in self.owned:
-            own, theirs_own = self.level(ch), self.level(other)
+        for other in self.owned + self.shared:
             if other == ch:
                 continue
-            known = own is not None and theirs_own is not None  # else each as heard
-            mine = heard - own if known else heard
+            mine, offset = self._against(heard, ch, other, rooms)
             best = None
             for k in range(max(-lag, -i0), min(lag, levels.shape[0] - i1) + 1):
-                theirs = levels[i0 + k:i1 + k, other] - (theirs_own if known else 0.0)
+                theirs = levels[i0 + k:i1 + k, other] - offset
                 if np.ptp(theirs) < 1e-6:
                     continue
                 likeness = float(np.corrcoef(mine, theirs)[0, 1])
                 if best is None or likeness > best[0]:
                     best = likeness, theirs[loud] - mine[loud]
-            if best is not None and best[0] >= c.copy_likeness:
-                louder[other] = best[1]
+            if best is None or best[0] < c.copy_likeness:
+                continue
+            likeness, by = best
+            if likeness >= ONE_MOUTH and float(np.std(by)) <= c.copy_spread and float(np.median(by)) > 0:
+                return other  # one sound, the same at every moment: louder on the other's microphone
+            louder[other] = by
         if not louder:
             return None
         # each of its loud moments heard louder on some other microphone: not its own player's
         if float(np.median(np.max(list(louder.values()), axis=0))) < c.copy_db:
             return None
         return max(louder, key=lambda o: float(np.median(louder[o])))
-        return None
 
+    def _against(self, heard: np.ndarray, ch: int, other: int, rooms) -> tuple[np.ndarray, float]:
+        """Channel ``ch``'s levels and ``other``'s offset, each against the same kind of
+        reference: its own player's level, else the room it hears, else none."""
+        mine, theirs = self.level(ch), self.level(other)
+        if mine is None or theirs is None:
+            mine, theirs = rooms[ch], rooms[other]
+        if mine is None or theirs is None or min(mine, theirs) <= SILENT:
+            return heard, 0.0
+        return heard - mine, theirs
 
 def peak_level(audio: np.ndarray, frame: int = 480) -> float:
     """How loud a clip is at its loudest (dBFS): its loudest 30 ms frame, as the
@@ -153,4 +150,23 @@ def peak_level(audio: np.ndarray, frame: int = 480) -> float:
     return float(10 * np.log10(rms.max() + 1e-12))
 
 
-__all__ = ["Owners", "peak_level"]
+def quieted(audio: np.ndarray, room: float | None, frame: int, loudness: list[float] | None = None) -> np.ndarray:
+    """``audio`` as the recognizer is to hear it, on a player's own microphone where the
+    room's sound is under ``room`` dBFS (vad.Segmenter.room_under; None: as it is): its
+    frames under that level made ``QUIETED`` dB quieter still, so that the player's word
+    is heard as in a quiet room. With ``loudness`` (the levels of the utterance's frames
+    so far, ``audio`` its last frame), only once ``QUIETED_AFTER`` frames in a row are
+    under it: a word's soft sounds, between its loud ones, stay as they are."""
+    if room is None:
+        return audio
+    if loudness is not None:
+        return audio * np.float32(10 ** (-QUIETED / 20)) if max(loudness[-QUIETED_AFTER:]) < room else audio
+    out = np.array(audio, np.float32)
+    for i in range(0, out.size - frame + 1, frame):
+        part = out[i:i + frame]
+        if 10 * np.log10(float(np.mean(part.astype(np.float64) ** 2)) + 1e-12) < room:
+            out[i:i + frame] = part * np.float32(10 ** (-QUIETED / 20))
+    return out
+
+
+__all__ = ["Owners", "peak_level", "quieted"]

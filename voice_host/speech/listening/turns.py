@@ -24,7 +24,7 @@ import numpy as np
 from .attribution import Attributor
 from .config import TurnConfig
 from .echo import EchoGate
-from .owners import Owners
+from .owners import Owners, quieted
 from ..audio import SAMPLE_RATE
 from ..recognizing.recognizer import Recognizer, Transcript, Word
 from ..speaking.voice import HostVoice
@@ -146,6 +146,7 @@ class Discarded:
 
 
 # ----------------------------------------------------------------- the listener
+
 
 class Listener:
     """Turns audio into attributed utterances (see :func:`listen`)."""
@@ -299,16 +300,16 @@ class Listener:
                     self.voice.stop()
                     barge = True
                 self._recognizers[ch].reset()
-                pending[ch] = [self._owners.before(ch, ev.audio, self._segmenter.states[ch].loudness)]
+                pending[ch] = [quieted(ev.audio, self._segmenter.room_under(ch), self._segmenter.frame)]
                 self._emit(SpeechStarted(ch, ev.time, barge))
             case SegmentAudio():
-                pending[ch].append(self._owners.quieted(ch, ev.frame, self._segmenter.states[ch].loudness))
+                pending[ch].append(quieted(ev.frame, self._segmenter.room_under(ch), self._segmenter.frame,
+                                           self._segmenter.states[ch].loudness))
             case SegmentPause():
                 recognizer = self._recognizers[ch]
                 if not hasattr(recognizer, "snapshot") or ev.voiced < self.config.min_speech:
                     return  # a streaming engine keeps its own endpoints; a burst of noise is no sentence
-                if self._owners.copy_of(ch, self._segmenter.states[ch].start, ev.time, *self._segmenter.levels()) \
-                        is not None:
+                if self._copy(ch, self._segmenter.states[ch].start, ev.time):
                     return  # another player's word heard again: no guess to make
                 if pending[ch]:
                     self._feed(ch, pending[ch], ev.time)
@@ -345,33 +346,38 @@ class Listener:
 
     def _not_its_players(self, ev: SegmentEnd) -> str:
         """Why the utterance that ended is not to be heard as said by its channel's
-        speaker ("": it is): a voice a player's own microphone heard, heard again on a
-        shared microphone or on another player's; quieter talk a louder voice came into;
-        sound far under its microphone's own player."""
+        speaker ("": it is): on a player's own microphone, another's voice louder on
+        theirs (or on a shared microphone), or sound far under its own player; on a shared
+        microphone, a voice a player's own microphone heard; quieter talk a louder voice
+        came into."""
         seg = ev.segment
-        if self._heard_on_own(seg):
+        if seg.channel in self._owners.owned:
+            if self._copy(seg.channel, seg.start, seg.end):
+                return "another player's microphone"
+            if not ev.overtaken and self._owners.too_quiet(seg.channel, ev.audio):
+                return "the room"
+            if not ev.overtaken:  # theirs: a shared microphone that heard it meanwhile heard them
+                self._heard = [s for s in self._heard if s[1] > seg.end - 30.0] + [(seg.start, seg.end)]
+        elif self._heard_on_own(seg):
             return "a player's microphone"
-        if self._owners.copy_of(seg.channel, seg.start, seg.end, *self._segmenter.levels()) is not None:
-            return "another player's microphone"
-        if ev.overtaken:
-            return "overtaken"
-        if self._owners.too_quiet(seg.channel, ev.audio):
+        elif not ev.overtaken and self._owners.too_quiet(seg.channel, ev.audio):
             return "the room"
-        return ""
+        return "overtaken" if ev.overtaken else ""
+
+    def _copy(self, ch: int, start: float, end: float) -> bool:
+        """Whether channel ``ch`` heard in [start, end] a sound another microphone heard
+        louder, against its own speakers (owners.Owners.copy_of)."""
+        return self._owners.copy_of(ch, start, end, *self._segmenter.levels(), self._segmenter.rooms()) is not None
 
     def _heard_on_own(self, segment: Segment) -> bool:
         """Whether ``segment``, on a shared microphone (a channel with no player of its
         own, beside channels that have one), was mostly said while a player's own
-        microphone heard speech: that player's voice, heard again from further away. An
-        utterance on a player's own microphone is noted for the shared one to compare."""
-        own = self.attributor.channel_players
-        if not own or len(self._recognizers) == 1:
+        microphone heard that player's speech: their voice, heard again from further away."""
+        if not self._owners.owned:
             return False
-        if own.get(segment.channel) is not None:
-            self._heard = [s for s in self._heard if s[1] > segment.end - 30.0] + [(segment.start, segment.end)]
-            return False
+        now = self._segmenter.history[-1][0] if self._segmenter.history else segment.end
         live = [(st.start, float("inf")) for c, st in enumerate(self._segmenter.states)
-                if st.in_speech and own.get(c) is not None]
+                if st.in_speech and c in self._owners.owned and not self._copy(c, st.start, now)]
         lead = self.config.own_microphone_lead
         overlap = sum(max(0.0, min(end, segment.end) - max(start - lead, segment.start))
                       for start, end in self._heard + live)

@@ -103,6 +103,11 @@ HISTORY = 1000
 OWN_HOLD = 3
 """Frames a loud sound holds a player's own microphone's utterance open for (the gap
 between a word's syllables)."""
+ROOM_MARGIN = 3.0
+"""dB over the room's loud moments (the 90th percentile of its frames) that a player's
+own microphone's sound must reach to be the player's."""
+ROOM_FRAMES = 10
+"""Frames of the room a microphone must have heard before it tells the room apart."""
 
 
 class _Frame(NamedTuple):
@@ -140,6 +145,8 @@ class _ChannelState:
         """Frames in a row Silero has found unlikely to be speech (under `silero_veto_below`)."""
         self.audio: list[np.ndarray] = []
         self.loudness: list[float] = []
+        self.room: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
+        """The levels of the last 3 s of frames heard outside an utterance (dBFS): the room."""
         """The level of each frame of the utterance under way, from its start (dBFS)."""
 
 
@@ -209,9 +216,9 @@ class Segmenter:
         # nothing near the table's level for 300 ms is the room's (a word's soft sounds are near its loud ones)
         above = self.hear_above if self.floors[channel] is None else self.floors[channel]
         table = above is None or max(itertools.islice(reversed(st.levels), 10)) >= above
-        if self.owned[channel] and st.in_speech and st.loudness and c.owner_below:
-            # a player's own microphone: their utterance ends when they stop, whatever the room goes on saying
-            table = table and max(itertools.islice(reversed(st.levels), OWN_HOLD)) >= max(st.loudness) - c.owner_below
+        room = self.room_under(channel) if st.in_speech else None
+        if room is not None:  # a player's own microphone: their utterance ends when they stop, whatever the room says
+            table = table and max(itertools.islice(reversed(st.levels), OWN_HOLD)) >= room
         if c.vad != "webrtc" and (prob >= c.silero_above or c.vad == "silero"):  # no noise floor needed
             st.onset = prob >= c.silero_above and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
             return st.onset and table
@@ -238,6 +245,8 @@ class Segmenter:
         for ch, st in enumerate(self.states):
             frame = frames[:, ch]
             muted = bool(blocked and blocked[ch])
+            if not st.in_speech and not muted:
+                st.room.append(float(levels[ch]))
             voiced = not muted and self.is_voiced(ch, frame, float(levels[ch]), loudest)
             if not st.in_speech:
                 st.ring.append(_Frame(t, frame, float(levels[ch]), voiced, voiced or (st.onset and not muted)))
@@ -309,6 +318,26 @@ class Segmenter:
         st.in_speech, st.start, st.audio_start, st.audio = True, start, audio_start, [pre]
         st.voiced, st.run, st.last_voiced_end, st.loudness = voiced, 0, t + self.frame / SAMPLE_RATE, loudness
         return SegmentStart(st.channel, start, pre)
+
+    def room_under(self, ch: int) -> float | None:
+        """On a player's own microphone (:attr:`owned`), the level under which its sound is
+        the room's, not the player's (dBFS): just over the loudest of what the room has
+        said lately between the player's utterances, and at most ``owner_below`` under the
+        loudest of the utterance under way (or about to start). None: any level may be the
+        player's (another channel; the room not heard yet)."""
+        st, c = self.states[ch], self.config
+        if not self.owned[ch] or not c.owner_below or len(st.room) < ROOM_FRAMES:
+            return None
+        heard = st.loudness if st.in_speech else [f.level for f in st.ring]
+        if not heard:
+            return None
+        loudest = max(heard)
+        return min(float(np.percentile(st.room, 90)) + ROOM_MARGIN, loudest - c.owner_below)
+
+    def rooms(self) -> list[float | None]:
+        """Each channel's room: the median level of its last 3 s of frames outside an
+        utterance (dBFS; None before it has heard ``ROOM_FRAMES``)."""
+        return [float(np.median(st.room)) if len(st.room) >= ROOM_FRAMES else None for st in self.states]
 
     def levels(self) -> tuple[np.ndarray, np.ndarray]:
         """The last frames' start times (frames,) and every channel's level (frames, channels), dBFS."""
