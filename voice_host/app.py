@@ -390,11 +390,15 @@ def resume(args) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from exc
     kept = None
-    if damaged:  # keep the original whole; the log goes on without the lines it could not read
-        kept = keep_damaged(args.log)
-        log = EventLog.rewrite(args.log, header, records)
-    else:
-        log = EventLog(args.log)
+    try:
+        if damaged:  # keep the original whole; the log goes on without the lines it could not read
+            kept = keep_damaged(args.log)
+            log = EventLog.rewrite(args.log, header, records)
+        else:
+            log = EventLog(args.log)
+    except OSError as exc:
+        speaker.close()
+        raise UserError(f"I can't save the game in {args.log}: {exc.strerror or exc}.") from None
     try:
         session = Session(header, words, speaker, log)
         keep_saying(session, log)

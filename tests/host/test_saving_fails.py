@@ -59,3 +59,22 @@ def test_an_unwritable_log_or_result_is_one_sentence(tmp_path, capsys):
 def test_resume_takes_phones_and_display():
     args = cli.build_parser().parse_args(["resume", "game.log", "--phones", "--display", "--display-port", "0"])
     assert args.phones and args.display and args.display_port == 0
+
+
+def test_resuming_a_log_that_cannot_be_written_is_one_sentence(tmp_path, capsys, monkeypatch):
+    import errno
+
+    from voice_host.host.log import EventLog
+
+    script, log = tmp_path / "game.txt", tmp_path / "game.log"
+    script.write_text(SCRIPT)
+    assert cli.main(["play", "--players", "Ann,Ben,Cat", "--script", str(script), "--no-voice", "--log", str(log)]) == 0
+    capsys.readouterr()
+
+    def read_only(self, path, header=None, opening=()):  # root writes even a 0444 file: refused here instead
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setattr(EventLog, "__init__", read_only)
+    code = cli.main(["resume", str(log), "--no-voice"])
+    err = capsys.readouterr().err
+    assert code == 2 and err == f"voice-host: I can't save the game in {log}: Permission denied.\n", err

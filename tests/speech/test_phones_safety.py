@@ -492,3 +492,49 @@ def test_typed_at_the_hosts_terminal_new_code_and_free_bens_phone_are_answered()
     assert said[0].startswith("Ben's phone is disconnected") and phones.connected() == []
     assert said[1] == Announcer().phones_new_code(phones.code) and phones.code != "123456"
     assert said[2] == Announcer().phones_typed()
+
+
+def test_resume_with_phones_serves_them_again_with_a_fresh_code(tmp_path, moonshine_ready):
+    """A phones game stopped (or crashed) and resumed with --phones: the state returns,
+    and the phones join again with a new code."""
+    import re
+    import signal
+
+    from support import ROOT
+
+    log = tmp_path / "game.log"
+    script = tmp_path / "game.txt"
+    script.write_text("@start Ann\nAnn: jewelers\n")
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "c"), "XDG_STATE_HOME": str(tmp_path / "s"),
+           "XDG_DATA_HOME": str(tmp_path / "d")}
+    played = subprocess.run([sys.executable, "-m", "voice_host.cli", "play", "--players", "Ann,Ben,Cat", "--seed", "3",
+                             "--script", str(script), "--no-voice", "--log", str(log)], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    host = subprocess.Popen([sys.executable, "-m", "voice_host.cli", "resume", str(log), "--phones", "--no-voice",
+                             "--display-host", "127.0.0.1", "--display-port", "0"], cwd=ROOT, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(host.stdout), daemon=True).start()
+    try:
+        said = support.wait_for(lambda: next((re.search(r"opens https://127\.0\.0\.1:(\d+)/join .*enters the code "
+                                                        r"(\d{6})", line) for line in lines if "enters the code" in line),
+                                             None), "the join address printed", PATIENCE)
+
+        class At:
+            port = int(said.group(1))
+        assert said.group(2) not in log.read_text()  # a fresh code: the old one was never kept anywhere
+        with phone_socket(At, other(70)) as ben:  # kept open: the host says Ben's phone is there
+            ben.send(json.dumps({"code": said.group(2), "name": "Ben", "rate": 48000}))
+            assert json.loads(ben.recv(timeout=30)) == {"joined": "Ben"}
+            support.wait_for(lambda: "host: Ben, I'm listening on your phone.\n" in lines, "Ben's phone said",
+                             PATIENCE)
+            host.send_signal(signal.SIGINT)
+            host.wait(PATIENCE)
+        err = host.stderr.read()
+    finally:
+        if host.poll() is None:
+            host.kill()
+    out = "".join(lines)
+    assert host.returncode == 130 and "Traceback" not in err, err
+    assert "Ben, I'm listening on your phone." in out and "voice-host resume" in out
