@@ -146,6 +146,7 @@ class Server:
         import uvicorn
 
         handler = OnceEach(self.log)
+        before = {name: logging.getLogger(name).propagate for name in QUIET}
         for name in QUIET:
             logging.getLogger(name).addHandler(handler)
             logging.getLogger(name).propagate = False
@@ -165,6 +166,7 @@ class Server:
             self.ready.set()  # a server that could not start does not keep the game waiting
             for name in QUIET:
                 logging.getLogger(name).removeHandler(handler)
+                logging.getLogger(name).propagate = before[name]
 
     def app(self):
         from contextlib import asynccontextmanager
