@@ -159,26 +159,26 @@ class Phones:
             self.refilled = now
             count, until = self.failures.get(who, (0, 0.0))
             if count >= MAX_FAILURES and now < until:
-                raise Refused("locked", retry=until - now)
+                raise Refused(why="locked", retry=until - now)
             if count >= MAX_FAILURES:
                 count = 0
             known = who in self.failures or len(self.failures) >= REMEMBERED
             if known and self.allowance < 1:
                 self._guessed()
-                raise Refused("guessing", retry=(1 - self.allowance) * 60 / WRONG_PER_MINUTE)
+                raise Refused(why="guessing", retry=(1 - self.allowance) * 60 / WRONG_PER_MINUTE)
             if not isinstance(code, str) or not hmac.compare_digest(code.strip().encode(), self.code.encode()):
                 if known:
                     self.allowance -= 1
                 if len(self.failures) < REMEMBERED or who in self.failures:
                     self.failures[who] = (count + 1, now + LOCKOUT)
-                raise Refused("code")
+                raise Refused(why="code")
             self.failures.pop(who, None)
             if not isinstance(name, str) or name not in self.players:
-                raise Refused("name")
+                raise Refused(why="name")
             if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not RATES[0] <= rate <= RATES[1]:
-                raise Refused("rate")
+                raise Refused(why="rate")
             if name in self.by_player:
-                raise Refused("taken", name)
+                raise Refused(why="taken", player=name)
             from voice_host.speech.listening.sources import _Resampler
 
             self._next += 1
