@@ -170,6 +170,7 @@ class Heard:
     confidence: float = 1.0
     constrained: bool = False
     alternatives: tuple = ()
+    room: float | None = None
 
     @property
     def end(self) -> float:

@@ -1,6 +1,9 @@
 """A word missed in a loud room is told the table, as a person keeping score would: "It's
 loud here, and I'm missing words". A quiet room, or a loud one where no word is missed,
-is told nothing; the table is not told again for a while."""
+is told nothing; the table is not told again for a while. One microphone that cannot
+hear the table (a loud room, other people talking, or three words missed in a few
+minutes) offers the players their phones, once; on a player's own microphone the advice
+is to hold it close."""
 
 from __future__ import annotations
 
@@ -12,6 +15,11 @@ from voice_host.host.hearing import Hearing, HearingSettings
 from voice_host.speech.audio import SAMPLE_RATE, speech_over_noise
 
 LOUD = "It's loud here, and I'm missing words: one at a time, please, and closer to the microphone."
+LOUD_OWN = ("It's loud here, and I'm missing words: hold your phone or microphone close as you speak; on a phone, "
+            "holding its button to talk is surer.")
+OFFER = ("It's too loud for me to hear you all from here. Your phones can be your microphones: stop the game, and "
+         "resume it with phones.")
+MISSED = "Ann, I missed your word. Say it again, or spell it."
 
 
 def room_around_a_word(noise_rms: float, seed: int = 1) -> np.ndarray:
@@ -33,10 +41,10 @@ def heard(start, text, noise, **kw) -> support.Heard:
     return support.Heard(start, text, "Ann", audio=room_around_a_word(noise, seed=int(start)), **kw)
 
 
-def missed(start, noise) -> support.Heard:
+def missed(start, noise, **kw) -> support.Heard:
     """A word the host would leave out: a sentence forced onto a sound it does not fit."""
     return heard(start, "jawbones", noise, confidence=1.0, constrained=True,
-                 alternatives=[("jawbones", -2.15), ("jawbone", -8.6)])
+                 alternatives=[("jawbones", -2.15), ("jawbone", -8.6)], **kw)
 
 
 @pytest.fixture
@@ -45,12 +53,43 @@ def ear(table):
     return t, Hearing(t.session, t.session.words, HearingSettings())
 
 
-def test_a_word_missed_in_a_loud_room_is_told_the_table_before_it_is_asked_for_again(ear):
+def test_a_word_missed_at_one_microphone_in_a_loud_room_offers_the_phones_before_it_is_asked_for_again(ear):
     t, hearing = ear
     hearing.hear(heard(2, "what is the time", 0.05))
     hearing.hear(missed(10, 0.05))
     hearing.tick(19)
-    assert t.heard[-2:] == [LOUD, "Ann, I missed your word. Say it again, or spell it."]
+    assert t.heard[-2:] == [OFFER, MISSED]
+
+
+def test_a_word_missed_on_a_players_own_microphone_in_a_loud_room_asks_them_to_hold_it_close(ear):
+    t, hearing = ear
+    hearing.hear(heard(2, "what is the time", 0.05, speaker_method="channel"))
+    hearing.hear(missed(10, 0.05, speaker_method="channel"))
+    hearing.tick(19)
+    assert t.heard[-2:] == [LOUD_OWN, MISSED]
+
+
+def test_talk_in_the_room_makes_it_loud_though_its_gaps_are_quiet(ear):
+    """Other people's talk, 10 dB under the word: the word stands out 40 dB from the gaps
+    between their words, but only 10 dB from all the room's sound around it."""
+    t, hearing = ear
+    talk = -20.0 - 10.0  # the words' speech level is -20 dBFS (RMS 0.1)
+    hearing.hear(heard(2, "what is the time", 0.001, room=talk))
+    hearing.hear(heard(6, "what is the score", 0.001, room=talk))
+    hearing.hear(missed(10, 0.001))
+    hearing.tick(19)
+    assert t.heard[-2:] == [OFFER, MISSED]
+
+
+def test_one_microphone_that_misses_three_words_in_a_few_minutes_offers_the_phones_however_quiet(ear):
+    t, hearing = ear
+    hearing.hear(heard(2, "what is the time", 0.001))
+    for at in (10, 40, 70):
+        assert OFFER not in t.heard
+        hearing.hear(missed(at, 0.001))
+        hearing.tick(at + 9)
+        hearing.tick(at + 18)  # not said again: left out
+    assert t.heard.count(OFFER) == 1
 
 
 def test_a_quiet_room_is_never_called_loud_though_a_word_is_missed(ear):
@@ -75,10 +114,10 @@ def test_the_table_is_told_the_room_is_loud_once_in_a_while_not_at_every_miss(ea
         hearing.hear(missed(at, 0.05))
         hearing.tick(at + 9)
         hearing.tick(at + 18)  # not said again: left out
-    assert t.heard.count(LOUD) == 1
+    assert t.heard.count(OFFER) == 1 and t.heard.count(LOUD) == 0  # the phones offered, once
     hearing.hear(missed(10 + hearing.settings.loud_every, 0.05))
     hearing.tick(19 + hearing.settings.loud_every)
-    assert t.heard.count(LOUD) == 2
+    assert t.heard.count(OFFER) == 1 and t.heard.count(LOUD) == 1
 
 
 @pytest.mark.parametrize("noise, out", [(0.001, "Ann scores 5 points for cheers."),

@@ -29,12 +29,21 @@ class HostSentences:
     def missed_word(self, player: str) -> str:
         return f"{player}, I missed your word. Say it again, or spell it."
 
-    def too_loud(self) -> str:
-        return "It's loud here, and I'm missing words: one at a time, please, and closer to the microphone."
+    def too_loud(self, own: bool = False) -> str:
+        return f"It's loud here, and I'm missing words: {self._closer(own)}"
 
-    def room_talks(self) -> str:
-        return ("I can hear other people talking, and I'm missing words: one at a time, please, and closer to "
-                "the microphone.")
+    def room_talks(self, own: bool = False) -> str:
+        return f"I can hear other people talking, and I'm missing words: {self._closer(own)}"
+
+    @staticmethod
+    def _closer(own: bool) -> str:
+        """What a player can do about it, at the table's one microphone or their own."""
+        return ("hold your phone or microphone close as you speak; on a phone, holding its button to talk is surer."
+                if own else "one at a time, please, and closer to the microphone.")
+
+    def offer_phones(self) -> str:
+        return ("It's too loud for me to hear you all from here. Your phones can be your microphones: stop the "
+                "game, and resume it with phones.")
 
     def left_out_again(self, player: str) -> str:
         return f"I'll leave it out, {player}."

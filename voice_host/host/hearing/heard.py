@@ -134,6 +134,9 @@ class HearingSettings(Settings, sections=("speech",)):
     speech.audio.speech_over_noise: about 8 for a word 10 dB over real kitchen noise or
     through a far microphone, over 80 for a clean recording); a word missed then is told
     the table ("It's loud here, and I'm missing words ...")."""
+    talk_below: float = 15.0
+    """... or when they stood out less than this from all the room's sound around them,
+    other people's talk included (dB; the listener's Utterance.room)."""
     loud_every: float = 300.0
     """Seconds before the host says again that the room is loud."""
     sentence_gap: float = 3.0

@@ -73,6 +73,10 @@ class Utterance:
     early: bool = False
     """Ended at a short pause (TurnConfig.guess_after) because what was said so far is a
     whole sentence that cannot go on, not after the full trailing silence."""
+    room: float | None = None
+    """How loud all the sound on its microphone was before it (dBFS: the median of the 3 s
+    of frames before its start, other people's talk included), for the host to judge
+    the room by; None when nothing was heard before it."""
 
 
 # ----------------------------------------------------------------- events (on_event)
@@ -383,6 +387,12 @@ class Listener:
                       for start, end in self._heard + live)
         return overlap >= 0.5 * (segment.end - segment.start)
 
+    def _room_before(self, segment: Segment, seconds: float = 3.0) -> float | None:
+        """The median level of channel ``segment.channel`` in the ``seconds`` before the segment (dBFS)."""
+        times, levels = self._segmenter.levels()
+        before = (times >= segment.start - seconds) & (times < segment.start)
+        return round(float(np.median(levels[before, segment.channel])), 2) if before.any() else None
+
     def _wait_said(self, ch: int, at: float) -> None:
         """Send Waiting for the pause at `at` on channel `ch`, once."""
         if self._told.get(ch) != at:
@@ -434,6 +444,7 @@ class Listener:
             ask=attr.confidence < c.ask_below, engine=tr.engine,
             constrained=tr.constrained, alternatives=list(tr.alternatives),
             audio=audio if self.keep_audio else None, early=early,
+            room=self._room_before(segment),
         )
         self._next_id += 1
         return u
