@@ -122,7 +122,7 @@ def test_the_join_code_is_in_nothing_another_device_can_fetch(served):
         assert phones.code.encode() not in page and said.encode() not in page
     with phone_socket(display, other(9)) as ws:  # a player's own phone is not shown it either
         ws.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
-        assert json.loads(ws.recv(timeout=30)) == {"joined": "Ann"}
+        assert json.loads(ws.recv(timeout=30))["joined"] == "Ann"
         view = ws.recv(timeout=30)
         assert "(said aloud)" in view and phones.code not in view and said not in view
 
@@ -197,12 +197,12 @@ def test_the_table_frees_a_seat_and_the_player_rejoins_from_another_phone(served
     phones, display = served
     with phone_socket(display, other(20)) as squatter:
         squatter.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
-        assert json.loads(squatter.recv(timeout=30)) == {"joined": "Ann"}
+        assert json.loads(squatter.recv(timeout=30))["joined"] == "Ann"
         assert "already connected" in join(display, other(21), phones.code)["refused"]
         assert phones.free("Ann") and not phones.free("Ann")
         told = [json.loads(m) for m in iter_messages(squatter)]
         assert any("left" in m for m in told)
-    assert join(display, other(21), phones.code) == {"joined": "Ann"}
+    assert join(display, other(21), phones.code).get("joined") == "Ann"
 
 
 def iter_messages(ws):
@@ -243,7 +243,7 @@ def test_a_player_with_the_code_gets_in_while_others_guess_wait_and_hold_idle_co
             for n in range(95)]
     try:
         for n, name in enumerate(["Ann", "Ben", "Cat", "Ann", "Ben"]):
-            assert join(display, other(50 + n), phones.code, name) == {"joined": name}
+            assert join(display, other(50 + n), phones.code, name).get("joined") == name
             assert fetch(display, "join", other(60 + n))[0] == 200
     finally:
         stop.set()
@@ -261,7 +261,7 @@ def test_sockets_that_never_join_are_limited_per_address(served):
     try:
         with phone_socket(display, other(30)) as fifth:
             assert "too many connections waiting" in json.loads(fifth.recv(timeout=30))["refused"]
-        assert join(display, other(31), phones.code) == {"joined": "Ann"}
+        assert join(display, other(31), phones.code).get("joined") == "Ann"
         for ws in held:  # each closed within seconds of not joining
             assert list(iter_messages(ws)) == []
     finally:
@@ -368,7 +368,7 @@ def test_the_host_and_the_origin_must_be_the_hosts_own(served):
                 ws.recv(timeout=30)
     with phone_socket(display, other(42), origin=f"https://127.0.0.1:{display.port}") as ws:
         ws.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
-        assert json.loads(ws.recv(timeout=30)) == {"joined": "Ann"}
+        assert json.loads(ws.recv(timeout=30))["joined"] == "Ann"
 
 
 def test_every_answer_carries_the_security_headers_and_the_icon_is_served(served):
@@ -526,7 +526,7 @@ def test_resume_with_phones_serves_them_again_with_a_fresh_code(tmp_path, moonsh
         assert said.group(2) not in log.read_text()  # a fresh code: the old one was never kept anywhere
         with phone_socket(At, other(70)) as ben:  # kept open: the host says Ben's phone is there
             ben.send(json.dumps({"code": said.group(2), "name": "Ben", "rate": 48000}))
-            assert json.loads(ben.recv(timeout=30)) == {"joined": "Ben"}
+            assert json.loads(ben.recv(timeout=30))["joined"] == "Ben"
             support.wait_for(lambda: "host: Ben, I'm listening on your phone.\n" in lines, "Ben's phone said",
                              PATIENCE)
             host.send_signal(signal.SIGINT)
