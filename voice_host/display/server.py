@@ -285,9 +285,10 @@ def own_host_only(app, hosts: set[str]):
 
 def own_hosts(host: str, port: int) -> set[str]:
     """The Host headers a server on ``host``:``port`` answers: this machine's loopback
-    names, its name, the address it listens on, and (on every address) its address on
+    names, its name (and NAME.local, as mDNS has it), the address it listens on, and (on every address) its address on
     the network, each with the port."""
-    names = {"localhost", "127.0.0.1", "[::1]", socket.gethostname(), reachable_address(host)}
+    name = socket.gethostname()
+    names = {"localhost", "127.0.0.1", "[::1]", name, f"{name}.local", reachable_address(host)}
     if host not in ("0.0.0.0", "::", ""):
         names.add(f"[{host}]" if ":" in host else host)
     return {f"{name}:{port}".lower() for name in names}
