@@ -399,7 +399,7 @@ def test_the_phone_socket_needs_the_code_and_drops_what_is_not_audio(served):
             ws.recv(timeout=30)
     with connect(uri, ssl=insecure(), open_timeout=30) as ws:
         ws.send(json.dumps({"code": "246813", "name": "Ann", "rate": 48000}))
-        assert json.loads(ws.recv(timeout=30)) == {"joined": "Ann"}
+        assert json.loads(ws.recv(timeout=30)) == {"joined": "Ann", "listening": False}
         with connect(uri, ssl=insecure(), open_timeout=30) as second:
             second.send(json.dumps({"code": "246813", "name": "Ann", "rate": 48000}))
             assert json.loads(second.recv(timeout=30))["refused"] == "Ann is already connected from another device."
@@ -414,6 +414,20 @@ def test_the_phone_socket_needs_the_code_and_drops_what_is_not_audio(served):
         assert phones.dropped == 3
     wait_for(lambda: phones.connected() == [], "Ann's phone to be gone")
     assert phones.events() == [("joined", "Ann"), ("lost", "Ann")]
+
+
+def test_a_phone_that_joins_before_the_host_listens_is_told_to_wait_then_told_when_it_listens(served):
+    from websockets.sync.client import connect
+
+    phones, display = served
+    with connect(display.url.replace("https", "wss") + "phone", ssl=insecure(), open_timeout=30) as ws:
+        ws.send(json.dumps({"code": "246813", "name": "Ben", "rate": 16000}))
+        assert json.loads(ws.recv(timeout=30)) == {"joined": "Ben", "listening": False}
+        source = PhoneSource(phones)
+        next(iter(source))  # the host's listener begins to read the phones
+        assert json.loads(ws.recv(timeout=30)) == {"listening": True}
+        source.close()
+        assert json.loads(ws.recv(timeout=30)) == {"listening": False}
 
 
 # ---------------------------------------------------------------------- a real browser
@@ -581,3 +595,71 @@ def test_two_phones_and_the_laptops_microphone_play_a_game_each_word_on_its_play
     assert game.sheets() == {"Ann": ["vehicle"], "Ben": ["platform"], "Cat": ["hospital"]}, game.said
     assert "Ann, I'm listening on your phone." in game.said
     assert not any(line.startswith("Was that") for line in game.said)
+
+
+def table_wavs(folder, say, turns, talk_from: float, seconds: float) -> dict[str, object]:
+    """Each phone's microphone at a real table, as WAVs at 48 kHz: its own player's words at
+    their times, every other player's 12 dB lower and 20 ms later (a metre away), and from
+    ``talk_from`` other people talking in the room (real recordings: LibriVox), 20 dB under
+    the phone's own player."""
+    from test_a_microphone_per_player import room_talk
+
+    from voice_host.speech.audio import resample, speech_level
+
+    n = int(seconds * SAMPLE_RATE)
+    track = {p: np.zeros(n, np.float32) for p in PLAYERS}
+    own = {}
+    for at, player, word, voice in turns:
+        audio = say(word, voice)
+        own.setdefault(player, 10 ** (speech_level(audio) / 20))
+        for phone in PLAYERS:
+            gain, late = (1.0, 0.0) if phone == player else (10 ** (-12 / 20), 0.02)
+            i = int((at + late) * SAMPLE_RATE)
+            track[phone][i:i + audio.size] += gain * audio
+    talk = room_talk(seconds - talk_from, seed=1)
+    paths = {}
+    for phone in PLAYERS:
+        track[phone][int(talk_from * SAMPLE_RATE):] += talk[:n - int(talk_from * SAMPLE_RATE)] * own[phone] * 0.1
+        paths[phone] = folder / f"{phone}.wav"
+        write_wav(paths[phone], resample(track[phone], SAMPLE_RATE, 48000), rate=48000)
+    return paths
+
+
+def test_three_phones_that_hear_each_other_and_the_room_put_each_word_once_on_its_players_sheet(served, say, tmp_path,
+                                                                                             moonshine_ready):
+    """Three players each on their phone (three browsers, fake microphones fed from WAVs):
+    every phone hears the other players' words too, 12 dB lower, and once each player has
+    said a word, other people talk in the room, 20 dB under each phone's player. Each word
+    is scored once, to its player: no tie, no word on another sheet, nothing of the talk."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _, display = served
+    turns = [(4.0, "Ann", "vehicle", "fest_slt"), (8.0, "Ben", "platform", "rms"), (12.0, "Cat", "hospital", "awb"),
+             (17.0, "Ann", "garden", "fest_slt"), (21.0, "Ben", "yellow", "rms"), (25.0, "Cat", "silver", "awb")]
+    wavs = table_wavs(tmp_path, say, turns, talk_from=14.0, seconds=30.0)
+    game = LiveGame(served)
+    browsers = {}
+    try:
+        for name in PLAYERS:  # every page ready, then all join at once: their microphones start together
+            browsers[name] = phone_browser(wavs[name], loop=False)
+            browsers[name].get(display.url + "join")
+            browsers[name].find_element(By.ID, "code").send_keys("246813")
+            Select(browsers[name].find_element(By.ID, "name")).select_by_visible_text(name)
+        clicks = [threading.Thread(target=browsers[name].execute_script,
+                                   args=("document.getElementById('join').click()",)) for name in PLAYERS]
+        for click in clicks:
+            click.start()
+        for click in clicks:
+            click.join()
+        for name in PLAYERS:
+            wait_for(lambda: browsers[name].execute_script("return document.documentElement.dataset.joined") == name,
+                     f"the page to join as {name}")
+        wait_for(lambda: sum(line.startswith("Cat scores") for line in game.said) == 2, "Cat's second word scored",
+                 patience=2 * PATIENCE)
+    finally:
+        for browser in browsers.values():
+            browser.quit()
+    assert game.sheets() == {"Ann": ["vehicle", "garden"], "Ben": ["platform", "yellow"],
+                             "Cat": ["hospital", "silver"]}, "\n".join(game.said)
+    assert not any(line.startswith(("Tiebreaker", "Was that", "Who said", "I didn't catch")) for line in game.said)

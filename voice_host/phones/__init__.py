@@ -139,6 +139,9 @@ class Phones:
         self._next = 0
         self.dropped = 0
         """Malformed packets dropped so far (all phones)."""
+        self.listening = False
+        """Whether the host is listening to the phones yet (set by the phones' source as the
+        listener starts reading it): until then a phone is told to wait, and sends nothing."""
         self.url = ""
         """Where the players open the page (set once the server listens)."""
 

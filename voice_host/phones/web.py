@@ -4,7 +4,9 @@
   ``/phone-worklet.js``: its script, style and audio worklet, from static/;
   ``/join-qr.svg``: the page's address as a QR code, for the scoreboard to show.
 - ``/phone``: the websocket. The first message is text, JSON ``{"code", "name",
-  "rate"}``, within :data:`JOIN_WITHIN` seconds; the answer is ``{"joined": name}`` or
+  "rate"}``, within :data:`JOIN_WITHIN` seconds; the answer is ``{"joined": name,
+  "listening": whether the host listens yet}`` (``{"listening": ...}`` follows when that
+  changes: until the host listens the page says to wait and sends nothing) or
   ``{"refused": sentence, "retry": seconds or null}`` (then closed; the sentence says why
   and when to try again). A phone the table frees is told ``{"left": sentence}``. After it: binary frames of 16-bit PCM in, and
   ``{"view": ...}`` out (that player's score and turn, and the last sentence said) when
@@ -134,7 +136,7 @@ def routes(phones, server) -> list:
             if not waiting[address]:
                 del waiting[address]
         player = hello["name"]
-        await ws.send_text(json.dumps({"joined": player}))
+        await ws.send_text(json.dumps({"joined": player, "listening": phones.listening}))
         pusher = asyncio.create_task(push_views(ws, player, conn))
         try:
             while True:
@@ -167,13 +169,16 @@ def routes(phones, server) -> list:
         return True
 
     async def push_views(ws, player, conn):
-        sent = None
+        sent, listening = None, phones.listening
         try:
             while True:
                 if not phones.is_connected(conn):  # the table freed this seat
                     await ws.send_text(json.dumps({"left": say("freed")}))
                     await ws.close(code=1000)
                     return
+                if phones.listening != listening:  # the host began (or stopped) listening
+                    listening = phones.listening
+                    await ws.send_text(json.dumps({"listening": listening}))
                 version, message = latest()
                 if version != sent:
                     sent = version

@@ -70,6 +70,15 @@
     $('said').textContent = view.said;
   }
 
+  let heard = false;  // the host listens to this phone: its microphone is sent
+  function listening(name, yes) {
+    heard = yes;
+    document.documentElement.dataset.listening = yes ? 'yes' : 'no';
+    $('me').textContent = (yes ? 'Listening as ' : 'Joined as ') + name;
+    say(yes ? 'Connected. Speak as you would to the host.'
+      : 'Joined. The host is getting ready: wait until this page says Connected before you speak.');
+  }
+
   async function join(event) {
     event.preventDefault();
     $('join').disabled = true;
@@ -95,11 +104,12 @@
         document.documentElement.dataset.joined = data.joined;
         $('join-form').hidden = true;
         $('playing').hidden = false;
-        $('me').textContent = 'Listening as ' + data.joined;
-        say('Connected. Speak as you would to the host.');
+        listening(data.joined, data.listening);
         mic.node.port.onmessage = (block) => {
-          if (socket.readyState === 1 && (!hold || talking)) socket.send(block.data);
+          if (socket.readyState === 1 && heard && (!hold || talking)) socket.send(block.data);
         };
+      } else if (data.listening !== undefined) {
+        listening(document.documentElement.dataset.joined, data.listening);
       } else if (data.refused || data.left) {
         told = true;
         say(data.refused || data.left);
