@@ -155,3 +155,21 @@ def test_talk_under_a_players_own_microphone_never_holds_their_word_open_nor_is_
     assert [u.body for u, _ in in_quiet] == [u.body for u, _ in heard]
     for (u, out), (_, alone) in zip(heard, in_quiet):
         assert out - alone <= 0.25
+
+
+def test_a_recorded_game_with_a_microphone_per_player_puts_each_word_once_on_its_players_sheet(say, tmp_path):
+    """`voice-host play --audio table.wav --channels Ann,Ben,Cat`: a recording of a table
+    where every microphone hears every player."""
+    import json
+
+    from voice_host import cli
+    from voice_host.speech.audio import write_wav
+
+    words = [(0.5, "Ann", say("garden", VOICES["Ann"])), (3.5, "Ben", say("window", VOICES["Ben"])),
+             (6.5, "Cat", say("silver", VOICES["Cat"]))]
+    wav, out = tmp_path / "table.wav", tmp_path / "result.json"
+    write_wav(wav, table(words, 9.0))
+    assert cli.main(["play", "--players", "Ann,Ben,Cat", "--channels", "Ann,Ben,Cat", "--audio", str(wav),
+                     "--no-voice", "--result-json", str(out)]) == 0
+    sheets = {p["name"]: [w["word"] for w in p["words"]] for p in json.loads(out.read_text())["players"]}
+    assert sheets == {"Ann": ["garden"], "Ben": ["window"], "Cat": ["silver"]}
