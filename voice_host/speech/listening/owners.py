@@ -3,7 +3,7 @@
 At a real table every microphone hears every player: a player's word reaches the other
 players' microphones too, 10 to 20 dB lower and a little later, and the room's talk is
 under them all. The listener learns the level each microphone's own player speaks at
-from the words heard on it (:class:`Owners`), and with it:
+from the words heard on it (:class:`Owners`), and with it (docs/LISTENING.md):
 
 - sound ``owner_below`` dB under that level is not the player (the room, a voice
   further off): it neither starts nor holds an utterance on that microphone (the
@@ -12,9 +12,12 @@ from the words heard on it (:class:`Owners`), and with it:
   its own player's level, rising and falling with it (``copy_likeness``), is that
   player's word heard again: one sound, one player; so is one that rises and falls
   exactly as another microphone's does (the same sound: their difference steady within
-  ``copy_spread`` dB), heard louder there by any margin. Two players who speak at the
+  ``copy_spread`` dB), heard louder there by any margin. Before the players' levels are
+  known, each microphone counts against the room it hears. Two players who speak at the
   same moment are each loudest on their own microphone, and their words' shapes differ:
-  both count.
+  both count;
+- the room between a player's words is made quieter before the recognizer hears it
+  (:func:`quieted`, at the level vad.Segmenter.room_under finds).
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ QUIETED = 20.0
 QUIETED_AFTER = 3
 """... once this many frames in a row are that quiet (a word's soft sounds are near its loud ones)."""
 ONE_MOUTH = 0.9
-"""Two microphones' levels this alike (their correlation) ..."""
+"""Two microphones' levels that rise and fall this alike (their correlation), their
+difference steady (``copy_spread``), heard one sound: one mouth."""
 SILENT = -100.0
 """A room at or under this (dBFS) is digital silence, no reference (a recording, not a microphone)."""
 QUIETEST = -90.0
@@ -52,7 +56,7 @@ class Owners:
         self.shared = [c for c in range(channels) if c not in self.owned] if self.owned else []
         """Beside them, the channels of a microphone the table shares (the laptop's)."""
         self.levels: dict[int, list[float]] = {}
-        """Per owned channel: its player's speech level in their last utterances (dBFS)."""
+        """Per channel: its speaker's level in their last utterances (dBFS, :func:`peak_level`)."""
 
     def level(self, ch: int) -> float | None:
         """The level channel ``ch``'s own player speaks at on it (dBFS); None: not known yet."""
@@ -77,7 +81,6 @@ class Owners:
         """Whether an utterance on channel ``ch`` is far under its player's level: not them."""
         floor = self.floor(ch)
         return floor is not None and peak_level(audio) < floor
-
 
     def copy_of(self, ch: int, start: float, end: float, times: np.ndarray, levels: np.ndarray,
                 rooms: list[float | None]) -> int | None:
@@ -137,6 +140,7 @@ class Owners:
         if mine is None or theirs is None or min(mine, theirs) <= SILENT:
             return heard, 0.0
         return heard - mine, theirs
+
 
 def peak_level(audio: np.ndarray, frame: int = 480) -> float:
     """How loud a clip is at its loudest (dBFS): its loudest 30 ms frame, as the
