@@ -145,9 +145,9 @@ class _ChannelState:
         """Frames in a row Silero has found unlikely to be speech (under `silero_veto_below`)."""
         self.audio: list[np.ndarray] = []
         self.loudness: list[float] = []
+        """The level of each frame of the utterance under way, from its start (dBFS)."""
         self.room: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
         """The levels of the last 3 s of frames heard outside an utterance (dBFS): the room."""
-        """The level of each frame of the utterance under way, from its start (dBFS)."""
 
 
 class SileroFrames:
