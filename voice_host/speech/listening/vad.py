@@ -9,6 +9,8 @@ it stands out from the loudest channel's leak. An utterance starts at
 `trailing_silence` seconds without speech; a lone voiced frame does not extend it. A
 louder voice coming in (`takeover_db`) ends it too (as ``overtaken``: the room's talk),
 and starts its own: a player's word said over talk in the room is heard without it.
+On a player's own microphone (:attr:`Segmenter.owned`) an utterance ends when its
+player stops, whatever the room goes on saying (:meth:`Segmenter.room_under`).
 What it finds comes out as events: :class:`SegmentStart` (with the pre-roll audio),
 :class:`SegmentAudio` (each frame while the utterance lasts) and :class:`SegmentEnd`
 (the :class:`Segment` and its audio); after `guess_after` seconds of silence inside an
