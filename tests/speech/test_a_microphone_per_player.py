@@ -173,3 +173,21 @@ def test_a_recorded_game_with_a_microphone_per_player_puts_each_word_once_on_its
                      "--no-voice", "--result-json", str(out)]) == 0
     sheets = {p["name"]: [w["word"] for w in p["words"]] for p in json.loads(out.read_text())["players"]}
     assert sheets == {"Ann": ["garden"], "Ben": ["window"], "Cat": ["silver"]}
+
+
+def test_another_voice_a_little_under_a_players_own_on_their_microphone_is_the_rooms(say, moon):
+    """Ann's phone knows her voice from her words; someone near her phone who is not at
+    the table (a real person reading aloud, at their loudest 7 dB under Ann at hers) is
+    not Ann."""
+    from voice_host.speech.listening.owners import peak_level
+
+    words = [(0.5, "Ann", say("garden", VOICES["Ann"])), (2.5, "Ann", say("basket", VOICES["Ann"])),
+             (4.5, "Ben", say("window", VOICES["Ben"])), (6.5, "Cat", say("silver", VOICES["Cat"]))]
+    audio = table(words, 11.0)
+    stranger = room_talk(1.5, seed=2)
+    stranger *= dB(peak_level(words[0][2]) - peak_level(stranger) - 7.0)
+    audio[int(8.5 * SAMPLE_RATE):int(8.5 * SAMPLE_RATE) + stranger.size, 0] += stranger
+    heard, dropped = listened(ArraySource(audio), moon)
+    assert [(u.speaker, u.body) for u, _ in heard] == [("Ann", "garden"), ("Ann", "basket"), ("Ben", "window"),
+                                                       ("Cat", "silver")]
+    assert [d.channel for d in dropped if d.reason == "the room"] == [0]

@@ -22,6 +22,7 @@ from the words heard on it (:class:`Owners`), and with it (docs/LISTENING.md):
 
 from __future__ import annotations
 
+import collections
 from typing import Mapping
 
 import numpy as np
@@ -30,6 +31,11 @@ from .config import TurnConfig
 
 KEPT = 8
 """The owner's last utterances whose levels are remembered."""
+VOICES = 4
+VOICE_SAMPLES = 8000
+"""The owner's last words (of half a second or more) kept for their voice ..."""
+VOICE_BELOW = 3.0
+"""... against which an utterance this many dB under their level is checked (dB)."""
 LOUD = 10.0
 """An utterance's loud moments: its frames within this many dB of its loudest (its
 player's vowels, where their own microphone hears them over anyone else)."""
@@ -55,6 +61,9 @@ class Owners:
         """The channels with a player of their own (a shared microphone has none)."""
         self.shared = [c for c in range(channels) if c not in self.owned] if self.owned else []
         """Beside them, the channels of a microphone the table shares (the laptop's)."""
+        self.clips: dict[int, collections.deque] = {}
+        """Per channel: its player's last words heard at their own level, for their voice."""
+        self._prints = None
         self.levels: dict[int, list[float]] = {}
         """Per channel: its speaker's level in their last utterances (dBFS, :func:`peak_level`)."""
 
@@ -75,7 +84,26 @@ class Owners:
         """An utterance heard on channel ``ch`` as its speaker's: the level its own player
         (or on a shared microphone, whoever speaks to it) speaks at, learnt."""
         if ch in self.owned or ch in self.shared:
-            self.levels[ch] = self.levels.get(ch, [])[-(KEPT - 1):] + [peak_level(audio)]
+            own, peak = self.level(ch), peak_level(audio)
+            self.levels[ch] = self.levels.get(ch, [])[-(KEPT - 1):] + [peak]
+            if ch in self.owned and (own is None or peak >= own - VOICE_BELOW) and audio.size >= VOICE_SAMPLES:
+                self.clips.setdefault(ch, collections.deque(maxlen=VOICES)).append(audio)
+
+    def unlike(self, ch: int, audio: np.ndarray) -> bool:
+        """Whether an utterance on player's own microphone ``ch``, quieter than they
+        usually speak by ``VOICE_BELOW`` dB or more, is in another voice than theirs (the
+        room's talk): its voice print against the words they said at their own level."""
+        own, clips = self.level(ch), self.clips.get(ch)
+        if own is None or not clips or len(clips) < 2 or peak_level(audio) >= own - VOICE_BELOW:
+            return False
+        if self._prints is None:
+            from .voiceprint import VoicePrints
+
+            self._prints = VoicePrints()
+        name = f"channel {ch}"
+        self._prints.forget(name)
+        self._prints.enroll(name, list(clips))  # each clip embedded once: the embedder keeps the last ones
+        return self._prints.identify(audio, [name]).scores[name] < self._prints.min_similarity
 
     def too_quiet(self, ch: int, audio: np.ndarray) -> bool:
         """Whether an utterance on channel ``ch`` is far under its player's level: not them."""

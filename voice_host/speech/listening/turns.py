@@ -358,7 +358,8 @@ class Listener:
         if seg.channel in self._owners.owned:
             if self._copy(seg.channel, seg.start, seg.end):
                 return "another player's microphone"
-            if not ev.overtaken and self._owners.too_quiet(seg.channel, ev.audio):
+            if not ev.overtaken and (self._owners.too_quiet(seg.channel, ev.audio)
+                                     or self._owners.unlike(seg.channel, ev.audio)):
                 return "the room"
             if not ev.overtaken:  # theirs: a shared microphone that heard it meanwhile heard them
                 self._heard = [s for s in self._heard if s[1] > seg.end - 30.0] + [(seg.start, seg.end)]
