@@ -64,6 +64,8 @@ class Owners:
         self.clips: dict[int, collections.deque] = {}
         """Per channel: its player's last words heard at their own level, for their voice."""
         self._prints = None
+        self.heard: list[tuple[float, float]] = []
+        """The last 30 s of utterances on the players' own microphones, as (start, end)."""
         self.levels: dict[int, list[float]] = {}
         """Per channel: its speaker's level in their last utterances (dBFS, :func:`peak_level`)."""
 
@@ -109,6 +111,55 @@ class Owners:
         """Whether an utterance on channel ``ch`` is far under its player's level: not them."""
         floor = self.floor(ch)
         return floor is not None and peak_level(audio) < floor
+
+    def not_its_speakers(self, ev, segmenter) -> str:
+        """Why the utterance that ended (a vad.SegmentEnd) is not to be heard as said by its
+        channel's speaker ("": it is): on a player's own microphone, another's voice louder
+        on theirs (or on a shared microphone), or the room (far under its player, or a
+        little under in another voice); on a shared microphone, a voice a player's own
+        microphone heard, or the room; quieter talk a louder voice came into."""
+        seg = ev.segment
+        ch = seg.channel
+        if ch in self.owned:
+            if self.copy(ch, seg.start, seg.end, segmenter):
+                return "another player's microphone"
+            if not ev.overtaken and (self.too_quiet(ch, ev.audio) or self.unlike(ch, ev.audio)):
+                return "the room"
+            if not ev.overtaken:  # theirs: a shared microphone that heard it meanwhile heard them
+                self.heard = [s for s in self.heard if s[1] > seg.end - 30.0] + [(seg.start, seg.end)]
+        elif self.heard_on_own(seg, segmenter):
+            return "a player's microphone"
+        elif not ev.overtaken and self.too_quiet(ch, ev.audio):
+            return "the room"
+        return "overtaken" if ev.overtaken else ""
+
+    def copy(self, ch: int, start: float, end: float, segmenter) -> bool:
+        """Whether channel ``ch`` heard in [start, end] a sound another microphone heard
+        louder (:meth:`copy_of`, on what the segmenter heard)."""
+        return self.copy_of(ch, start, end, *segmenter.levels(), segmenter.rooms()) is not None
+
+    def heard_on_own(self, segment, segmenter) -> bool:
+        """Whether ``segment``, on a shared microphone (the laptop's, beside players' own),
+        was mostly said while a player's own microphone heard that player's speech: their
+        voice, heard again from further away (counted from ``own_microphone_lead`` before
+        it, as a phone's audio comes later)."""
+        if not self.owned:
+            return False
+        now = segmenter.history[-1][0] if segmenter.history else segment.end
+        live = [(st.start, float("inf")) for c, st in enumerate(segmenter.states)
+                if st.in_speech and c in self.owned and not self.copy(c, st.start, now, segmenter)]
+        lead = self.config.own_microphone_lead
+        overlap = sum(max(0.0, min(end, segment.end) - max(start - lead, segment.start))
+                      for start, end in self.heard + live)
+        return overlap >= 0.5 * (segment.end - segment.start)
+
+    @staticmethod
+    def room_before(segment, segmenter, seconds: float = 3.0) -> float | None:
+        """How loud channel ``segment.channel`` was in the ``seconds`` before ``segment``
+        (dBFS, the median of its frames, talk included); None when nothing was heard."""
+        times, levels = segmenter.levels()
+        before = (times >= segment.start - seconds) & (times < segment.start)
+        return round(float(np.median(levels[before, segment.channel])), 2) if before.any() else None
 
     def copy_of(self, ch: int, start: float, end: float, times: np.ndarray, levels: np.ndarray,
                 rooms: list[float | None]) -> int | None:

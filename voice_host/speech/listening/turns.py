@@ -151,7 +151,6 @@ class Discarded:
 
 # ----------------------------------------------------------------- the listener
 
-
 class Listener:
     """Turns audio into attributed utterances (see :func:`listen`)."""
 
@@ -191,10 +190,7 @@ class Listener:
         self._hear_above: float | None = None
         self._segmenter: Segmenter | None = None
         self._owners = Owners({}, 1, self.config)
-        """Each microphone's own player and their level (a microphone per player)."""
-        self._heard: list[tuple[float, float]] = []
-        """Recent utterances on the players' own microphones (start, end), to know a voice
-        a shared microphone hears meanwhile as theirs (see _heard_on_own)."""
+        """Each microphone's own player, their level and voice (a microphone per player)."""
         self.expect(None)
         self._next_id = 0
 
@@ -313,7 +309,7 @@ class Listener:
                 recognizer = self._recognizers[ch]
                 if not hasattr(recognizer, "snapshot") or ev.voiced < self.config.min_speech:
                     return  # a streaming engine keeps its own endpoints; a burst of noise is no sentence
-                if self._copy(ch, self._segmenter.states[ch].start, ev.time):
+                if self._owners.copy(ch, self._segmenter.states[ch].start, ev.time, self._segmenter):
                     return  # another player's word heard again: no guess to make
                 if pending[ch]:
                     self._feed(ch, pending[ch], ev.time)
@@ -321,7 +317,7 @@ class Listener:
                     self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="guess")
                 self._guesses[ch] = (ev.time, self._pool.submit(recognizer.transcribe, recognizer.snapshot()))
             case SegmentEnd():
-                why = self._not_its_players(ev)
+                why = self._owners.not_its_speakers(ev, self._segmenter)
                 if why:
                     self._recognizers[ch].reset()
                     self._guesses.pop(ch, None)
@@ -347,52 +343,6 @@ class Listener:
                 u = self._utterance(ev.segment, transcript, ev.audio, early)
                 if u is not None:
                     yield u
-
-    def _not_its_players(self, ev: SegmentEnd) -> str:
-        """Why the utterance that ended is not to be heard as said by its channel's
-        speaker ("": it is): on a player's own microphone, another's voice louder on
-        theirs (or on a shared microphone), or sound far under its own player; on a shared
-        microphone, a voice a player's own microphone heard; quieter talk a louder voice
-        came into."""
-        seg = ev.segment
-        if seg.channel in self._owners.owned:
-            if self._copy(seg.channel, seg.start, seg.end):
-                return "another player's microphone"
-            if not ev.overtaken and (self._owners.too_quiet(seg.channel, ev.audio)
-                                     or self._owners.unlike(seg.channel, ev.audio)):
-                return "the room"
-            if not ev.overtaken:  # theirs: a shared microphone that heard it meanwhile heard them
-                self._heard = [s for s in self._heard if s[1] > seg.end - 30.0] + [(seg.start, seg.end)]
-        elif self._heard_on_own(seg):
-            return "a player's microphone"
-        elif not ev.overtaken and self._owners.too_quiet(seg.channel, ev.audio):
-            return "the room"
-        return "overtaken" if ev.overtaken else ""
-
-    def _copy(self, ch: int, start: float, end: float) -> bool:
-        """Whether channel ``ch`` heard in [start, end] a sound another microphone heard
-        louder, against its own speakers (owners.Owners.copy_of)."""
-        return self._owners.copy_of(ch, start, end, *self._segmenter.levels(), self._segmenter.rooms()) is not None
-
-    def _heard_on_own(self, segment: Segment) -> bool:
-        """Whether ``segment``, on a shared microphone (a channel with no player of its
-        own, beside channels that have one), was mostly said while a player's own
-        microphone heard that player's speech: their voice, heard again from further away."""
-        if not self._owners.owned:
-            return False
-        now = self._segmenter.history[-1][0] if self._segmenter.history else segment.end
-        live = [(st.start, float("inf")) for c, st in enumerate(self._segmenter.states)
-                if st.in_speech and c in self._owners.owned and not self._copy(c, st.start, now)]
-        lead = self.config.own_microphone_lead
-        overlap = sum(max(0.0, min(end, segment.end) - max(start - lead, segment.start))
-                      for start, end in self._heard + live)
-        return overlap >= 0.5 * (segment.end - segment.start)
-
-    def _room_before(self, segment: Segment, seconds: float = 3.0) -> float | None:
-        """The median level of channel ``segment.channel`` in the ``seconds`` before the segment (dBFS)."""
-        times, levels = self._segmenter.levels()
-        before = (times >= segment.start - seconds) & (times < segment.start)
-        return round(float(np.median(levels[before, segment.channel])), 2) if before.any() else None
 
     def _wait_said(self, ch: int, at: float) -> None:
         """Send Waiting for the pause at `at` on channel `ch`, once."""
@@ -445,7 +395,7 @@ class Listener:
             ask=attr.confidence < c.ask_below, engine=tr.engine,
             constrained=tr.constrained, alternatives=list(tr.alternatives),
             audio=audio if self.keep_audio else None, early=early,
-            room=self._room_before(segment),
+            room=self._owners.room_before(segment, self._segmenter),
         )
         self._next_id += 1
         return u
