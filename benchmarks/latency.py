@@ -568,7 +568,7 @@ sockets = []
 for player in players:
     ws = connect(url, ssl=context, max_queue=None, legacy=True, open_timeout=30)
     ws.send(json.dumps({"code": code, "name": player, "rate": 48000}))
-    assert json.loads(ws.recv(timeout=30)) == {"joined": player}
+    assert json.loads(ws.recv(timeout=30))["joined"] == player
     sockets.append(ws)
 print("joined", flush=True)
 up = soxr.ResampleStream(16000, 48000, 1, dtype="float32")

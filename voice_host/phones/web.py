@@ -136,8 +136,9 @@ def routes(phones, server) -> list:
             if not waiting[address]:
                 del waiting[address]
         player = hello["name"]
-        await ws.send_text(json.dumps({"joined": player, "listening": phones.listening}))
-        pusher = asyncio.create_task(push_views(ws, player, conn))
+        listening = phones.listening
+        await ws.send_text(json.dumps({"joined": player, "listening": listening}))
+        pusher = asyncio.create_task(push_views(ws, player, conn, listening))
         try:
             while True:
                 message = await ws.receive()
@@ -168,8 +169,10 @@ def routes(phones, server) -> list:
             phones.release(conn)
         return True
 
-    async def push_views(ws, player, conn):
-        sent, listening = None, phones.listening
+    async def push_views(ws, player, conn, listening: bool):
+        """What the phone is to show, as it changes: whether the host listens (it was told
+        ``listening`` as it joined), and that player's view."""
+        sent = None
         try:
             while True:
                 if not phones.is_connected(conn):  # the table freed this seat

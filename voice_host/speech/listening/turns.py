@@ -300,10 +300,10 @@ class Listener:
                     self.voice.stop()
                     barge = True
                 self._recognizers[ch].reset()
-                pending[ch] = [quieted(ev.audio, self._segmenter.room_under(ch), self._segmenter.frame)]
+                pending[ch] = [quieted(ev.audio, self._segmenter.room_under(ch, talking=True), self._segmenter.frame)]
                 self._emit(SpeechStarted(ch, ev.time, barge))
             case SegmentAudio():
-                pending[ch].append(quieted(ev.frame, self._segmenter.room_under(ch), self._segmenter.frame,
+                pending[ch].append(quieted(ev.frame, self._segmenter.room_under(ch, talking=True), self._segmenter.frame,
                                            self._segmenter.states[ch].loudness))
             case SegmentPause():
                 recognizer = self._recognizers[ch]

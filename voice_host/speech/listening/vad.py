@@ -110,6 +110,10 @@ ROOM_MARGIN = 3.0
 own microphone's sound must reach to be the player's."""
 ROOM_FRAMES = 10
 """Frames of the room a microphone must have heard before it tells the room apart."""
+ROOM_NEAR = 30.0
+"""A room whose loud moments come within this many dB of the player's loudest talks
+(its sound is made quieter for the recognizer); further under, it is a microphone's
+noise, left as it is."""
 
 
 class _Frame(NamedTuple):
@@ -216,11 +220,12 @@ class Segmenter:
         prob = self.silero[channel](frame) if self.silero is not None else 1.0  # fed every frame: it has a state
         st.unlikely = st.unlikely + 1 if prob < c.silero_veto_below else 0
         # nothing near the table's level for 300 ms is the room's (a word's soft sounds are near its loud ones)
-        above = self.hear_above if self.floors[channel] is None else self.floors[channel]
-        table = above is None or max(itertools.islice(reversed(st.levels), 10)) >= above
         room = self.room_under(channel) if st.in_speech else None
         if room is not None:  # a player's own microphone: their utterance ends when they stop, whatever the room says
-            table = table and max(itertools.islice(reversed(st.levels), OWN_HOLD)) >= room
+            table = max(itertools.islice(reversed(st.levels), OWN_HOLD)) >= room
+        else:  # what its player's microphone hears far under them starts nothing (their word's soft end is theirs)
+            above = self.hear_above if self.floors[channel] is None or st.in_speech else self.floors[channel]
+            table = above is None or max(itertools.islice(reversed(st.levels), 10)) >= above
         if c.vad != "webrtc" and (prob >= c.silero_above or c.vad == "silero"):  # no noise floor needed
             st.onset = prob >= c.silero_above and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
             return st.onset and table
@@ -321,20 +326,25 @@ class Segmenter:
         st.voiced, st.run, st.last_voiced_end, st.loudness = voiced, 0, t + self.frame / SAMPLE_RATE, loudness
         return SegmentStart(st.channel, start, pre)
 
-    def room_under(self, ch: int) -> float | None:
+    def room_under(self, ch: int, talking: bool = False) -> float | None:
         """On a player's own microphone (:attr:`owned`), the level under which its sound is
         the room's, not the player's (dBFS): just over the loudest of what the room has
         said lately between the player's utterances, and at most ``owner_below`` under the
         loudest of the utterance under way (or about to start). None: any level may be the
-        player's (another channel; the room not heard yet)."""
+        player's (another channel; the room not heard yet; with ``talking``, a room far
+        quieter than the player, ``ROOM_NEAR`` dB or more: its noise is no talk)."""
         st, c = self.states[ch], self.config
         if not self.owned[ch] or not c.owner_below or len(st.room) < ROOM_FRAMES:
             return None
         heard = st.loudness if st.in_speech else [f.level for f in st.ring]
         if not heard:
             return None
-        loudest = max(heard)
-        return min(float(np.percentile(st.room, 90)) + ROOM_MARGIN, loudest - c.owner_below)
+        loudest, room = max(heard), float(np.percentile(st.room, 90))
+        if self.floors[ch] is not None:  # the player's own level, known: an utterance's soft start is not its loudest
+            loudest = max(loudest, self.floors[ch] + c.owner_below)
+        if talking and room < loudest - ROOM_NEAR:
+            return None
+        return min(room + ROOM_MARGIN, loudest - c.owner_below)
 
     def rooms(self) -> list[float | None]:
         """Each channel's room: the median level of its last 3 s of frames outside an

@@ -156,21 +156,20 @@ class WholeUtterance:
 _WORD_RE = re.compile(r"[a-z0-9']+|[^\W\d_]+", re.UNICODE)
 
 
-_NUMBER_RE = re.compile(r"(?<![\w,.])(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)?(?![\w,]\w|\.\d)", re.IGNORECASE)
-"""A number written in digits ("7", "3,000", "21st"), not a part of a word ("mp3")."""
-
-
-def _spelled(number: re.Match) -> str:
-    """A number as the words said for it: "7" -> "seven", "21st" -> "twenty-first"."""
-    from num2words import num2words
-
-    return num2words(int(number.group(1).replace(",", "")), to="ordinal" if number.group(2) else "cardinal")
+_NUMBER_RE = re.compile(r"\s*(\d{1,3}(?:,\d{3})+|\d+)(st|nd|rd|th)?\s*[.!?]?\s*", re.IGNORECASE)
+"""A number written in digits, said alone ("7", "3,000.", "21st")."""
 
 
 def normalize_text(text: str) -> str:
-    """Lower case, punctuation dropped, words separated by one space; numbers a
-    recognizer wrote in digits are the words a player said ("7" -> "seven")."""
-    words = (w.strip("'") for w in _WORD_RE.findall(_NUMBER_RE.sub(_spelled, text).lower()))
+    """Lower case, punctuation dropped, words separated by one space; a number said
+    alone that a recognizer wrote in digits is the word a player said ("7" -> "seven"; in
+    a phrase, "bank catch for 5", the digits stay, as the games' phrases have them)."""
+    number = _NUMBER_RE.fullmatch(text)
+    if number is not None:
+        from num2words import num2words
+
+        text = num2words(int(number.group(1).replace(",", "")), to="ordinal" if number.group(2) else "cardinal")
+    words = (w.strip("'") for w in _WORD_RE.findall(text.lower()))
     return " ".join(w for w in words if w)
 
 
