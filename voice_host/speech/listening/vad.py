@@ -223,8 +223,9 @@ class Segmenter:
         room = self.room_under(channel) if st.in_speech else None
         if room is not None:  # a player's own microphone: their utterance ends when they stop, whatever the room says
             table = max(itertools.islice(reversed(st.levels), OWN_HOLD)) >= room
-        else:  # what its player's microphone hears far under them starts nothing (their word's soft end is theirs)
-            above = self.hear_above if self.floors[channel] is None or st.in_speech else self.floors[channel]
+        else:  # far under its speaker, nothing starts; on a player's own microphone their word's soft end is theirs
+            above = self.hear_above if self.floors[channel] is None or st.in_speech and self.owned[channel] \
+                else self.floors[channel]
             table = above is None or max(itertools.islice(reversed(st.levels), 10)) >= above
         if c.vad != "webrtc" and (prob >= c.silero_above or c.vad == "silero"):  # no noise floor needed
             st.onset = prob >= c.silero_above and level_db >= c.min_level_db and level_db >= loudest_db - c.crosstalk_db
