@@ -110,10 +110,11 @@ ROOM_MARGIN = 3.0
 own microphone's sound must reach to be the player's."""
 ROOM_FRAMES = 10
 """Frames of the room a microphone must have heard before it tells the room apart."""
-ROOM_NEAR = 30.0
-"""A room whose loud moments come within this many dB of the player's loudest talks
-(its sound is made quieter for the recognizer); further under, it is a microphone's
-noise, left as it is."""
+ROOM_NEAR = 40.0
+"""A room whose middle level (the median of its frames: talk fills it, the other
+players' words now and then do not) comes within this many dB of the player's loudest
+talks, and its sound is made quieter for the recognizer; further under, it is a
+microphone's noise, left as it is."""
 
 
 class _Frame(NamedTuple):
@@ -332,8 +333,8 @@ class Segmenter:
         the room's, not the player's (dBFS): just over the loudest of what the room has
         said lately between the player's utterances, and at most ``owner_below`` under the
         loudest of the utterance under way (or about to start). None: any level may be the
-        player's (another channel; the room not heard yet; with ``talking``, a room far
-        quieter than the player, ``ROOM_NEAR`` dB or more: its noise is no talk)."""
+        player's (another channel; the room not heard yet; with ``talking``, a room that
+        does not talk, ``ROOM_NEAR`` dB or more under the player in the middle)."""
         st, c = self.states[ch], self.config
         if not self.owned[ch] or not c.owner_below or len(st.room) < ROOM_FRAMES:
             return None
@@ -343,7 +344,7 @@ class Segmenter:
         loudest, room = max(heard), float(np.percentile(st.room, 90))
         if self.floors[ch] is not None:  # the player's own level, known: an utterance's soft start is not its loudest
             loudest = max(loudest, self.floors[ch] + c.owner_below)
-        if talking and room < loudest - ROOM_NEAR:
+        if talking and float(np.median(st.room)) < loudest - ROOM_NEAR:
             return None
         return min(room + ROOM_MARGIN, loudest - c.owner_below)
 
