@@ -141,10 +141,10 @@ def test_talk_under_a_players_own_microphone_never_holds_their_word_open_nor_is_
              (8.5, "Cat", say("doctor", VOICES["Cat"])), (10.5, "Ben", say("yellow", VOICES["Ben"]))]
     quiet = table(words, 13.0)
     audio = quiet.copy()
-    talk_from = int(6.0 * SAMPLE_RATE)
+    talk_from = int(5.2 * SAMPLE_RATE)
     for ch, name in enumerate(PLAYERS):
         own = dB(speech_level(next(a for _, p, a in words if p == name)))
-        audio[talk_from:, ch] += room_talk(7.0, ch) * own * dB(-20.0)
+        audio[talk_from:, ch] += room_talk(13.0 - 5.2, ch) * own * dB(-20.0)
     heard, _ = listened(ArraySource(audio), moon)
     assert [(u.speaker, u.body) for u, _ in heard] == [(p, w) for p, w in [
         ("Ann", "garden"), ("Ben", "window"), ("Cat", "silver"), ("Ann", "basket"), ("Cat", "doctor"),

@@ -111,10 +111,11 @@ own microphone's sound must reach to be the player's."""
 ROOM_FRAMES = 10
 """Frames of the room a microphone must have heard before it tells the room apart."""
 ROOM_NEAR = 40.0
-"""A room whose middle level (the median of its frames: talk fills it, the other
-players' words now and then do not) comes within this many dB of the player's loudest
-talks, and its sound is made quieter for the recognizer; further under, it is a
-microphone's noise, left as it is."""
+ROOM_NOW = 33
+"""A room whose middle level lately (the median of its last 33 frames, 1 s: talk fills
+it, the other players' words now and then do not) comes within this many dB of the
+player's loudest talks, and its sound is made quieter for the recognizer; further
+under, it is a microphone's noise, left as it is."""
 
 
 class _Frame(NamedTuple):
@@ -344,7 +345,7 @@ class Segmenter:
         loudest, room = max(heard), float(np.percentile(st.room, 90))
         if self.floors[ch] is not None:  # the player's own level, known: an utterance's soft start is not its loudest
             loudest = max(loudest, self.floors[ch] + c.owner_below)
-        if talking and float(np.median(st.room)) < loudest - ROOM_NEAR:
+        if talking and float(np.median(list(st.room)[-ROOM_NOW:])) < loudest - ROOM_NEAR:
             return None
         return min(room + ROOM_MARGIN, loudest - c.owner_below)
 
