@@ -146,8 +146,10 @@ class Owners:
         if not self.owned:
             return False
         now = segmenter.history[-1][0] if segmenter.history else segment.end
-        live = [(st.start, float("inf")) for c, st in enumerate(segmenter.states)
-                if st.in_speech and c in self.owned and not self.copy(c, st.start, now, segmenter)]
+        speaking = [c for c, st in enumerate(segmenter.states) if st.in_speech and c in self.owned]
+        heard = (*segmenter.levels(), segmenter.rooms()) if speaking else ()
+        live = [(segmenter.states[c].start, float("inf")) for c in speaking
+                if self.copy_of(c, segmenter.states[c].start, now, *heard) is None]
         lead = self.config.own_microphone_lead
         overlap = sum(max(0.0, min(end, segment.end) - max(start - lead, segment.start))
                       for start, end in self.heard + live)

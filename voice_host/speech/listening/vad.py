@@ -156,6 +156,9 @@ class _ChannelState:
         """The level of each frame of the utterance under way, from its start (dBFS)."""
         self.room: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
         """The levels of the last 3 s of frames heard outside an utterance (dBFS): the room."""
+        self.room_levels: tuple[float, float] | None = None
+        """The room's loud moments (90th percentile) and its middle lately (median of the last
+        ``ROOM_NOW``), worked out once after each change (an utterance asks every frame)."""
 
 
 class SileroFrames:
@@ -257,6 +260,7 @@ class Segmenter:
             muted = bool(blocked and blocked[ch])
             if not st.in_speech and not muted:
                 st.room.append(float(levels[ch]))
+                st.room_levels = None
             voiced = not muted and self.is_voiced(ch, frame, float(levels[ch]), loudest)
             if not st.in_speech:
                 st.ring.append(_Frame(t, frame, float(levels[ch]), voiced, voiced or (st.onset and not muted)))
@@ -342,10 +346,13 @@ class Segmenter:
         heard = st.loudness if st.in_speech else [f.level for f in st.ring]
         if not heard:
             return None
-        loudest, room = max(heard), float(np.percentile(st.room, 90))
+        if st.room_levels is None:
+            st.room_levels = float(np.percentile(st.room, 90)), float(np.median(list(st.room)[-ROOM_NOW:]))
+        room, lately = st.room_levels
+        loudest = max(heard)
         if self.floors[ch] is not None:  # the player's own level, known: an utterance's soft start is not its loudest
             loudest = max(loudest, self.floors[ch] + c.owner_below)
-        if talking and float(np.median(list(st.room)[-ROOM_NOW:])) < loudest - ROOM_NEAR:
+        if talking and lately < loudest - ROOM_NEAR:
             return None
         return min(room + ROOM_MARGIN, loudest - c.owner_below)
 
