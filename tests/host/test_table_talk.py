@@ -89,3 +89,25 @@ def test_an_undo_just_after_anothers_word_asks_that_player_once_the_word_is_sett
     assert said[-3:] == ["Ben scores 13 points for cowbell.", "Ben, draw 2 tiles and tell me the letters.",
                          "Ben, Cat asks to undo your 'cowbell'. Say yes or no."]
     assert t("Ben: yes")[0] == "Undone: Ben: cowbell."
+
+
+def test_repeat_in_the_tie_window_says_the_word_once_it_is_settled_not_what_came_before(table):
+    t = table()
+    said = t("Ann: jewelers\n[+0.1] Cat: repeat")
+    scored = ["Ann scores 15 points for jewelers.", "Ann, draw 2 tiles and tell me the letters."]
+    assert said == scored + scored
+
+
+def test_repeat_after_a_question_in_the_tie_window_says_that_answer(table):
+    t = table()
+    said = t("Ann: jewelers\n[+0.1] Ben: words\n[+0.1] Cat: repeat")
+    assert said[-2:] == ["Words played: jewelers by Ann.", "Words played: jewelers by Ann."]
+    assert t("Cat: repeat") == ["Words played: jewelers by Ann."]
+
+
+def test_repeat_while_the_host_waits_for_the_draw_says_the_last_answer_once(table):
+    t = table()
+    t("Ann: jewelers")
+    assert t("Cat: repeat") == ["Ann scores 15 points for jewelers.", "Ann, draw 2 tiles and tell me the letters."]
+    t("Cat: scores")
+    assert t("Ben: repeat") == ["Round 1 of 6. Scores: Ann 15; Ben 0; Cat 0."]

@@ -114,7 +114,7 @@ class Session:
         if self.log is not None:
             self.log.append(record)
         self.records.append(record)
-        return self._remember(said + self._apply(len(self.records) - 1, quiet=quiet))
+        return said + self._remember(self._apply(len(self.records) - 1, quiet=quiet))
 
     def begin(self, t: float, *, quiet: bool = False) -> list[str]:
         """Begin the game at ``t`` unless it has begun (logged: the opening is an input)."""
@@ -143,14 +143,14 @@ class Session:
     def tick(self, t: float, *, quiet: bool = False) -> list[str]:
         """Let the clock run to ``t`` (not logged: replay reaches the same events)."""
         self.t = max(self.t, t)
-        said = self._say(self.game.step(A.Tick(self.t)), quiet=quiet)
+        said = self._remember(self._say(self.game.step(A.Tick(self.t)), quiet=quiet))
         if self.held and self.game.settles_at(windows=False) is None:  # the words before them are settled
             held, self.held = self.held, []
-            for index in held:
-                said += self._utterance(index, self.records[index], quiet)
+            for index in held:  # each answered in turn: a held 'repeat' says the answer just before it
+                said += self._remember(self._utterance(index, self.records[index], quiet))
                 if self.refused is not None:
                     self.refusals.add(index)
-        return self._remember(said)
+        return said
 
     def _held_until(self, record: Record, quiet: bool) -> list[str]:
         """Before the next input: the clock to its time, so that what was held for the tie
