@@ -9,6 +9,7 @@ import math
 
 from voice_host.games import actions as A
 from voice_host.games.prolix import events as E
+from voice_host.host.records import Said
 
 HOST_PHRASES = ("Say 'repeat', 'spell it', 'undo', 'be brief' or 'more detail', 'speak slower', 'speak faster', "
                 "'speak louder' or 'speak softer', or 'help'.")
@@ -266,3 +267,24 @@ def test_dexikon_sheets_say_the_round_of_each_banked_word(table):
     assert t.state.sheets["Ann"].banked_in == {"catch": 1, "dog": 2}
     assert t("Ben: sheet Ann") == [
         "Ann: best 2 of 2 banked words, 8 (round 1: catch 5, round 2: dog 3); no last word; bonus 0; total 8."]
+
+
+def last_word_open(table):
+    """A one-round Classic game, its last word just scored and open to a challenge (30 s)."""
+    from voice_host.host.script import parse_script
+
+    t = table(sections={"prolix": {"rounds_3_players": 1, "last_challenge_window": 30}})
+    for record in parse_script("Ann: jewelers\n@draw M N\nBen: cowbell\n@draw P R\nCat: jackals", t.session.t):
+        t.session.play(record)  # as typed: nothing settles at the end of these lines
+    t.session.tick(t.session.t + 1)  # the tie window: the last word is scored
+    assert t.state.phase == "ending"
+    return t
+
+
+def test_time_left_in_the_last_words_challenge_window_says_the_seconds_left_to_challenge(table):
+    t = last_word_open(table)
+    t.session.tick(t.session.t + 20)
+    before = len(t.heard)
+    t.session.feed(Said(t.session.t, "Ann", "time left"))
+    assert t.heard[before:] == ["That was the last word. Challenge jackals now, or the final scores come in 10 seconds."]
+    assert not t.game.finished

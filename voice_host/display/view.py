@@ -134,9 +134,9 @@ def _prolix(game: ProlixGame, out: dict, result: dict) -> None:
                 players[p]["facts"].append(fact("Failed challenges", sheet.failed_challenges))
             if sheet.out:
                 players[p]["facts"].append(fact("Out", "used every interrupt"))
-        if s.pending:
+        if s.pending and not game.finished:
             out["facts"].append(fact("Being scored", names(f"{x.player}: {x.word}" for x in s.pending)))
-        if s.last is not None and s.last.open():
+        if s.last is not None and s.last.open() and not game.finished:  # the end closes every window
             out["facts"].append(fact("Open to a challenge", names(f"{w} ({p})" for p, w in s.last.open())))
     elif name == "prolix-solo":
         out["turn"] = s.players[0] if s.phase in ("turn", "draw") else None

@@ -393,12 +393,23 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             return None
         return self.score(word)[0], self.penalty
 
+    def time_left(self) -> E.Event:
+        """The sand left, or in the last word's challenge window the seconds left to challenge."""
+        s = self.state
+        if s.phase == Phase.ENDING and s.ends_at is not None:
+            return self.last_challenge()
+        return super().time_left()
+
+    def last_challenge(self) -> E.LastChallenge:
+        s = self.state
+        return E.LastChallenge(s.last.open(), math.ceil(s.ends_at - s.clock - 1e-9))
+
     def mode_query(self, q: A.Query) -> list[E.Event]:
         s = self.state
         if q.kind == "scores":
             return [E.ScoresReport(self.standings(), s.round, self.rounds)]
         if q.kind == "turn" and s.phase == Phase.ENDING:
-            return [E.LastChallenge(s.last.open(), math.ceil(s.ends_at - s.clock - 1e-9))]
+            return [self.last_challenge()]
         if q.kind == "turn":
             holder = s.timer.holder if s.timer.running(s.clock) else None
             left = (s.timer.until - s.clock) if holder else None
