@@ -247,7 +247,7 @@ def test_refusals_are_said(table):
         "Roll the dice first: say roll.", "Nobody has rung the bell yet: words come after the bell."]
     assert t("Ben: roll")[-1] == "Ben rolls: a verb of 4 to 7 letters. Go!"
     t("Ann: bell\nAnn: ruin")
-    assert t("Ann: ruin")[-1] == "You already reported ruin. Say undo to change it."
+    assert t("Ann: ruin")[-1] == "Ann, you already reported ruin. Say undo to change it."
     assert t("Ben: roll")[-1] == "First I need the words of Ben."
     assert t("Ben: ruin, unused lots")[-1] == "I didn't catch a number in 'lots'."
     assert t("Ben: turn") == ["Round 1 of 11: Ann rang; waiting for Ben."]

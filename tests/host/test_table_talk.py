@@ -111,3 +111,10 @@ def test_repeat_while_the_host_waits_for_the_draw_says_the_last_answer_once(tabl
     assert t("Cat: repeat") == ["Ann scores 15 points for jewelers.", "Ann, draw 2 tiles and tell me the letters."]
     t("Cat: scores")
     assert t("Ben: repeat") == ["Round 1 of 6. Scores: Ann 15; Ben 0; Cat 0."]
+
+
+def test_a_refusal_that_says_you_names_the_player_it_is_for(table):
+    t = table()
+    t("Ann: jewelers\n@draw M N")
+    assert t("Ann: challenge Ann") == ["Ann, you can't challenge your own word."]
+    assert t.total("Ann") == 15 and t.state.active == "Ben"

@@ -171,7 +171,8 @@ def test_an_undo_right_after_the_players_own_refused_word_takes_nothing_back(tab
     t = table()
     t("Ann: jewelers\n@draw M N")
     assert t("Ben: jewelers") == ["No cheapies: Ann already played jewelers."]
-    assert t("Ben: undo") == ["Your 'jewelers' was refused, so it changed nothing: there is nothing of yours to undo."]
+    assert t("Ben: undo") == [
+        "Ben, your 'jewelers' was refused, so it changed nothing: there is nothing of yours to undo."]
     assert t.game.result()["players"][0]["total"] == 15
     assert "Waiting for Ann to draw" not in t("Ben: whose turn")[0]
 

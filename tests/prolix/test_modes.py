@@ -115,7 +115,7 @@ def test_duel_handicaps_ties_challenges_and_five_marks(play):
     assert "Prolix Duel for Ann and Ben: first to 5 marks wins." in lines
     assert "Ann jewelers 15; Ben cowbell 13. Ann takes the mark." in lines
     assert "Round 2. Ann leads and carries a handicap of 1." in lines
-    assert "Your word this round is jumbled; it can't be changed." in lines
+    assert "Ben, your word this round is jumbled; it can't be changed." in lines
     assert "Ann wildcards 13, minus 2 is 11; Ben jackals 12. Ben takes the mark." in lines
     assert "Ann bewildering 13, minus 1 is 12; Ben jobs 12. Ann takes the mark, having flipped the timer on a tie." in lines
     assert "The challenge succeeds: jibblewock is void, it is not in the dictionary." in lines

@@ -87,6 +87,8 @@ class Session:
         self.t = 0.0
         self.refused: str | None = None
         """The refusal said for the last input applied, if it was refused."""
+        self.addressee: str | None = None
+        """The player whose input is being applied: a refusal that says "you" names them."""
         self._host_state()
 
     def _host_state(self) -> None:
@@ -186,7 +188,7 @@ class Session:
 
     def _apply_record(self, index: int, *, quiet: bool) -> list[str]:
         record = self.records[index]
-        self.refused = None
+        self.refused, self.addressee = None, None
         if record.t is not None:
             self.t = max(self.t, float(record.t))
         # the clock reaches the input's time before the input, whatever its source (a script,
@@ -227,6 +229,7 @@ class Session:
             return self._refuse("no_speaker", {}, quiet)
         if player is None:
             return self._refuse("unknown_speaker", {"player": speaker, "players": tuple(self.players)}, quiet)
+        self.addressee = player
         longest = getattr(self.words, "longest", None)
         tokens = intents.normalize(record.text).split()
         if longest and any(len(w) > longest for w in tokens):  # no word can be longer: refuse it whole
@@ -430,18 +433,26 @@ class Session:
 
     # ------------------------------------------------------------------ speaking
     def _refuse(self, code: str, params: dict, quiet: bool) -> list[str]:
-        self.refused = self.announcer.refusal(code, params)
+        self.refused = self._addressed(self.announcer.refusal(code, params))
         return self._say_lines([self.refused], quiet)
+
+    def _addressed(self, refusal: str) -> str:
+        """A refusal that says "you", said to the player it is for: heard across a table,
+        "You can't ..." names nobody ("Ann, you can't ...")."""
+        if self.addressee is None or not refusal.startswith(("You ", "Your ", "You'")):
+            return refusal
+        return f"{self.addressee}, {refusal[0].lower()}{refusal[1:]}"
 
     def _say(self, events: list[E.Event], *, quiet: bool, answer: bool = False) -> list[str]:
         if self.brief and not answer:  # brief: scores and whose turn, the board only when asked
             events = [e for e in events if not isinstance(e, BRIEF_SKIPS)]
         if self.cue is not None and not quiet:
             self.cue(events, self.t)
-        lines = [line for line in (self.announcer.say(e) for e in events) if line]
+        lines = [self._addressed(line) if isinstance(e, E.Refused) else line
+                 for e, line in ((e, self.announcer.say(e)) for e in events) if line]
         for e in events:
             if isinstance(e, E.Refused):
-                self.refused = self.announcer.say(e)
+                self.refused = self._addressed(self.announcer.say(e))
         return self._say_lines(lines, quiet)
 
     def _remember(self, lines: list[str]) -> list[str]:
