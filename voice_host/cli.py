@@ -45,6 +45,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if problem := checks.names_problem(args.players):
         raise UserError(problem)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if problem := checks.name_problem(players):
+        raise UserError(problem)
     if len(set(p.lower() for p in players)) != len(players):
         raise UserError("Each player needs a different name.")
     problem = checks.option_problem(args.game, vars(args))  # another game's option is never silently ignored
@@ -221,8 +223,20 @@ def speech_options(p: argparse.ArgumentParser) -> None:
                    "present")
 
 
+def installed_version() -> str:
+    """This package's version, as installed (pyproject.toml's)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("voice-host")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="voice-host", description="An offline, voice-driven host for word games.")
+    parser.add_argument("--version", action="version", version=f"voice-host {installed_version()}",
+                        help="say which version of voice-host this is")
     sub = parser.add_subparsers(dest="command", required=True,
                                 help="what to do ('voice-host COMMAND --help' says more about each)")
 

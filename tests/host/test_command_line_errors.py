@@ -111,3 +111,38 @@ def test_the_game_option_lists_the_games(capsys):
         assert all(name in game.help for name in REGISTRY), game.help
     resume = dict(parsers(cli.build_parser()))[("resume",)]
     assert "log" in next(a for a in resume._actions if a.dest == "log").help
+
+
+MARKS = "@, #, [ and ] mark a directive, a comment or a time in a typed line, never a player. Choose another name."
+
+
+@pytest.mark.parametrize(("players", "sentence"), [
+    ("Ann:x,Ben,Cat", "The name 'Ann:x' can't be used: a typed line ends a name at its first colon "
+                      "('Ann:x: jewelers' would be Ann's). Choose another name."),
+    ("@Ann,Ben,Cat", f"The name '@Ann' can't be used: {MARKS}"),
+    ("Ann,#Ben,Cat", f"The name '#Ben' can't be used: {MARKS}"),
+    ("Ann,Ben #2,Cat", f"The name 'Ben #2' can't be used: {MARKS}"),
+    ("Ann,Ben,Cat[1]", f"The name 'Cat[1]' can't be used: {MARKS}"),
+    ("<b>Ann</b>,Ben,Cat", "The name '<b>Ann</b>' can't be used: < and > would be read out as they are. "
+                           "Choose another name."),
+    ("Ann,Ben," + "C" * 41, f"The name '{'C' * 41}' can't be used: a name can be at most 40 letters long. "
+                            "Choose another name."),
+])
+def test_a_name_no_typed_line_could_address_is_refused_before_the_game(capsys, players, sentence):
+    assert said(capsys, ["play", "--players", players, "--no-voice"]) == sentence
+
+
+def test_a_name_of_two_words_can_start_and_play(table):
+    t = table("Mary Jane,Ben,Cat", start=None, board=None)
+    said = t("@start Mary Jane\n@board W B J S L C D G\nMary Jane: jewelers")
+    assert said[-2] == "Mary Jane scores 15 points for jewelers."
+    assert t.state.start == "Mary Jane" and t.total("Mary Jane") == 15
+
+
+def test_voice_host_version_says_the_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"voice-host {version('voice-host')}\n"

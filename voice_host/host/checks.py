@@ -52,6 +52,29 @@ def names_problem(players: str) -> str | None:
     return None
 
 
+NAME_MARKS = {
+    ":": "a typed line ends a name at its first colon ('{name}: jewelers' would be {first}'s)",
+    "@#[]": "@, #, [ and ] mark a directive, a comment or a time in a typed line, never a player",
+    "<>": "< and > would be read out as they are",
+}
+"""The characters no name may hold, and why: a typed line could never be that player's
+(host.script reads "Name: words"), or the voice would read markup aloud."""
+LONGEST_NAME = 40
+"""The longest name a typed line reads as a player's (host.script)."""
+
+
+def name_problem(players: list[str]) -> str | None:
+    """The first name no input could address, said with why; else None."""
+    for name in players:
+        why = next((why for marks, why in NAME_MARKS.items() if any(c in name for c in marks)), None)
+        if why is None and len(name) > LONGEST_NAME:
+            why = f"a name can be at most {LONGEST_NAME} letters long"
+        if why is not None:
+            why = why.format(name=name, first=name.split(":")[0])
+            return f"The name '{name}' can't be used: {why}. Choose another name."
+    return None
+
+
 def players_problem(game: str, players: list[str], cls) -> str | None:
     """Why these players cannot play ``game`` (with the game they can play), or None."""
     try:

@@ -43,7 +43,7 @@ def directive(t: float, name: str, args: list[str], players: list[str]) -> Actio
         return Draw(t, tuple(args))
     if name != "start":
         return None
-    who = intents.find_player(args[0], players) if len(args) == 1 else None
+    who = intents.find_player(" ".join(args), players) if args else None  # "@start Mary Jane"
     if who is None:
         return Refused("unknown_player", {"player": " ".join(args), "players": tuple(players)})
     return SetStart(t, who)
