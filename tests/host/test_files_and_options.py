@@ -67,9 +67,9 @@ def test_a_damaged_line_mid_log_is_skipped_and_the_original_kept(tmp_path):
 
 
 @pytest.mark.parametrize(("option", "sentence"), [
-    (("--board", "W B J S L C D"), "--board: A board has 8 spaces; I heard 7."),
+    (("--board", "W B J S L C D"), "--board: A board has 8 tiles, not 7: give all 8, leftmost column first, top before bottom."),
     (("--board", "W K J S L C D V"), "--board: That would put 4 rare tiles on the board (W, K, J and V); "
-                                     "the limit is 2. Set one aside and draw again."),
+                                     "the limit is 2. Set 2 aside and draw again."),
     (("--start", "Dan"), "--start: I don't know a player called Dan; the players are Ann, Ben and Cat."),
     (("--timer", "0"), "--timer needs a number of seconds above 0, not 0."),
 ])

@@ -118,3 +118,18 @@ def test_a_refusal_that_says_you_names_the_player_it_is_for(table):
     t("Ann: jewelers\n@draw M N")
     assert t("Ann: challenge Ann") == ["Ann, you can't challenge your own word."]
     assert t.total("Ann") == 15 and t.state.active == "Ben"
+
+
+def test_a_draw_over_the_limits_says_how_many_tiles_to_set_aside(table):
+    t = table()
+    t("Ann: jewelers")
+    assert t("@draw W W") == [
+        "That would put 4 rare tiles on the board (W, W, W and J); the limit is 2. Set 2 aside and draw again."]
+    assert t("@draw K Y")[-1].endswith("the limit is 2. Set 2 aside and draw again.")
+    assert t("@draw K M")[-1].endswith("the limit is 2. Set one aside and draw again.")
+    assert t.state.phase == "draw"
+
+
+def test_a_board_of_the_wrong_size_says_how_many_tiles_it_needs(table):
+    t = table(start=None, board=None)
+    assert t("@board A B C")[:1] == ["A board has 8 tiles, not 3: give all 8, leftmost column first, top before bottom."]

@@ -36,6 +36,11 @@ def cheapie_reason(rule: str, path) -> str:
     return "it only " + RULE_STEPS.get(rule, rule)
 
 
+def set_aside(over: int) -> str:
+    """The tiles to set aside when a draw breaks a limit: as many as it goes over."""
+    return f"Set {'one' if over == 1 else over} aside and draw again."
+
+
 REFUSALS: dict[str, Callable[..., str]] = {
     "not_scored": lambda word=None, **_: (f"{word} hasn't been scored in this game." if word
                                           else "No word has been scored yet."),
@@ -44,9 +49,9 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "no_draw_due": lambda **_: "No tiles are due to be drawn right now.",
     "draw_count": lambda count, need: f"I need {plural(need, 'tile')} for the empty spaces, not {count}.",
     "no_such_tile": lambda letter: f"There is no {letter} tile in this set.",
-    "too_many_rare": lambda letters, limit: f"That would put {len(letters)} rare tiles on the board ({names(letters)}); the limit is {limit}. Set one aside and draw again.",
-    "too_many_same": lambda letter, count, limit: f"That would put {count} {letter} tiles on the board; the limit is {limit}. Set one aside and draw again.",
-    "board_size": lambda count, size: f"A board has {size} spaces; I heard {count}.",
+    "too_many_rare": lambda letters, limit: f"That would put {len(letters)} rare tiles on the board ({names(letters)}); the limit is {limit}. {set_aside(len(letters) - limit)}",
+    "too_many_same": lambda letter, count, limit: f"That would put {count} {letter} tiles on the board; the limit is {limit}. {set_aside(count - limit)}",
+    "board_size": lambda count, size: f"A board has {size} tiles, not {count}: give all {size}, leftmost column first, top before bottom.",
     "no_room": lambda count: f"There is no room on the board for {plural(count, 'more tile')}.",
     "barred": lambda word: f"{word} lost a challenge this game and can't be played.",
     "cheapie": lambda word, earlier, by, rule, path=(): (
