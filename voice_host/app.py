@@ -433,7 +433,8 @@ def resume(args) -> int:
             session.settle(windows=not live)  # at a terminal the table may still act: a window stays open
         elif session.begun:
             session.tick(upcoming)  # what the clock settles before the next input, said before whose turn it is
-        session.ask(*session.game.status_questions)
+        if session.begun:  # a log of its header alone: the game begins as it would have, no empty board read
+            session.ask(*session.game.status_questions)
         if rest is not None:
             run_records(session, rest, args.pace)
         elif phones is not None:

@@ -56,7 +56,7 @@ def test_a_damaged_question_in_the_middle_is_skipped_and_the_rest_replayed(tmp_p
     assert said[:2] == [
         f"Line 6 of {log} is damaged, so I skipped it and replayed the other 10 inputs; "
         f"the original log is kept as {log}.damaged.",
-        "Resuming prolix-classic after 10 logged inputs.",
+        "Resuming Prolix Classic after 10 logged inputs.",
     ]
     assert result == reference  # a question changes nothing: every word after it is scored as before
     assert (tmp_path / "game.log.damaged").read_bytes() == damaged
@@ -126,7 +126,7 @@ def test_a_torn_last_line_is_dropped_even_when_it_reads_as_a_record(tmp_path):
     log = tmp_path / "game.log"
     log.write_bytes(b"".join(lines[:-1]) + lines[-1].rstrip(b"\n"))
     result, said = resumed(tmp_path, log, "--script", str(tmp_path / "s.txt"))
-    assert said[0] == "Resuming prolix-classic after 10 logged inputs."
+    assert said[0] == "Resuming Prolix Classic after 10 logged inputs."
     assert result == reference
     assert log.read_bytes() == b"".join(lines)
     assert EventLog.salvage(log)[2] == []
@@ -226,7 +226,7 @@ def test_a_timer_that_ran_out_at_a_terminal_stays_run_out_after_a_kill(tmp_path)
     assert [r.get("text") for r in records[:-1]] == [None, None, "timer"] and mark["pause"] is True
     assert mark["t"] >= records[-2]["t"] + 1  # the timer's second had passed
     result, said = resumed(tmp_path, log, stdin="Ann: whose turn\n")
-    assert said[0] == "Resuming prolix-classic after 2 logged inputs."
+    assert said[0] == "Resuming Prolix Classic after 2 logged inputs."
     assert said[2] == "Round 1: Ann's turn."  # no timer running (without the mark: "... 1 second left")
 
 
@@ -256,4 +256,4 @@ def test_a_damaged_question_changes_the_meaning_of_nothing_and_says_nothing_more
     log = tmp_path / "game.log"
     log.write_bytes(b"".join(lines[:5]) + lines[5][:25] + b"\n" + b"".join(lines[6:]))
     _, said = resumed(tmp_path, log)
-    assert said[1] == "Resuming prolix-classic after 10 logged inputs."
+    assert said[1] == "Resuming Prolix Classic after 10 logged inputs."

@@ -57,7 +57,7 @@ def test_a_damaged_line_mid_log_is_skipped_and_the_original_kept(tmp_path):
     assert said[:2] == [  # the lines after the damaged one are replayed too
         f"Line 7 of {log} is damaged, so I skipped it and replayed the other 5 inputs; "
         f"the original log is kept as {log}.damaged.",
-        "Resuming prolix-classic after 5 logged inputs.",
+        "Resuming Prolix Classic after 5 logged inputs.",
     ]
     assert "Ben scores 10 points for jigsaw." in said
     assert (tmp_path / "game.log.damaged").read_text() == original
@@ -113,7 +113,7 @@ def test_ctrl_c_scores_the_last_word_saves_the_clock_and_says_how_to_resume(tmp_
                      f"Stopped. The game is saved; to carry on, run: voice-host resume {path}"]
     resumed = voice_host("resume", str(path), "--no-voice", stdin="@draw R T\nCat: whose turn\n")
     said = [x[len("host: "):] for x in resumed.stdout.splitlines()]
-    assert said[0] == "Resuming prolix-classic after 6 logged inputs."
+    assert said[0] == "Resuming Prolix Classic after 6 logged inputs."
     assert said[-1] == "Round 1: Cat's turn."
 
 
@@ -136,7 +136,7 @@ def test_resume_announces_a_word_said_before_the_break_before_whose_turn(tmp_pat
     log.close()
     resumed = voice_host("resume", str(path), "--no-voice", stdin="")
     said = [x[len("host: "):] for x in resumed.stdout.splitlines()]
-    assert said[:4] == ["Resuming prolix-classic after 4 logged inputs.", "Ann scores 15 points for jewelers.",
+    assert said[:4] == ["Resuming Prolix Classic after 4 logged inputs.", "Ann scores 15 points for jewelers.",
                         "Ann, draw 2 tiles and tell me the letters.",
                         "Board. 4 points: empty; 3 points: W+1, B; 2 points: J+2, S; 1 point: L, C."]
     s2 = voice_host("resume", str(path), "--no-voice", stdin="@draw M N\nBen: whose turn\n")
@@ -204,3 +204,15 @@ def test_more_player_channels_than_the_recording_has_is_a_sentence(tmp_path):
     fails_with(voice_host("play", "--players", "Ann,Ben,Cat", "--channels", "Ann,Ben,Cat", "--audio", str(wav),
                           "--no-voice"),
                f"{wav} has 1 channel, but --channels names 3 players: give one name per channel.")
+
+
+def test_resuming_a_log_that_holds_only_its_header_begins_the_game_without_reading_an_empty_board(tmp_path):
+    log = tmp_path / "game.log"
+    first = voice_host("play", "--players", "Ann,Ben,Cat", "--seed", "3", "--no-voice", "--log", str(log), stdin="")
+    assert first.returncode == 0, first.stderr
+    log.write_text(log.read_text().splitlines(keepends=True)[0])  # the header alone
+    second = voice_host("resume", str(log), "--no-voice", stdin="")
+    assert second.returncode == 0, second.stderr
+    said = [x[len("host: "):] for x in second.stdout.splitlines()]
+    assert said[:2] == ["Resuming Prolix Classic: nothing was played yet.", "Prolix Classic for Ann, Ben and Cat: 6 rounds."]
+    assert not any("empty" in line or "Nobody's turn" in line for line in said), said

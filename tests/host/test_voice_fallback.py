@@ -16,8 +16,7 @@ def test_no_microphone_falls_back_to_typed_play(table, monkeypatch):
     args = argparse.Namespace(audio=None, device=None, engine=None, model=None, channels=None)
     app.run_by_voice(t.session, t.session.words, t.session.header.config, args)
     assert t.heard[-4:] == [
-        "I can't hear the table (no audio input device found (no microphone); play by typing instead). "
-        "Type instead, one line each, like 'Ann: jewelers'.",
+        "I can't hear the table: there is no microphone. Type instead, one line each, like 'Ann: jewelers'.",
         "Ann scores 15 points for jewelers.",
         "Ann, draw 2 tiles and tell me the letters.",
         "Round 1 of 6. Scores: Ann 15; Ben 0; Cat 0.",

@@ -30,12 +30,7 @@ from voice_host.games.phlounder.rules import Phlounder
 from voice_host.games.prolix.common import ProlixGame
 from voice_host.games.road.rules import RoadGame
 from voice_host.host.announce.phlounder import FAULTS, labelled, target_phrase
-from voice_host.host.announce.text import names, plural
-
-TITLES = {
-    "prolix-classic": "Prolix Classic", "prolix-solo": "Prolix Solo", "prolix-duel": "Prolix Duel",
-    "prolix-redux": "Prolix Redux", "phlounder": "Phlounder", "dexikon": "Dexikon", "road": "The road game",
-}
+from voice_host.host.announce.text import names, plural, title
 
 NOTES = {  # a word's kind on its sheet (games' result JSON), as the page writes it beside the word
     "zero": "lost turn", "interrupt": "interrupt", "tiebreak": "lost the tie", "interjection": "interjection",
@@ -55,7 +50,7 @@ def left(until: float | None, clock: float) -> float | None:
 def view(game: Game) -> dict:
     """What the page shows for ``game`` now (see the module's docstring)."""
     result = labelled(game.result())
-    out = {"game": game.name, "title": TITLES.get(game.name, game.name), "finished": game.finished,
+    out = {"game": game.name, "title": title(game.name), "finished": game.finished,
            "status": "", "turn": None, "timer": None, "board": None, "facts": [],
            "players": [player(p, game.score_unit) for p in result.get("players", ())],
            "winners": list(result.get("winners", ()))}

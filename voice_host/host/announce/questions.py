@@ -4,7 +4,7 @@ brief or full, its voice), and the game saved or resumed."""
 
 from __future__ import annotations
 
-from voice_host.host.announce.text import names, plural, points
+from voice_host.host.announce.text import names, plural, points, title
 
 
 class HostSentences:
@@ -45,6 +45,15 @@ class HostSentences:
         return ("It's too loud for me to hear you all from here. Your phones can be your microphones: stop the "
                 "game, and resume it with phones.")
 
+    def asking_again(self, player: str | None, question: str) -> str:
+        """The open question, asked again after answering another."""
+        if player is None or question.startswith(player):
+            return question
+        return f"{player}, {question[0].lower()}{question[1:]}"
+
+    def one_moment(self, player: str, first: str) -> str:
+        return f"One moment, {player}: {first}'s word first."
+
     def left_out_again(self, player: str) -> str:
         return f"I'll leave it out, {player}."
 
@@ -83,7 +92,9 @@ class HostSentences:
         return f"{word}, spelled {' '.join(word.upper())}."
 
     def resuming(self, game: str, inputs: int) -> str:
-        return f"Resuming {game} after {plural(inputs, 'logged input')}."
+        if not inputs:
+            return f"Resuming {title(game)}: nothing was played yet."
+        return f"Resuming {title(game)} after {plural(inputs, 'logged input')}."
 
     def log_damaged(self, lines: list[tuple[int, str | None]], path: str, inputs: int, kept: str) -> str:
         """``lines``: each damaged line's number and what it seems to have held (None: unreadable)."""
@@ -167,7 +178,10 @@ class HostSentences:
         return f"{player}, I lost your phone; open the page again to rejoin."
 
     def no_microphone(self, reason: str) -> str:
-        return f"I can't hear the table ({reason}). Type instead, one line each, like 'Ann: jewelers'."
+        reason = reason.split(";")[0].strip()  # what the listening layer adds ("play by typing instead") is said below
+        if reason.startswith("no audio input device"):
+            reason = "there is no microphone"
+        return f"I can't hear the table: {reason}. Type instead, one line each, like 'Ann: jewelers'."
 
     def undone(self, what: str) -> str:
         return f"Undone: {what}."

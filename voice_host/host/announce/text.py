@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+TITLES = {
+    "prolix-classic": "Prolix Classic", "prolix-solo": "Prolix Solo", "prolix-duel": "Prolix Duel",
+    "prolix-redux": "Prolix Redux", "phlounder": "Phlounder", "dexikon": "Dexikon", "road": "The road game",
+}
+"""Each game's name as the host says it and the page shows it (by its --game value)."""
+
+
+def title(game: str) -> str:
+    return TITLES.get(game, game)
+
 
 def side(who) -> str:
     """A player, or a team's members said together ("Ann and Cat")."""
