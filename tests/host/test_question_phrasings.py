@@ -85,3 +85,79 @@ def test_what_is_on_the_board_is_answered_with_the_board_during_a_game(table):
     assert t("Ann: how much time do we have") == t("Ann: time left") == ["The timer isn't running."]
     assert t("Cat: which words have been played") == t("Cat: words") == ["Words played: jewelers by Ann."]
     assert [w for w, _ in t.state.used] == ["jewelers"] and t.state.pending == []  # nothing was played
+
+
+TABLE_ASKS = {
+    "repeat": ("can you repeat that", "repeat that", "repeat that please", "could you say that again",
+               "say it again", "what was that", "come again", "sorry what did you say", "what did you just say",
+               "one more time", "i didn't catch that", "i missed that"),
+    "spell": ("how do you spell that", "how do you spell it", "how is that spelt", "spell that word",
+              "spell it out", "can you spell that"),
+    "help": ("what are the rules", "what can we say", "what do i say", "how do i play", "how do we play",
+             "how does this work", "what are the commands", "explain the rules", "what can i ask"),
+    "undo": ("take it back", "undo the last one", "undo my word", "cancel that", "undo the last word"),
+    "scores": ("how am i doing", "how many points do i have", "how many points have i got", "who is leading",
+               "who's in the lead", "what are the totals", "what's the score now", "where are we"),
+    "turn": ("is it my turn", "whose turn now", "who's playing", "who is playing now", "am i up", "is it my go",
+             "who goes now"),
+    "time": ("how long is left on the timer", "how much time is on the timer", "is the timer running",
+             "how much sand is left", "how much time have i got", "time check"),
+    "board": ("what letters do we have", "what are the letters", "which letters are on the board",
+              "read out the tiles", "what tiles do we have", "what's the board"),
+    "words": ("what words have we played", "which words have we used", "what's been played", "list the words",
+              "which words are taken", "what has been said"),
+    "sheet": ("what have i played", "what words have i played", "read my words", "my words"),
+    "sheets": ("read everyone's sheet", "read out all the sheets", "everybody's sheet"),
+    "bag": ("how many tiles are there left", "how many are left in the bag", "tiles left in the bag"),
+    "interrupts": ("how many interrupts have i got", "how many interrupts are there left"),
+    "voided": ("which words were challenged off", "what got voided"),
+    "dice": ("what do the dice say", "what did the dice say", "what are we looking for"),
+    "reports": ("who hasn't reported", "who still has to report"),
+    "banked": ("what's in my bank", "what have i got banked"),
+    "marks": ("how many marks have i got",),
+    "penalties": ("how many penalty cards have i got",),
+}
+"""The other ways a table asks each question the host answers (typed or said)."""
+
+
+@pytest.mark.parametrize(("kind", "said"), [(k, s) for k, ss in TABLE_ASKS.items() for s in ss])
+def test_the_tables_own_way_of_asking_is_the_question(kind, said):
+    assert intents.parse(said, PLAYERS).kind == kind
+
+
+@pytest.mark.parametrize(("said", "word"), [
+    ("how many points was jewelers", "jewelers"), ("how many points did jewelers get", "jewelers"),
+    ("how many points for jewelers", "jewelers"), ("what did jewelers score", "jewelers"),
+    ("what was jewelers worth", "jewelers"), ("how much was jewelers worth", "jewelers"),
+    ("how much is jewelers worth", "jewelers"), ("what did jewelers get", "jewelers"),
+    ("how many points was that", None), ("what was that worth", None),
+])
+def test_how_a_word_scored_asked_in_other_words(said, word):
+    assert intents.parse(said, PLAYERS) == intents.Intent("how", word=word, text=said)
+
+
+@pytest.mark.parametrize("said", ["what did Ann score", "what is Ann's score", "what's Ann's score",
+                                  "how many points does Ann have", "what's Ann's total", "Ann's score",
+                                  "how is Ann doing"])
+def test_a_players_score_asked_by_name_is_their_sheet(said):
+    assert intents.parse(said, PLAYERS) == intents.Intent("sheet", target="Ann", text=said)
+
+
+@pytest.mark.parametrize(("said", "word"), [("how do you spell jewelers", "jewelers"), ("spell jewelers", "jewelers"),
+                                            ("how is jewelers spelled", "jewelers")])
+def test_spell_a_named_word(said, word):
+    assert intents.parse(said, PLAYERS) == intents.Intent("spell", word=word, text=said)
+
+
+def test_the_tables_questions_are_answered_in_a_game(table):
+    t = table()
+    t("Ann: jewelers\n@draw M N")
+    assert t("Ben: can you repeat that") == ["Ann draws M and N.",
+                                             "Board. 4 points: M, N; 3 points: W+1, B; 2 points: J+2, S; 1 point: L, C.",
+                                             "Round 1: Ben's turn."]
+    assert t("Ben: how do you spell that") == ["jewelers: J, E, W, E, L, E, R, S."]
+    assert t("Ben: how do you spell jigsaw") == ["jigsaw: J, I, G, S, A, W."]
+    assert t("Ben: how many points was jewelers") == t("Ben: how did jewelers score")
+    assert t("Ben: what did Ann score") == ["Ann's sheet. Regular: round 1 jewelers 15. Interrupts: none. Total 15."]
+    assert t("Ben: what are the rules")[0].startswith("Say your word alone")
+    assert t.total("Ann") == 15 and t.state.active == "Ben" and [w for w, _ in t.state.used] == ["jewelers"]

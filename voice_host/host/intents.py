@@ -21,64 +21,85 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "board": ("board", "read the board", "the board", "what's on the board", "whats on the board", "board please",
               "what is on the board", "what is the board", "show the board", "show me the board", "read out the board",
               "read the board out", "read me the board", "what tiles are on the board", "which tiles are on the board",
-              "what letters are on the board", "what are the tiles"),
+              "what letters are on the board", "what are the tiles",
+              "what letters do we have", "what are the letters", "which letters are on the board", "read out the tiles",
+              "what tiles do we have"),
     "scores": ("scores", "score", "the scores", "standings", "what's the score", "whats the score", "what is the score", "scores please",
                "total", "totals", "my total", "the totals", "what's my total", "whats my total",
                "what are the scores", "the score", "my score", "what is my score", "what's my score", "what is my total",
                "who is winning", "who's winning", "who is ahead", "who's ahead", "what are the standings",
-               "read the scores", "show the scores", "read out the scores"),
+               "read the scores", "show the scores", "read out the scores",
+               "how am i doing", "how many points do i have", "how many points have i got", "who is leading",
+               "who is in the lead", "where are we", "what are the totals"),
     "turn": ("whose turn", "whose turn is it", "turn", "who's turn", "whos turn", "who is up",
              "round", "what round", "which round", "what round is it", "which round is it",
              "who's turn is it", "who is next", "who's next", "who is up next", "who's up", "whose go", "whose go is it",
              "who goes next", "who plays next", "what round are we on", "what round are we in",
-             "which round are we on", "which round are we in"),
+             "which round are we on", "which round are we in",
+             "is it my turn", "who is playing", "am i up", "is it my go", "who goes now"),
     "words": ("words", "used words", "words used", "what words have been used", "the words",
               "what words have been played", "which words have been played", "which words have been used",
               "what words are used", "which words are used", "what has been played", "words played",
-              "the words used", "the used words", "read the words", "read out the words"),
+              "the words used", "the used words", "read the words", "read out the words",
+              "what words have we played", "which words have we used", "what has been played", "list the words",
+              "which words are taken", "what has been said", "what's been played"),
     "sheet": ("sheet", "my sheet", "scoresheet", "my scoresheet", "read my sheet", "what is on my sheet",
-              "what's on my sheet", "show my sheet", "read me my sheet", "my score sheet"),
+              "what's on my sheet", "show my sheet", "read me my sheet", "my score sheet",
+              "what have i played", "what words have i played", "read my words", "my words"),
     "sheets": ("sheets", "all sheets", "every sheet", "read the sheets", "all the sheets", "scoresheets",
                "read all the sheets", "read every sheet", "show all the sheets", "show the sheets", "everyone's sheet",
-               "all the score sheets"),
+               "all the score sheets", "read everyone's sheet", "read out all the sheets", "everybody's sheet"),
     "time": ("time", "time left", "how much time", "how much time is left", "how much time left", "timer status",
              "how long", "how long is left", "how many seconds", "seconds left", "what's the time", "whats the time",
              "how much time do we have", "how much time do i have", "how much time do we have left",
              "how much time do i have left", "how long do we have", "how long do i have", "how long do we have left",
              "how long do i have left", "how long left", "how many seconds are left", "how many seconds left",
-             "time remaining", "how much time remains", "what is the time left", "what's the time left"),
+             "time remaining", "how much time remains", "what is the time left", "what's the time left",
+             "how long is left on the timer", "how much time is on the timer", "is the timer running",
+             "how much sand is left", "how much time have i got", "time check"),
     "bag": ("bag", "the bag", "tiles left", "how many tiles", "how many tiles are left", "tiles in the bag",
             "bag count", "what's in the bag", "whats in the bag", "what is in the bag", "how many tiles are in the bag",
-            "how many tiles in the bag", "how many tiles left", "tiles remaining"),
+            "how many tiles in the bag", "how many tiles left", "tiles remaining",
+            "how many tiles are there left", "how many are left in the bag", "tiles left in the bag"),
     "interrupts": ("interrupts", "interrupts left", "how many interrupts", "how many interrupts left",
                    "how many interrupts are left", "my interrupts", "how many interrupts do i have",
-                   "how many interrupts do i have left", "interrupts remaining"),
+                   "how many interrupts do i have left", "interrupts remaining",
+                   "how many interrupts have i got", "how many interrupts are there left"),
     "voided": ("voided", "voided words", "void words", "which words were voided", "what was voided",
-               "challenged words", "what words were voided", "which words have been voided", "what has been voided"),
+               "challenged words", "what words were voided", "which words have been voided", "what has been voided",
+               "which words were challenged off", "what got voided"),
     "how": ("how did that score", "how did it score", "how was that scored", "which tiles", "what tiles",
             "how did the last word score"),
     "dice": ("dice", "the dice", "what are the dice", "what did we roll", "what's the roll", "whats the roll",
              "what is the roll", "what was the roll", "what is on the dice", "what's on the dice", "what did i roll",
-             "read the dice"),
+             "read the dice", "what do the dice say", "what did the dice say", "what are we looking for"),
     "reports": ("who owes", "who still owes", "who owes a report", "who still owes a report", "missing reports",
-                "who's missing", "whos missing", "who are we waiting for", "waiting for"),
+                "who's missing", "whos missing", "who are we waiting for", "waiting for",
+                "who hasn't reported", "who still has to report"),
     "banked": ("banked", "banked words", "my banked words", "what have i banked", "what words have i banked",
-               "which words have i banked", "what did i bank"),
+               "which words have i banked", "what did i bank", "what is in my bank", "what have i got banked"),
     "marks": ("marks", "bonus marks", "my marks", "how many marks", "how many marks do i have",
-              "how many bonus marks do i have"),
+              "how many bonus marks do i have", "how many marks have i got"),
     "penalties": ("penalty count", "how many penalties", "my penalty count", "how many penalty cards",
-                  "how many penalties do i have", "how many penalty cards do i have"),
+                  "how many penalties do i have", "how many penalty cards do i have",
+                  "how many penalty cards have i got"),
     "spell": ("spell it", "spell that", "spell", "spell the word", "spell the last word", "how is it spelled",
-              "how is that spelled"),
+              "how is that spelled", "how do you spell that", "how do you spell it", "how is that spelt",
+              "spell that word", "spell it out"),
     "brief": ("be brief", "brief mode", "less detail", "say less"),
     "full": ("full mode", "more detail", "tell me everything", "say more"),
     "slower": ("speak slower", "slow down", "talk slower", "more slowly", "slower please"),
     "faster": ("speak faster", "speed up", "talk faster", "more quickly", "faster please"),
     "louder": ("speak up", "speak louder", "volume up", "louder please", "talk louder"),
     "softer": ("speak softer", "volume down", "not so loud", "softer please", "speak quieter", "talk quieter"),
-    "repeat": ("repeat", "say that again", "say again", "again", "pardon", "what did you say"),
-    "undo": ("undo", "undo that", "take that back", "scratch that"),
-    "help": ("help", "what can i say", "commands"),
+    "repeat": ("repeat", "say that again", "say again", "again", "pardon", "what did you say", "repeat that",
+               "say it again", "what was that", "come again", "what did you just say", "one more time",
+               "i didn't catch that", "i missed that"),
+    "undo": ("undo", "undo that", "take that back", "scratch that", "take it back", "undo the last one", "undo my word",
+             "cancel that", "undo the last word"),
+    "help": ("help", "what can i say", "commands", "what are the rules", "what can we say", "what do i say",
+             "how do i play", "how do we play", "how does this work", "what are the commands", "explain the rules",
+             "what can i ask"),
     "yes": ("yes", "yeah", "yep", "i know it", "i know that word", "correct", "right"),
     "no": ("no", "nope", "never heard of it", "i don't know it", "wrong"),
     "play_what": ("play", "i play", "my word is", "my word", "interrupt", "interrupts with", "interrupt with"),
@@ -102,7 +123,15 @@ QUESTIONS = ("board", "scores", "turn", "words", "sheet", "sheets", "time", "bag
 HOST = ("repeat", "spell", "brief", "full", "slower", "faster", "louder", "softer", "help", "undo")
 """What the host itself answers: the voice, what it said, the help."""
 HOW = re.compile(r"^(?:how (?:did|does|do|much did|many points did|was|were) (\S+?)(?:'s)? (?:score|scored|get)"
-                 r"|which tiles (?:made|scored|gave) (\S+)|how was (\S+) scored)$")
+                 r"|which tiles (?:made|scored|gave) (\S+)|how was (\S+) scored"
+                 r"|how many points (?:was|is|for) (\S+)|what did (\S+) (?:score|get)"
+                 r"|(?:what|how much) (?:was|is) (\S+) worth)$")
+"""How a word scored ("how many points was jewelers"); "what did Ann score" names a player: their sheet."""
+SCORE_OF = re.compile(r"^(?:what is (.+?)'s (?:score|total)|how many points does (.+?) have|(.+?)'s (?:score|total)"
+                      r"|how is (.+?) doing)$")
+"""A player's score asked by name ("what's Ann's score"): their sheet."""
+SPELL = re.compile(r"^(?:(?:how do (?:you|i|we) )?spell (\S+)|how (?:is|was) (\S+) (?:spelled|spelt))$")
+"""Spelling a word named ("how do you spell jewelers"); "spell it" spells the last word said."""
 
 PLAY = re.compile(r"^(play|my word is|my word|i play|(?:\w+ )?interrupts?(?: with)?)\s+(\S+)$")
 WORDLIKE = re.compile(r"^[a-z]+$")
@@ -114,7 +143,7 @@ CONTRACTIONS = {"what's": "what is", "whats": "what is", "what're": "what are", 
                 "how's": "how is", "there's": "there is", "it's": "it is", "that's": "that is", "let's": "let us"}
 """Contractions said either way: "what's on the board" is "what is on the board"."""
 OPENINGS = ("can you please", "could you please", "can you tell me", "could you tell me", "can you", "could you",
-            "would you", "will you", "tell me", "tell us", "please", "hey host", "ok host", "okay host", "host")
+            "would you", "will you", "tell me", "tell us", "please", "hey host", "ok host", "okay host", "host", "sorry")
 """What a player may say before a question ("can you read the board")."""
 ENDINGS = ("please", "thanks", "thank you", "now", "again", "for me", "for us")
 """... and after it ("board please", "whose turn is it now")."""
@@ -182,7 +211,8 @@ class Intent:
     """word, challenge, flip, board, scores, turn, words, sheet, repeat, undo, help,
     yes, no, or unclear."""
     word: str | None = None
-    """For ``word``: the word as said (lower case; may hold punctuation to refuse)."""
+    """For ``word``: the word as said (lower case; may hold punctuation to refuse); for
+    ``how`` and ``spell``: the word asked about (None: the last one)."""
     target: str | None = None
     """For ``challenge`` and ``sheet``: the player named, if any."""
     text: str = ""
@@ -221,7 +251,16 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
     m = HOW.match(said)
     if m:
         word = next(g for g in m.groups() if g)
-        return Intent("how", word=None if word in ("that", "it") else word, text=text)
+        if who := find_player(word, players):  # "what did Ann score": Ann's, not a word's
+            return Intent("sheet", target=who, text=text)
+        return Intent("how", word=None if word in ("that", "it", "this") else word, text=text)
+    m = SCORE_OF.match(plain(said))
+    if m and (who := find_player(next(g for g in m.groups() if g), players)):
+        return Intent("sheet", target=who, text=text)
+    m = SPELL.match(said)
+    if m:
+        word = next(g for g in m.groups() if g)
+        return Intent("spell", word=None if word in ("that", "it", "this") else word, text=text)
     if words[0] in ("sheet", "scoresheet") and len(words) == 2:
         who = find_player(words[1], players)
         if who or words[1] not in ("please", "now", "again", "thanks"):  # nobody by that name: said so

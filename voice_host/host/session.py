@@ -116,7 +116,7 @@ class Session:
         if self.log is not None:
             self.log.append(record)
         self.records.append(record)
-        return said + self._remember(self._apply(len(self.records) - 1, quiet=quiet))
+        return said + self._apply(len(self.records) - 1, quiet=quiet)
 
     def begin(self, t: float, *, quiet: bool = False) -> list[str]:
         """Begin the game at ``t`` unless it has begun (logged: the opening is an input)."""
@@ -194,7 +194,7 @@ class Session:
         # the clock reaches the input's time before the input, whatever its source (a script,
         # typed or heard) and in a replay alike, so that a resumed game is the game played
         said = self.tick(self.t, quiet=quiet) if self.begun else []
-        return said + self._apply_input(index, record, quiet)
+        return said + self._remember(self._apply_input(index, record, quiet))  # the answer 'repeat' says again
 
     def _apply_input(self, index: int, record: Record, quiet: bool) -> list[str]:
         match record:
@@ -245,7 +245,7 @@ class Session:
             self.held.append(index)  # answered once the words said just before are settled
             return []
         if intent.kind in intents.HOST:
-            return self._host_request(intent.kind, player, quiet)
+            return self._host_request(intent.kind, player, quiet, intent.word)
         action = None
         if intent.kind not in intents.QUESTIONS:  # a question is never a game's phrase, nor a word
             action = self.interpret(intent, player, t)  # the game's own phrases come first
@@ -326,8 +326,9 @@ class Session:
             return self._refuse("moment_passed", {"word": what}, quiet)
         return self._act(index, A.PlayWord(self.t, player, what), quiet)
 
-    def _host_request(self, kind: str, player: str, quiet: bool) -> list[str]:
-        """What the host answers itself: what it said, the help, undo, its voice and detail."""
+    def _host_request(self, kind: str, player: str, quiet: bool, word: str | None = None) -> list[str]:
+        """What the host answers itself: what it said, the help, undo, its voice and detail
+        (``word``: the word named to spell, else the last word said)."""
         if kind == "repeat":
             return self._say_lines(self.last_said, quiet)
         if kind == "help":
@@ -337,7 +338,7 @@ class Session:
         if kind == "undo":
             return self._undo(player, quiet)
         if kind == "spell":
-            return self._say_lines([self.announcer.spelled(self.last_word)], quiet)
+            return self._say_lines([self.announcer.spelled(word or self.last_word)], quiet)
         if kind in ("brief", "full"):
             self.brief = kind == "brief"
             return self._say_lines([self.announcer.verbosity(self.brief)], quiet)
