@@ -170,9 +170,34 @@ class Hearing:
                 self._settle(settled)
                 self._catch_up()
             elif not self._put_right(u):
-                self.confirm.waiting.append(u)
+                self._meanwhile(u, body)
             return
         self._hear(u)
+
+    def _meanwhile(self, u: Heard, body: str) -> None:
+        """``u`` was said while a question waits and does not answer it: a question about
+        the game is answered at once, at the moment the game waits at, and the question
+        asked again; a play or a command of its own settles the question as the host
+        would (hearing.confirm.Confirm.moved_on) and is heard at once; what is owed to
+        the player asked, or an answer not its speaker's to give, waits for it."""
+        q = self.question
+        asked = intents.parse(body, self.session.players).kind
+        if asked in intents.QUESTIONS or asked in intents.HOST and asked != "undo":
+            self._hear(u, at=self.session.t)
+            if asked != "repeat":  # "repeat" says the question itself
+                self._say(self.announce.asking_again(q.speaker, q.sentence))
+            return
+        settled = self.confirm.moved_on(u, body)
+        if settled is None:
+            self.confirm.waiting.append(u)
+            if self.confirm.owed(q) and u.speaker not in (q.speaker, None) and self.understand.read(body, u.speaker)[0]:
+                self._say(self.announce.one_moment(u.speaker, q.speaker))
+            return
+        self._settle(settled)
+        if settled.again is not None:  # the word asked for, said
+            return self._catch_up()
+        self.confirm.waiting.append(u)
+        self._catch_up()
 
     def _an_input(self, body: str, u: Heard) -> bool:
         """Is ``body`` a command, or a word heard surely enough not to ask "Did you
@@ -183,9 +208,10 @@ class Hearing:
         text, match = named[2] if named is not None else self.understand.read(body, u.speaker)
         return text is not None and (match is None or match.confidence >= self.settings.confirm_below)
 
-    def _hear(self, u: Heard | Again) -> None:
+    def _hear(self, u: Heard | Again, at: float | None = None) -> None:
         """The host's questions in order; the first that settles the utterance ends it.
-        A word said again (an answer) is the word asked about, never a correction."""
+        A word said again (an answer) is the word asked about, never a correction.
+        ``at``: the time its input is played at (else when it was said)."""
         if not isinstance(u, Again) and self._put_right(u):                    # put right?
             return
         body = intents.normalize(u.body or u.text)
@@ -201,7 +227,7 @@ class Hearing:
             return
         if sentence is not None:
             self._say(sentence)
-        self._take(Said(u.start, speaker, text, u.text))
+        self._take(Said(u.start if at is None else at, speaker, text, u.text))
 
     def _catch_up(self) -> None:
         """Hear what was said while a question was open, in order, until a new question."""
@@ -245,6 +271,7 @@ class Hearing:
     def _ask(self, q: Question, sentence: str) -> None:
         if q.kind == "again":
             self._missed()
+        q.sentence = sentence
         self.confirm.question = q
         if self.expect is not None:  # the answers; a word asked for again is any word
             self.expect(None if q.kind == "again" else ["yes", "no", *q.options, *self.session.players])

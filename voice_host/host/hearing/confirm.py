@@ -73,6 +73,8 @@ class Question:
     """The word is already the one said again on the host's asking: not asked for again."""
     refused: str | None = None
     """For "word" and "again": the word its player said no to (heard.Again.refused)."""
+    sentence: str = ""
+    """What the host asked, to ask it again after answering something else meanwhile."""
 
 
 @dataclass
@@ -302,8 +304,36 @@ class Confirm(Stage):
     def unanswered(self, q: Question) -> Settled:
         """Nobody answered in time: the host takes its best guess and says so, keeps its
         guess of the player, or drops the word and says so."""
-        if q.kind == "word" and not q.fits and not q.retry:  # what fit no word well is not played on a guess
+        if q.kind == "word" and self.owed(q):  # what fit no word well is not played on a guess: asked for
             return self._ask_again(q, q.asked_at + self.settings.answer_within, self.announce.missed_word(q.speaker))
+        return self._as_unanswered(q)
+
+    @staticmethod
+    def owed(q: Question) -> bool:
+        """Whether the host asks ``q``'s player for the word before the game goes on (the
+        word was missed, or fit no word well): the table's next word waits for theirs."""
+        return q.kind == "again" or (q.kind == "word" and not q.fits and not q.retry)
+
+    def moved_on(self, u: Heard, body: str) -> Settled | None:
+        """``u``, said while the open question waits, is no answer to it but a play or a
+        command of its own (the hearing answers questions about the game itself). Going
+        on settles the question as the host would have unanswered (its best guess, its
+        guess of the player), unless the host owes the player asked a chance to say the
+        word (:meth:`owed`): then the player asked who says a word says it again (what
+        the host would ask for: a question misheard as a word, then the player's real
+        word), and another player's input waits (None). An answer that is not the
+        speaker's to give ("yes" from another player) waits too."""
+        q = self.question
+        said = intents.parse(body, self.session.players).kind
+        if said in ("yes", "no") or body in q.options or body in ORDINALS or is_spelled(body):
+            return None  # an answer, not theirs to give
+        if q.kind == "word" and u.speaker == q.speaker and self.owed(q) and said in ("word", "unclear"):
+            return self._again(q, u, body)  # what the host would ask for: the word, said again
+        return None if self.owed(q) else self._as_unanswered(q)
+
+    def _as_unanswered(self, q: Question) -> Settled:
+        """The host's own settling of ``q``: its best guess taken and said, its guess of
+        the player kept, or the word left out and said so."""
         if q.kind == "again" or (q.kind == "word" and not q.fits):
             return Settled(say=self.announce.left_out_again(q.speaker))
         if q.kind in ("word", "spelling"):
