@@ -13,6 +13,7 @@ Nothing here can change the game: the server only reads what it was last handed.
 from __future__ import annotations
 
 import sys
+import time
 from collections import deque
 
 from voice_host.display import server as _server
@@ -29,8 +30,11 @@ class Display:
     """The page for one game: ``Display.open(host, port)``, ``follow(session)``,
     ``said(line)`` after each sentence, ``close()`` at the end."""
 
-    def __init__(self, sock, extra=None, tls=None, private=False) -> None:
-        self.server = _server.Server(sock, extra, tls, private)
+    def __init__(self, sock, extra=None, tls=None, private=False, clock=time.monotonic) -> None:
+        self.clock = clock
+        """The server's clock (seconds): a timer's deadline is on it, and every page is told
+        its time when served, so a page opened late counts down from the right second."""
+        self.server = _server.Server(sock, extra, tls, private, clock=clock)
         self.scheme = "https" if tls else "http"
         self.host, self.port = sock.getsockname()[:2]
         self.session = None
@@ -45,11 +49,12 @@ class Display:
 
     @classmethod
     def open(cls, host: str = DEFAULT_HOST, port: int | None = None, extra=None, tls=None,
-             private: bool = False) -> "Display":
+             private: bool = False, clock=time.monotonic) -> "Display":
         """Serve the page on ``host``:``port`` (None: the usual port, or any free one
         when another program has it); a UserError when it can't. ``extra(server)``: more
         routes (the phones'); ``tls``: (certificate, key) files, to serve HTTPS;
-        ``private``: the scoreboard to this machine only (the extra routes to anyone)."""
+        ``private``: the scoreboard to this machine only (the extra routes to anyone); ``clock``: the
+        server's, a timer's deadline is on it."""
         try:
             sock = _server.bind(host, DEFAULT_PORT if port is None else port)
         except OSError as exc:
@@ -63,7 +68,7 @@ class Display:
                                 "choose another with --display-port.") from None
             else:
                 raise UserError(cannot(host, exc)) from None
-        display = cls(sock, extra, tls, private)
+        display = cls(sock, extra, tls, private, clock)
         display.server.start()
         return display
 
@@ -71,6 +76,14 @@ class Display:
     def url(self) -> str:
         """The address to open: on this machine, or (every address) from another device."""
         return f"{self.scheme}://{_server.reachable_address(self.host)}:{self.port}/"
+
+    @property
+    def scoreboard_url(self) -> str:
+        """Where the scoreboard opens: this machine's own address when it answers this
+        machine alone (with --phones the network address is the phones'), else ``url``."""
+        if self.server.private:
+            return f"{self.scheme}://127.0.0.1:{self.port}/"
+        return self.url
 
     def follow(self, session) -> None:
         """Show ``session``'s game from now on (its state now, before anything is said)."""
@@ -90,7 +103,10 @@ class Display:
         if self.session is None or self.failed:
             return
         try:
-            message = {"version": self.count, "view": view(self.session.game),
+            shown = view(self.session.game)
+            if shown["timer"] is not None and shown["timer"]["left"] is not None:
+                shown["timer"]["deadline"] = round(self.clock() + shown["timer"]["left"], 3)
+            message = {"version": self.count, "view": shown,
                        "said": [{"n": n, "line": line} for n, line in self.lines], **(self.also() if self.also else {})}
             self.server.publish(_server.dumps(message))
         except Exception as exc:  # noqa: BLE001  the game goes on without its page
@@ -129,7 +145,8 @@ def from_options(args, phones=None) -> Display | None:
         from voice_host import phones as _phones
 
         display = _phones.serve(phones, host.strip() if host else None, port)
-        print(f"display: {display.url} shows the game as it goes; open it in a browser.", flush=True)
+        print(f"display: {display.scoreboard_url} shows the game as it goes; open it in a browser on this machine.",
+              flush=True)
         print(_phones.how_to_join(phones, display), flush=True)
         return display
     display = Display.open(host.strip() if host else DEFAULT_HOST, port)
@@ -139,7 +156,7 @@ def from_options(args, phones=None) -> Display | None:
 
 def announcement(display: Display) -> str:
     """What the host says about the page at the start of a live game."""
-    return f"The scoreboard is on screen at {display.url}."
+    return f"The scoreboard is on screen at {display.scoreboard_url}."
 
 
 def cannot(host: str, exc: OSError) -> str:

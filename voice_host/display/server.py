@@ -70,8 +70,11 @@ class Server:
     """The web server in its thread; ``publish(message)`` from any thread."""
 
     def __init__(self, sock: socket.socket, extra: Callable | None = None,
-                 tls: tuple[str, str] | None = None, private: bool = False, log: Path | None = None) -> None:
+                 tls: tuple[str, str] | None = None, private: bool = False, log: Path | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.sock = sock
+        self.clock = clock
+        """Its time is each message's ``now`` as it is sent (a timer's deadline is on it)."""
         self.hosts = own_hosts(*sock.getsockname()[:2])
         """The Host headers it answers (its own addresses and names, with its port)."""
         self.origins = {f"{'https' if tls else 'http'}://{host}" for host in self.hosts}
@@ -113,8 +116,11 @@ class Server:
                 pass
 
     def latest(self) -> tuple[int, str]:
+        """The latest message, stamped with the server's time now (``now``): a page counts a
+        timer down from its deadline, however long after the state it is served."""
         with self.lock:
-            return self.version, self.message
+            version, message = self.version, self.message
+        return version, stamped(message, self.clock())
 
     def start(self, timeout: float = 30.0) -> None:
         self.thread.start()
@@ -411,6 +417,12 @@ def reachable_address(host: str) -> str:
             return socket.gethostbyname(socket.gethostname())
         except OSError:
             return socket.gethostname()
+
+
+def stamped(message: str, now: float) -> str:
+    """A message (a JSON object's text) with ``"now"`` first in it."""
+    rest = message.strip()[1:].lstrip()
+    return f'{{"now":{round(now, 3)}' + ("}" if rest == "}" else "," + rest)
 
 
 def dumps(message: dict) -> str:

@@ -80,7 +80,8 @@ def player(p: dict, unit: str) -> dict:
             notes.append("does not count")
         words.append({"word": "no word" if w.get("word") is None else w["word"], "score": w.get("score"),
                       "note": ", ".join(notes), "counts": bool(w.get("counts", True))})
-    return {"name": p["name"], "total": p.get("total", 0), "unit": unit + "s", "facts": [], "words": words}
+    total = p.get("total", 0)
+    return {"name": p["name"], "total": total, "unit": unit if total == 1 else unit + "s", "facts": [], "words": words}
 
 
 def round_of(result: dict) -> str:

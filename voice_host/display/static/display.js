@@ -47,7 +47,8 @@
         tile.dataset.letter = t.letter;
         tile.dataset.points = t.points;
         tile.appendChild(el("span", "letter", t.letter));
-        tile.appendChild(el("span", "points", t.points + (t.points === 1 ? " pt" : " pts")));
+        const base = t.points - (t.bonus || 0);  // the column's points; the bonus is shown beside them, added once
+        tile.appendChild(el("span", "points", base + (base === 1 ? " pt" : " pts")));
         if (t.bonus) tile.appendChild(el("span", "bonus", "◆ +" + t.bonus));
         tiles.appendChild(tile);
       }
@@ -95,8 +96,12 @@
 
   function showTimer() {
     const node = $("timer");
-    if (!timer) { node.hidden = true; return; }
-    const left = Math.max(0, Math.ceil(timer.left - (performance.now() - timer.at) / 1000));
+    const left = timer ? Math.ceil(timer.left - (performance.now() - timer.at) / 1000) : 0;
+    if (left <= 0) {  // run out (or none): nothing stale is shown
+      if (timer) { timer = null; fit(); }
+      node.hidden = true;
+      return;
+    }
     node.hidden = false;
     node.textContent = timer.label + ": " + left + (left === 1 ? " second" : " seconds") +
       (timer.holder ? " · " + timer.holder : "");
@@ -134,7 +139,11 @@
     turn.textContent = v.finished ? "Game over" + (v.winners.length ? ": " + v.winners.join(" and ") + " won" : "")
       : v.turn ? "▶ " + v.turn + "'s turn" : "";
     turn.dataset.turn = v.turn || "";
-    timer = v.timer ? Object.assign({at: performance.now()}, v.timer) : null;
+    // the seconds left when this message was sent: its deadline less the server's time then
+    const left = !v.timer ? null : (typeof v.timer.deadline === "number" && typeof message.now === "number")
+      ? v.timer.deadline - message.now : v.timer.left;
+    timer = v.timer && left !== null ? Object.assign({}, v.timer, {left: left, at: performance.now()}) : null;
+    $("timer").dataset.left = timer ? left.toFixed(1) : "";
     showTimer();
     board(v.board);
     $("facts-section").hidden = !v.facts.length;
@@ -142,6 +151,49 @@
     players(v.players);
     said(message.said || []);
     join(message.join);
+    fit();
+  }
+
+  // ---------------------------------------------------------------- one screen
+  // The whole view fits the window, never scrolled: when it would not, the sentences said
+  // before go first (oldest first), then each player's words shorten to the latest ones,
+  // then the print shrinks a step at a time, then the word lists shorten further.
+  function overflows() {
+    const page = document.documentElement;
+    return page.scrollHeight > window.innerHeight + 1 || page.scrollWidth > window.innerWidth + 1;
+  }
+
+  function keepWords(most) {  // each player's latest `most` words; "+ N earlier" for the rest
+    for (const list of document.querySelectorAll("#players .words")) {
+      const words = [...list.querySelectorAll(".word")];
+      let more = list.querySelector(".more");
+      const hidden = Math.max(0, words.length - most);
+      words.forEach((w, i) => { w.hidden = i < hidden; });
+      if (!hidden) { if (more) more.remove(); continue; }
+      if (!more) { more = el("li", "more"); list.insertBefore(more, list.firstChild); }
+      more.textContent = "+ " + hidden + (hidden === 1 ? " earlier word" : " earlier words");
+    }
+  }
+
+  function keepEarlier(most) {
+    const items = [...document.querySelectorAll("#earlier li")];
+    items.forEach((item, i) => { item.hidden = i >= most; });  // newest first
+    document.querySelector(".area-earlier").hidden = most === 0 || !items.length;
+  }
+
+  function fit() {
+    const root = document.documentElement;
+    root.style.fontSize = "";
+    const most = Math.max(0, ...[...document.querySelectorAll("#players .words")].map(
+      (l) => l.querySelectorAll(".word").length));
+    const earlier = document.querySelectorAll("#earlier li").length;
+    keepWords(most);
+    keepEarlier(earlier);
+    for (let n = earlier - 1; n >= 0 && overflows(); n--) keepEarlier(n);
+    for (let n = most - 1; n >= 3 && overflows(); n--) keepWords(n);
+    const base = parseFloat(getComputedStyle(root).fontSize);
+    for (let scale = 0.95; scale >= 0.5 && overflows(); scale -= 0.05) root.style.fontSize = (base * scale) + "px";
+    for (let n = Math.min(most, 3) - 1; n >= 0 && overflows(); n--) keepWords(n);
   }
 
   function theme(name) {
@@ -169,6 +221,7 @@
       draw(first);
     } catch (e) { /* the stream brings the state */ }
     setInterval(showTimer, 250);
+    window.addEventListener("resize", fit);
     if (!window.EventSource) return;
     const source = new EventSource("/events");
     source.onopen = () => { $("connection").textContent = "● Live"; };
