@@ -104,3 +104,215 @@ def test_a_scoreboard_for_this_machine_alone_gives_an_address_this_machine_can_o
             assert answer.status == 200
     finally:
         display.close()
+
+
+# ---------------------------------------------------------------------- in headless Chromium
+import pytest  # noqa: E402
+import support  # noqa: E402
+
+SIZES = {"TV": (1920, 1080), "laptop": (1280, 720), "tablet": (800, 1280)}
+"""The windows the page must fill without scrolling: a TV, a laptop, a tablet upright."""
+
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+WORDS = ("extraordinary", "jewelers", "cowbell", "jackals", "wildcards", "bewildering", "jawbones", "jigsaw", "quagmire",
+         "counterfeiting", "lumberjacks", "zephyrs", "paragraphs", "backgammon", "flummoxed", "showjumping", "hijackers",
+         "overwhelming", "sportsmanship", "kaleidoscope", "labyrinths", "marshmallows", "nightingale", "onslaughts",
+         "pawnbrokers", "quarterbacks", "rhapsodies", "switchblade", "thunderclaps", "vouchsafing", "hovercraft",
+         "dumbfounded", "earthquakes", "gingerbread", "fingerprints", "grasshoppers", "handkerchief", "ironmongery",
+         "jellyfish", "knighthood", "lighthouses", "mockingbird", "nutcrackers", "oxygenated", "pickpockets",
+         "quicksilver", "rattlesnakes", "scarecrows", "toothbrushes", "umbrellas", "volcanoes", "woodpeckers",
+         "xylophones", "yachtsmen", "zigzagging", "blacksmith", "candlestick", "daydreaming", "eavesdropping",
+         "firecrackers", "goldfinches", "honeycombed", "inkwells", "juxtaposed", "kingfishers", "lollipops")
+
+
+def words():
+    yield from WORDS
+
+
+def plays(game: str) -> tuple[str, dict, list[str]]:
+    """Each game at its largest table: its players, its settings (a short game), and the
+    lines of a whole game, long words on every sheet."""
+    w = words()
+    if game == "prolix-classic":
+        return ",".join(NAMES[:5]), {"prolix": {"rounds_4_5_players": 3}}, [
+            f"{p}: {next(w)}" for _ in range(3) for p in NAMES[:5]]
+    if game == "prolix-solo":
+        return "Ann", {"prolix": {"solo_targets": [15, 32]}}, [
+            f"Ann: {next(w)}", f"Ann: {next(w)}", f"Ann: {next(w)}", "@wait 50", f"Ann: {next(w)}", f"Ann: {next(w)}",
+            "@wait 50"]
+    if game == "prolix-duel":
+        return "Ann,Ben", {"prolix": {"duel_marks": 3}}, [f"{p}: {next(w)}" for _ in range(12) for p in ("Ann", "Ben")]
+    if game == "prolix-redux":
+        return ",".join(NAMES), {"prolix": {"redux_rounds": 6}}, [f"{p}: {next(w)}" for _ in range(10) for p in NAMES]
+    if game == "phlounder":
+        return ",".join(NAMES), {"phlounder": {"rounds": 3}}, [
+            line for _ in range(3) for line in ("@dice 5N", "Ben: bell", "Ben: table", "Ann: chair, unused 1",
+                                                "Cat: no word", "Dan: house, unused 2", "Eve: no word", "Fay: no word")]
+    if game == "dexikon":
+        return ",".join(NAMES[:5]), {"dexikon": {"variant": "quick"}}, [
+            *(f"{p}: bank {next(w)} for {5 + i}" for i in range(5) for p in NAMES[:5]), "@wait 15",
+            *(f"{p}: last word {next(w)} for 9" for p in NAMES[:5]), "@wait 20"]
+    assert game == "road"
+    return ",".join(NAMES[:4]), {}, [*(f"{p}: play {next(w)} for 12, {next(w)} for 8 with 5 tiles"
+                                       for _ in range(3) for p in NAMES[:4]),
+                                     "Ann: bag empty", *(f"{p}: pass" for p in NAMES[:4])]
+
+
+GAMES = ("prolix-classic", "prolix-solo", "prolix-duel", "prolix-redux", "phlounder", "dexikon", "road")
+
+MEASURE = """
+const [width, height] = arguments;
+if (window.innerWidth !== width || window.innerHeight !== height
+    || document.documentElement.dataset.fitted !== width + 'x' + height + ':' + document.documentElement.dataset.version) {
+  return null;
+}
+const page = document.documentElement;
+const outside = [];
+const seen = (node) => node.offsetParent !== null || getComputedStyle(node).position === 'fixed';
+const check = (what, node) => {
+  if (!node || !seen(node)) return;
+  const r = node.getBoundingClientRect();
+  if (r.top < -1 || r.left < -1 || r.bottom > height + 1 || r.right > width + 1) outside.push(what);
+};
+check('title', document.getElementById('title'));
+check('said', document.getElementById('said'));
+check('turn', document.getElementById('turn'));
+check('timer', document.getElementById('timer'));
+document.querySelectorAll('.tile').forEach((t, i) => check('tile ' + i, t));
+const players = {};
+for (const card of document.querySelectorAll('.player')) {
+  const name = card.dataset.name;
+  check(name + "'s card", card);
+  check(name + "'s total", card.querySelector('.total'));
+  const shown = [...card.querySelectorAll('.word')].filter(seen);
+  shown.forEach((w) => check(name + "'s " + w.dataset.word, w));
+  if (card.scrollWidth > card.clientWidth + 1) outside.push(name + "'s card is too narrow for it");
+  players[name] = {words: shown.map((w) => w.dataset.word),
+                   all: card.querySelectorAll('.word').length,
+                   winner: !!card.querySelector('.winner-badge')};
+}
+const content = Math.max(...[...document.body.children].filter(seen).map((n) => n.getBoundingClientRect().bottom));
+return {height: page.scrollHeight, width: page.scrollWidth, content: Math.ceil(content), outside: outside, players: players,
+        font: getComputedStyle(page).fontSize};
+"""
+
+MEASURED: dict[str, dict[str, str]] = {}
+"""How far down the page's content reaches at each size, by game and moment (printed by
+the last test)."""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = support.chromium("--window-size=1280,720", "--hide-scrollbars")
+    driver.set_page_load_timeout(90)
+    yield driver
+    driver.quit()
+
+
+def at_size(browser, width: int, height: int) -> dict:
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    return support.wait_for(lambda: browser.execute_script(MEASURE, width, height),
+                            f"the page fitted to {width}x{height}", 90)
+
+
+def fits(browser, game: str, moment: str, sheets: dict) -> None:
+    """The whole view inside each window: nothing below the fold or beside it, every
+    player's card and total, each player's latest word (``sheets``: their words)."""
+    for size, (width, height) in SIZES.items():
+        page = at_size(browser, width, height)
+        MEASURED.setdefault(f"{game} ({moment})", {})[size] = f"{page['content']} px (print {page['font']})"
+        assert page["outside"] == [], (game, moment, size, page)
+        assert page["height"] <= height and page["width"] <= width, (game, moment, size, page)
+        for name, said in sheets.items():
+            shown = page["players"][name]["words"]
+            assert page["players"][name]["all"] == len(said), (game, size, name)
+            if said:
+                assert shown and shown == said[-len(shown):], (game, moment, size, name, shown)  # the latest ones
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_whole_page_fits_one_screen_at_a_tv_a_laptop_and_a_tablet_mid_game_and_at_the_end(browser, words, game):
+    from voice_host.display import Display
+
+    players, sections, lines = plays(game)
+    t = support.Table(words, players, game=game, start=None if game == "prolix-solo" else "Ann", board=None,
+                      sections=sections)
+    display = Display.open("127.0.0.1", 0)
+    heard = t.session.speak
+    t.session.speak = lambda line: (heard(line), display.said(line))
+    display.follow(t.session)
+    try:
+        browser.get(display.url)
+        half = len(lines) // 2
+        t("\n".join(lines[:half]))
+        sheets = {p["name"]: [w["word"] for w in p["words"]] for p in view(t.game)["players"]}
+        fits(browser, game, "mid-game", sheets)
+        t("\n".join(lines[half:]))
+        assert t.game.finished, t.heard[-3:]
+        shown = view(t.game)
+        sheets = {p["name"]: [w["word"] for w in p["words"]] for p in shown["players"]}
+        fits(browser, game, "end", sheets)
+        page = browser.execute_script(MEASURE, *SIZES["tablet"])
+        assert all(page["players"][w]["winner"] for w in shown["winners"])  # on screen, as every card
+        assert shown["winners"] or game == "prolix-solo"  # a solo game below its target is lost
+    finally:
+        display.close()
+
+
+def test_the_page_heights_measured(capsys):
+    with capsys.disabled():
+        for game, sizes in MEASURED.items():
+            print(f"\n{game}: " + ", ".join(f"{size} {h}" for size, h in sizes.items()), end="")
+
+
+TIMER = """return {left: document.getElementById('timer').dataset.left,
+                   shown: document.getElementById('timer').hidden ? null : document.getElementById('timer').textContent};"""
+
+
+def test_a_page_opened_mid_turn_counts_down_from_the_deadline_and_shows_nothing_once_it_is_out(browser, table):
+    clock = Clock()
+    t, display = flipped(table, clock)
+    try:
+        clock.now = 105.0  # opened 5 s after the flip
+        browser.get(display.url)
+        timer = support.wait_for(lambda: browser.execute_script(TIMER), "the page's timer", 90)
+        assert timer["left"] == "40.0"
+        assert timer["shown"].startswith("Sand timer: ") and timer["shown"].endswith(" seconds · Cat")
+        clock.now = 146.0  # opened after the sand ran out, before the host said anything more
+        browser.get(display.url)
+        timer = support.wait_for(lambda: browser.execute_script(TIMER), "the page's timer", 90)
+        assert timer == {"left": "", "shown": None}
+    finally:
+        display.close()
+
+
+def test_a_rare_tile_shows_its_columns_points_and_its_bonus_once(browser, table):
+    from voice_host.display import Display
+
+    t = table()
+    display = Display.open("127.0.0.1", 0)
+    display.follow(t.session)
+    try:
+        browser.get(display.url)
+        rare = support.wait_for(lambda: browser.execute_script(
+            "return [...document.querySelectorAll('.tile.rare')].map((t) => t.textContent)"), "the rare tiles", 90)
+        assert rare == ["W4 pts◆ +1", "J3 pts◆ +2"]
+    finally:
+        display.close()
+
+
+def test_a_long_name_with_markup_stays_inside_its_card(browser, table):
+    from voice_host.display import Display
+
+    name = "<b>Bartholomew-Fitzwilliam-Montgomery</b>"
+    t = table(f"Ann,{name},Cat,Dan,Eve")
+    display = Display.open("127.0.0.1", 0)
+    display.follow(t.session)
+    try:
+        browser.get(display.url)
+        for width, height in SIZES.values():
+            page = at_size(browser, width, height)
+            assert page["outside"] == [], (width, height, page["outside"])
+    finally:
+        display.close()

@@ -142,7 +142,7 @@
     // the seconds left when this message was sent: its deadline less the server's time then
     const left = !v.timer ? null : (typeof v.timer.deadline === "number" && typeof message.now === "number")
       ? v.timer.deadline - message.now : v.timer.left;
-    timer = v.timer && left !== null ? Object.assign({}, v.timer, {left: left, at: performance.now()}) : null;
+    timer = v.timer && left > 0 ? Object.assign({}, v.timer, {left: left, at: performance.now()}) : null;
     $("timer").dataset.left = timer ? left.toFixed(1) : "";
     showTimer();
     board(v.board);
@@ -156,11 +156,12 @@
 
   // ---------------------------------------------------------------- one screen
   // The whole view fits the window, never scrolled: when it would not, the sentences said
-  // before go first (oldest first), then each player's words shorten to the latest ones,
-  // then the print shrinks a step at a time, then the word lists shorten further.
+  // before go first (oldest first), then each player's words shorten to their latest 3,
+  // then the print shrinks a little (to 85%), then the lists shorten to the latest word,
+  // then the print shrinks on (to half, at most).
   function overflows() {
     const page = document.documentElement;
-    return page.scrollHeight > window.innerHeight + 1 || page.scrollWidth > window.innerWidth + 1;
+    return page.scrollHeight > window.innerHeight || page.scrollWidth > window.innerWidth;
   }
 
   function keepWords(most) {  // each player's latest `most` words; "+ N earlier" for the rest
@@ -192,8 +193,11 @@
     for (let n = earlier - 1; n >= 0 && overflows(); n--) keepEarlier(n);
     for (let n = most - 1; n >= 3 && overflows(); n--) keepWords(n);
     const base = parseFloat(getComputedStyle(root).fontSize);
-    for (let scale = 0.95; scale >= 0.5 && overflows(); scale -= 0.05) root.style.fontSize = (base * scale) + "px";
-    for (let n = Math.min(most, 3) - 1; n >= 0 && overflows(); n--) keepWords(n);
+    let scale = 1;
+    for (; scale > 0.86 && overflows(); scale -= 0.05) root.style.fontSize = (base * (scale - 0.05)) + "px";
+    for (let n = Math.min(most, 3) - 1; n >= 1 && overflows(); n--) keepWords(n);
+    for (; scale > 0.5 && overflows(); scale -= 0.05) root.style.fontSize = (base * (scale - 0.05)) + "px";
+    root.dataset.fitted = window.innerWidth + "x" + window.innerHeight + ":" + root.dataset.version;
   }
 
   function theme(name) {
