@@ -15,6 +15,7 @@ import select
 import shlex
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -203,9 +204,10 @@ def answer_phones(session: Session, phones, asked: tuple[str, str | None]) -> st
 
 
 def typed_requests(session: Session, phones, stream) -> Callable[[], list[str]]:
-    """With --phones at a terminal, the requests about the phones typed there ("new
-    code", "Ann: free Ben's phone"), read in a thread: a callable giving the sentences
-    that answer what was typed since last asked (the game's thread says them)."""
+    """With --phones at a terminal, the lines typed there, read in a thread: a callable
+    that answers what was typed since last asked, on the game's thread. A request about
+    the phones ("new code", "Ann: free Ben's phone") is answered; a game's line ("Ann:
+    jewelers", "@draw M N") is played as typed, now; anything else is told how to type."""
     import queue
     import threading
 
@@ -222,11 +224,16 @@ def typed_requests(session: Session, phones, stream) -> Callable[[], list[str]]:
     def answers() -> list[str]:
         said = []
         while not lines.empty():
-            text = lines.get().strip()
+            raw = lines.get()
+            text = raw.strip()
             if not text:
                 continue
             text = text.split(":", 1)[1] if ":" in text.split()[0] else text  # "Ann: new code"
             asked = phones_request(text, session.players)
+            record = None if asked else parse_line(raw, getattr(session, "t", 0.0), 0)
+            if isinstance(record, (Said, Directive)):  # "Ann: jewelers", "@draw M N": played as typed, now
+                session.feed(replace(record, t=session.t))
+                continue
             said.append(answer_phones(session, phones, asked) if asked else session.announcer.phones_typed())
         return said
     return answers

@@ -133,3 +133,24 @@ def test_a_draw_over_the_limits_says_how_many_tiles_to_set_aside(table):
 def test_a_board_of_the_wrong_size_says_how_many_tiles_it_needs(table):
     t = table(start=None, board=None)
     assert t("@board A B C")[:1] == ["A board has 8 tiles, not 3: give all 8, leftmost column first, top before bottom."]
+
+
+def test_a_line_typed_at_the_hosts_terminal_beside_the_phones_is_played_as_typed(table):
+    import io
+
+    from support import wait_for
+
+    from voice_host.app import typed_requests
+    from voice_host.host.announce import Announcer
+    from voice_host.phones import Phones
+
+    t = table()
+    answers = typed_requests(t.session, Phones(t.session.players), io.StringIO("Ann: jewelers\njewelers\n"))
+    said: list[str] = []
+    wait_for(lambda: said.extend(answers()) or len(said) >= 1, "the typed lines answered", 60)
+    t.session.settle()
+    assert t.heard[-2:] == ["Ann scores 15 points for jewelers.", "Ann, draw 2 tiles and tell me the letters."]
+    assert said == [Announcer().phones_typed()] and t.total("Ann") == 15
+    assert Announcer().phones_typed() == ("With phones, the players' words are heard; type a line with its player's "
+                                          "name first, like 'Ann: jewelers', or 'new code' or 'free Ann's phone' to "
+                                          "manage the phones.")

@@ -158,8 +158,8 @@ class HostSentences:
                 "Say 'new code' if you want a fresh one.")
 
     def phones_typed(self) -> str:
-        return ("With phones, the words are heard, not typed; type 'new code' or 'free Ann's phone' to "
-                "manage the phones.")
+        return ("With phones, the players' words are heard; type a line with its player's name first, like "
+                "'Ann: jewelers', or 'new code' or 'free Ann's phone' to manage the phones.")
 
     def phones_new_code(self, code: str) -> str:
         return f"The new join code is {' '.join(code)}; the old one no longer works."
