@@ -57,3 +57,8 @@ def test_each_phrase_the_readme_shows_is_understood_by_its_game(play):
         _, lines = play(setup + said.strip() + "\n", players, game=name)
         refused = [x for x in lines if "I didn't catch" in x or "I can't" in x or "isn't" in x]
         assert not refused, (said, lines)
+
+
+def test_the_readme_is_at_most_170_lines():
+    assert len(README.splitlines()) <= 170
+
