@@ -30,7 +30,7 @@ GAMES = (  # file, game, players, setup, script, theme
 )
 
 
-def take(folder: Path, size: str = "1280,1100") -> list[Path]:
+def take(folder: Path, size: str = "1280,720") -> list[Path]:
     from voice_host import config
     from voice_host.app import load_words
     from voice_host.display import Display
