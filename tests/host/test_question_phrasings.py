@@ -161,3 +161,22 @@ def test_the_tables_questions_are_answered_in_a_game(table):
     assert t("Ben: what did Ann score") == ["Ann's sheet. Regular: round 1 jewelers 15. Interrupts: none. Total 15."]
     assert t("Ben: what are the rules")[0].startswith("Say your word alone")
     assert t.total("Ann") == 15 and t.state.active == "Ben" and [w for w, _ in t.state.used] == ["jewelers"]
+
+
+def test_the_tables_questions_heard_aloud_are_answered(table):
+    from support import Heard, said
+
+    from voice_host.host.hearing import Hearing, HearingSettings
+
+    t = table()
+    t("Ann: jewelers\n@draw M N")
+    hearing = Hearing(t.session, t.session.words, HearingSettings())
+    assert said(t, hearing, Heard(10, "how many points was jewelers", "Ben")) == [
+        "jewelers, Ann's word in round 1: W 5, J 5, S 3, L 2: 15."]
+    assert said(t, hearing, Heard(12, "what did Ann score", "Cat")) == [
+        "Ann's sheet. Regular: round 1 jewelers 15. Interrupts: none. Total 15."]
+    assert said(t, hearing, Heard(14, "can you repeat that", "Cat")) == [
+        "Ann's sheet. Regular: round 1 jewelers 15. Interrupts: none. Total 15."]
+    assert said(t, hearing, Heard(16, "how do you spell that", "Ben")) == ["jewelers: J, E, W, E, L, E, R, S."]
+    assert said(t, hearing, Heard(18, "what are the rules", "Ben"))[0].startswith("Say your word alone")
+    assert t.total("Ann") == 15 and t.state.active == "Ben" and [w for w, _ in t.state.used] == ["jewelers"]
