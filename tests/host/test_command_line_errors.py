@@ -146,3 +146,15 @@ def test_voice_host_version_says_the_version(capsys):
         cli.main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out == f"voice-host {version('voice-host')}\n"
+
+
+def test_a_name_of_two_words_can_be_challenged_and_asked_about(table):
+    from voice_host.host import intents
+
+    players = ["Mary Jane", "Ben", "Cat"]
+    assert intents.parse("challenge Mary Jane", players) == intents.Intent("challenge", target="Mary Jane",
+                                                                           text="challenge Mary Jane")
+    assert intents.parse("challenge Mary Jane's word", players).target == "Mary Jane"
+    assert intents.parse("sheet Mary Jane", players).target == "Mary Jane"
+    assert intents.parse("Mary Jane's sheet", players).target == "Mary Jane"
+    assert intents.phones_request("free Mary Jane's phone", players) == ("free", "Mary Jane")

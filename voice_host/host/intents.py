@@ -241,9 +241,10 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
     words = said.split()
     if not words:
         return Intent("unclear", text=text)
-    # "challenge bob", "challenge bob's word"; "sheet bob", "bob's sheet"
-    if words[0] == "challenge" and len(words) in (2, 3):
-        who = find_player(words[1].removesuffix("'s"), players)
+    # "challenge bob", "challenge bob's word", "challenge mary jane"; "sheet bob", "bob's sheet"
+    if words[0] == "challenge" and len(words) >= 2:
+        named = " ".join(words[1:])
+        who = find_player(named.removesuffix(" word").removesuffix("'s"), players)
         if who:
             return Intent("challenge", target=who, text=text)
     if words[0] == "challenge" and len(words) == 2 and words[1] not in ("that", "it", "this"):
@@ -261,6 +262,11 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
     if m:
         word = next(g for g in m.groups() if g)
         return Intent("spell", word=None if word in ("that", "it", "this") else word, text=text)
+    if words[0] in ("sheet", "scoresheet") and len(words) > 2 and (who := find_player(" ".join(words[1:]), players)):
+        return Intent("sheet", target=who, text=text)  # "sheet mary jane"
+    if len(words) > 2 and words[-1] in ("sheet", "scoresheet") and words[-2].endswith("'s") \
+            and (who := find_player(" ".join(words[:-1])[:-2], players)):
+        return Intent("sheet", target=who, text=text)  # "mary jane's sheet"
     if words[0] in ("sheet", "scoresheet") and len(words) == 2:
         who = find_player(words[1], players)
         if who or words[1] not in ("please", "now", "again", "thanks"):  # nobody by that name: said so
@@ -281,7 +287,7 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
 NEW_CODE = ("new code", "new join code", "a new code", "change the code", "change the join code",
             "give us a new code")
 """The table asks the phones' join code be changed (``--phones``): never a game's input."""
-FREE_PHONE = re.compile(r"^(?:free|disconnect|drop|release) (\S+?)(?:'s)? phone$")
+FREE_PHONE = re.compile(r"^(?:free|disconnect|drop|release) (.+?)(?:'s)? phone$")
 
 
 def phones_request(text: str, players: list[str] | tuple[str, ...]) -> tuple[str, str | None] | None:
@@ -292,7 +298,7 @@ def phones_request(text: str, players: list[str] | tuple[str, ...]) -> tuple[str
         return ("new code", None)
     m = FREE_PHONE.match(said)
     if m:
-        player = next((p for p in players if p.lower() == m.group(1)), None)
+        player = find_player(m.group(1), players)
         if player is not None:
             return ("free", player)
     return None
