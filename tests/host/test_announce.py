@@ -91,7 +91,7 @@ SAID = [
                                   (3, "Ben", True, (("Ben", "ruin", 4, True), ("Dan", "zorp", -4, False)), 2, 2)), 17),
      "Ben and Dan's sheet. round 1: Ben lamp 2 and Dan no word, minus 1: 1; round 2: Cat's illegal bell: plus 14; "
      "round 3: Ben ruin 4, Dan zorp doesn't count, minus 4 and 2 for Ben's bell: 2. Total 17."),
-    (F.TeamSheet(("Ann", "Cat"), (), 0), "Ann and Cat's sheet. nothing yet. Total 0."),
+    (F.TeamSheet(("Ann", "Cat"), (), 0), "Ann and Cat's sheet: nothing yet. Total 0."),
     # Dexikon
     (D.WordBanked("Ann", "catch", 5, 1), "Ann banks catch for 5 points: 1 word banked."),
     (D.WordSpent("Ann", None, None), "Ann spends."),

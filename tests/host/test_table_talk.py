@@ -154,3 +154,8 @@ def test_a_line_typed_at_the_hosts_terminal_beside_the_phones_is_played_as_typed
     assert Announcer().phones_typed() == ("With phones, the players' words are heard; type a line with its player's "
                                           "name first, like 'Ann: jewelers', or 'new code' or 'free Ann's phone' to "
                                           "manage the phones.")
+
+
+def test_an_empty_sheet_is_said_as_a_sentence(table):
+    t = table("Ann,Ben", game="road", board=None)
+    assert t("Ben: sheet") == ["Ben's sheet: nothing yet. Total 0."]

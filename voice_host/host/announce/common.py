@@ -141,7 +141,7 @@ def _(e: E.RoundsSheet) -> str:
                          for n in notes)
         lines.append(said + (f" ({note})" if note else ""))
     total = str(e.total) if e.unit == "point" else plural(e.total, e.unit)
-    return f"{e.player}'s sheet. " + ("; ".join(lines) if lines else "nothing yet") + f". Total {total}."
+    return f"{e.player}'s sheet" + (". " + "; ".join(lines) if lines else ": nothing yet") + f". Total {total}."
 
 
 @sentence.register

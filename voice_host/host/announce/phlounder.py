@@ -148,7 +148,7 @@ def _(e: F.TeamSheet) -> str:
         if bonus:
             parts.append(f"{bonus} for {ringer}'s bell")
         lines.append(f"round {rnd}: {names(parts)}: {amount(score)}")
-    return f"{names(e.team)}'s sheet. " + ("; ".join(lines) if lines else "nothing yet") + f". Total {e.total}."
+    return f"{names(e.team)}'s sheet" + (". " + "; ".join(lines) if lines else ": nothing yet") + f". Total {e.total}."
 
 
 @sentence.register
