@@ -68,7 +68,7 @@ def test_kill_minus_nine_then_resume_gives_the_same_result(tmp_path):
     resumed = voice_host("resume", str(log), "--script", str(tmp_path / "s.txt"), "--no-voice",
                          "--result-json", str(out))
     assert resumed.returncode == 0, resumed.stderr
-    assert "host: Resuming prolix-classic after" in resumed.stdout
+    assert "host: Resuming Prolix Classic after" in resumed.stdout
     assert json.loads(out.read_text()) == reference
 
 
