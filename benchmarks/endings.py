@@ -4,6 +4,7 @@ sentence at a pause inside it (a false ending).
 
     .venv/bin/python benchmarks/endings.py --quick     # 12 words and 24 sentences a split (~4 min)
     .venv/bin/python benchmarks/endings.py             # 40 words and 84 sentences a split
+    .venv/bin/python benchmarks/endings.py --quick --set listening.end_early_after=0.2   # another setting
 
 Words: chosen on Prolix boards the way players choose them (benchmarks/board_words.py's
 plan: good plays among the best known words, one in five a weak play), said alone by
@@ -58,12 +59,12 @@ def with_pause(first: np.ndarray, rest: np.ndarray, pause: float) -> np.ndarray:
     return place([(0.4, first, 0), (start, rest, 0)], duration=start + rest.size / 16000 + 1.0)[:, 0]
 
 
-def run(rows: list[dict], n_sentences: int, words, conditions=CONDITIONS, room=None) -> dict:
+def run(rows: list[dict], n_sentences: int, words, conditions=CONDITIONS, room=None, turns=None) -> dict:
     from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.recognizing.moonshine import MoonshineRecognizer
 
     rec = MoonshineRecognizer()
-    on, off = TurnConfig(), TurnConfig(guess_after=0.0)
+    on, off = TurnConfig(**(turns or {})), TurnConfig(**{**(turns or {}), "guess_after": 0.0})
     out: dict = {}
     for row in rows:  # one-word plays
         hearing = listening.hearing(words, row["seed"], 0.0, 0.0)
@@ -104,7 +105,7 @@ def run(rows: list[dict], n_sentences: int, words, conditions=CONDITIONS, room=N
 
 def main(argv: list[str] | None = None) -> int:
     ap = report.arguments(__doc__, "12 words and 24 sentences a split", ",".join(CONDITIONS),
-                          (*rooms.PINK, *rooms.ROOMS))
+                          (*rooms.PINK, *rooms.ROOMS), settings=True)
     ap.add_argument("--words", type=int, help="one-word plays a split (overrides --quick)")
     ap.add_argument("--sentences", type=int, help="sentences with a pause inside a split (overrides --quick)")
     args = ap.parse_args(argv)
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     conditions, room = rooms.prepare(args.conditions, ",".join(CONDITIONS))
     t0 = time.time()
     rows = plan(n_words, words)
-    res = run(rows, n_sentences, words, conditions, room)
+    res = run(rows, n_sentences, words, conditions, room, report.overrides(args.set).get("listening", {}))
     false_total = []
     for split in ("tuning", "held-out"):
         out.say(f"\n{split}: one-word plays (n, ended early, right with early ends / without)")

@@ -1,9 +1,10 @@
-"""How long the host takes to answer: end of speech -> the first sound of its reply.
+"""How long the host takes to answer: end of speech -> the first sound, and the first word of its answer.
 
     .venv/bin/python benchmarks/latency.py             # 24 words a condition, idle then loaded (~15 minutes)
     .venv/bin/python benchmarks/latency.py --quick     # 4 words a condition (about 6 minutes)
     .venv/bin/python benchmarks/latency.py --conditions idle --verbose   # what the host says, as it says it
     .venv/bin/python benchmarks/latency.py --words 8 --enrolled --paths microphone,phones   # one microphone, then phones
+    .venv/bin/python benchmarks/latency.py --quick --set listening.guess_after=0.1   # another setting
 
 Held-out speech (the voices no tuning set uses: piper's neural joe,
 festival's HTS slt and flite's slt; no word of the tuning game of benchmarks/table.py)
@@ -38,15 +39,15 @@ sample of the clip, known from the script) -> the hearing gets the utterance
 last finish() or guess before it: a guess made at a short pause and kept counts, one
 thrown away does not) and WHO the voice print's d-vector computed after it on the
 listener's thread, the rest is the ENDPOINT wait (silence waited for, before or after
-the recognition) -> the session says the reply's first sentence or earcon (GAME: the
-hearing, the game, a voice print computed there) -> the voice hands its first audio
-to the sound card (RENDER: Piper's first piece) -> the first non-silent sample is
-heard (OUTPUT: leading silence, the card's buffer and latency). The parts add up to the time to the answer. Per kind and condition: p50, p95
-and max of the FIRST SOUND the table hears (the answer, or the host's heard tick when
-that comes first: [listening] acknowledge_after), the mean of each part of the answer's
-time, and p50 and p95 of the time to the answer's first sentence (WORDS); and the
-synthesizer's own time to its first sample for every sentence it renders (cached ones
-included, as the host runs).
+the recognition) -> the session says the answer's first sentence (GAME: the hearing,
+the game, a voice print computed there, an earcon before the sentence) -> the voice
+hands its first audio to the sound card (RENDER: Piper's first piece) -> its first
+non-silent sample is heard (OUTPUT: leading silence, the card's buffer and latency).
+The parts add up to the time to the ANSWER's first word. Per kind and condition: p50
+and p95 of the FIRST SOUND the table hears (the answer, or the host's heard tick when
+that comes first: [listening] acknowledge_after), p50, p95 and max of the ANSWER's
+first word and the mean of each of its parts; and the synthesizer's own time to its
+first sample for every sentence it renders (cached ones included, as the host runs).
 
 Paths (``--paths``): microphone (one, the laptop's: the default) and phones (each
 player's own phone, as ``voice-host play --phones`` hears them: the players' page served
@@ -60,11 +61,11 @@ asked for with ``--conditions`` (``rooms``: all), the real rooms of benchmarks/t
 rooms.py, played idle: the room's sound (the kitchen, or four real held-out talkers at
 once) looped into the microphone under everything, the lines reverberant for "reverb"
 and "far mic".
-The last line: ``latency p95: one-word N ms, other N ms, loaded N ms`` (first sound:
-idle one-word plays; idle everything else; loaded, every kind), after the same for the
-first sentence. Targets (idle 2-core
-machine): p95 <= 400 ms one-word, <= 600 ms other, <= 800 ms loaded; Piper's first
-sample p95 <= 120 ms.
+The last two lines: ``answer p95: one-word N ms, other N ms, loaded N ms`` (the answer's
+first word: idle one-word plays; idle everything else; loaded, every kind), then the
+same for the first sound (``latency p95: ...``). Targets (idle 2-core machine): the
+answer p95 <= 600 ms one-word and other, <= 800 ms loaded; the first sound p95 <= 400
+ms; Piper's first sample p95 <= 120 ms.
 """
 
 from __future__ import annotations
@@ -680,7 +681,7 @@ PARTS = ("endpoint", "recognize", "who", "game", "render", "output")
 
 @dataclass
 class Measure:
-    """One utterance, end of speech to the first sound of the reply (seconds)."""
+    """One utterance, end of speech to the first word of the host's answer (seconds)."""
 
     line: Line
     segments: int
@@ -690,11 +691,10 @@ class Measure:
     reply: list[str]
     """What the host said (sentences; earcons as '<name>') before the next line."""
     parts: dict[str, float] | None
-    """PARTS (None: no reply with a sound)."""
+    """PARTS of the time to the answer's first word (None: no spoken answer)."""
     span: float | None = None
-    """End of speech -> the first sound, measured whole (s): the parts add up to it."""
-    spoken: float | None = None
-    """End of speech -> the first sound of the first sentence (s)."""
+    """End of speech -> the answer's first word heard, measured whole (s): the parts add
+    up to it."""
     first: float | None = None
     """End of speech -> the first sound of the host at all (s): the heard tick, when it
     comes before the answer, else the answer's."""
@@ -703,6 +703,7 @@ class Measure:
 
     @property
     def total(self) -> float | None:
+        """The answer's first word (the sum of its parts)."""
         return None if self.parts is None else sum(self.parts.values())
 
     @property
@@ -731,12 +732,13 @@ def measure(r: Run) -> list[Measure]:
         decided = None
         if heard:
             decided = next((f for f in reversed(log.finishes) if p.start < f.start and f.end <= heard[0].start), None)
-        parts = span = spoken = None
+        parts = span = None
         if decided is not None:
-            said = [s for s in said if s.t >= heard[0].start]  # the reply (a tick while it waited is not it)
-            sounds = [w for w in log.writes if said and w.t >= said[0].t and w.heard is not None]
-            if said and sounds:
-                t_heard, t_said = heard[0].start, said[0].t
+            # the answer: its first sentence (a tick while it waited, an earcon before it, is not it)
+            sentence = next((s for s in said if s.t >= heard[0].start and s.text is not None), None)
+            sounds = [w for w in log.writes if sentence and w.t >= sentence.t and w.heard is not None]
+            if sounds:
+                t_heard, t_said = heard[0].start, sentence.t
                 rendered = next(w.t for w in log.writes if w.t >= t_said)
                 prints = [i for i in log.identifies if i.start >= decided.end and i.end <= t_said]
                 who = sum(i.end - i.start for i in prints)
@@ -746,12 +748,9 @@ def measure(r: Run) -> list[Measure]:
                          "game": t_said - t_heard - (who - listening), "render": rendered - t_said,
                          "output": float(sounds[0].heard - rendered)}
                 span = float(sounds[0].heard - p.end)
-                sentence = next((x for x in said if x.text is not None), None)
-                words_heard = [w for w in sounds if sentence is not None and w.t >= sentence.t]
-                spoken = float(words_heard[0].heard - p.end) if words_heard else None
         first = next((float(w.heard - p.end) for w in log.writes if p.end <= w.t < stop and w.heard is not None), None)
-        out.append(Measure(line, len(heard), " | ".join(h.what for h in heard), reply, parts, span,
-                           spoken if parts is not None else None, first, cold=j == 0))
+        out.append(Measure(line, len(heard), " | ".join(h.what for h in heard), reply, parts, span, first,
+                           cold=j == 0))
     return out
 
 
@@ -772,21 +771,20 @@ def ms(x: float | None) -> str:
 def report_run(r: Run, ms_: list[Measure]) -> None:
     print(f"\n{r.condition}: {len(ms_)} utterances in {r.wall:.0f} s, {r.engine} -> piper, output opened with "
           f"{', '.join(sorted({str(o.get('latency', 'default (high)')) for o in r.opened})) or 'nothing'}")
-    head = f"  {'kind':<10} {'n':>3} {'p50':>6} {'p95':>6} {'max':>6} |" + "".join(f" {p:>9}" for p in PARTS) + \
-        f" | {'words p50':>9} {'p95':>6}  replied as expected   (ms; the parts: means; words: to the first sentence)"
-    print(head)
+    head = f"  {'kind':<10} {'n':>3} | {'sound p50':>9} {'p95':>5} | {'answer p50':>10} {'p95':>5} {'max':>5} |" + \
+        "".join(f" {p:>9}" for p in PARTS) + "  replied as expected"
+    print(head + "   (ms; sound: the first sound, a tick or the answer; answer: its first word; parts: means)")
     warm = [m for m in ms_ if not m.cold]
     groups = [(k, [m for m in warm if m.line.kind == k]) for k in KINDS] + [("all", warm)]
     for kind, group in groups:
         if not group:
             continue
         timed = [m for m in group if m.total is not None]
-        totals = [m.sound for m in timed]
+        sound, answer = [m.sound for m in timed], [m.total for m in timed]
         parts = "".join(f" {ms(statistics.fmean(m.parts[p] for m in timed) if timed else None):>9}" for p in PARTS)
         missing = f", {len(group) - len(timed)} unanswered" if len(timed) < len(group) else ""
-        spoken = [m.spoken for m in timed if m.spoken is not None]
-        print(f"  {kind:<10} {len(timed):>3} {ms(pct(totals, 50)):>6} {ms(pct(totals, 95)):>6} "
-              f"{ms(max(totals, default=None)):>6} |{parts} | {ms(pct(spoken, 50)):>9} {ms(pct(spoken, 95)):>6}"
+        print(f"  {kind:<10} {len(timed):>3} | {ms(pct(sound, 50)):>9} {ms(pct(sound, 95)):>5} | "
+              f"{ms(pct(answer, 50)):>10} {ms(pct(answer, 95)):>5} {ms(max(answer, default=None)):>5} |{parts}"
               f"  {sum(m.expected for m in group):>9}/{len(group)}{missing}")
     own, other, said = r.on_sheets()
     print(f"  words on their player's sheet at the end: {own} of {said}; on another player's: {other}")
@@ -806,8 +804,8 @@ def report_run(r: Run, ms_: list[Measure]) -> None:
 
 
 def figures(ms_: list[Measure]) -> dict:
-    """Per kind (and all): n, p50 / p95 / max of the first sound, the parts' means and the
-    first sentence's p50 / p95 (ms); how many were answered as expected."""
+    """Per kind (and all): n, p50 / p95 of the first sound, p50 / p95 / max of the
+    answer's first word and its parts' means (ms); how many were answered as expected."""
     def ms(x: float | None) -> int | None:
         return None if x is None or x != x else round(1000 * x)
 
@@ -817,12 +815,12 @@ def figures(ms_: list[Measure]) -> dict:
         timed = [m for m in group if m.total is not None]
         if not group:
             continue
-        sound = [m.sound for m in timed]
-        spoken = [m.spoken for m in timed if m.spoken is not None]
+        sound, answer = [m.sound for m in timed], [m.total for m in timed]
         out[kind] = {"n": len(group), "answered": len(timed), "expected": sum(m.expected for m in group),
-                     "p50": ms(pct(sound, 50)), "p95": ms(pct(sound, 95)), "max": ms(max(sound, default=None)),
-                     "parts": {p: ms(statistics.fmean(m.parts[p] for m in timed) if timed else None) for p in PARTS},
-                     "words p50": ms(pct(spoken, 50)), "words p95": ms(pct(spoken, 95))}
+                     "sound p50": ms(pct(sound, 50)), "sound p95": ms(pct(sound, 95)),
+                     "answer p50": ms(pct(answer, 50)), "answer p95": ms(pct(answer, 95)),
+                     "answer max": ms(max(answer, default=None)),
+                     "parts": {p: ms(statistics.fmean(m.parts[p] for m in timed) if timed else None) for p in PARTS}}
     return out
 
 
@@ -834,23 +832,23 @@ def verbose_lines(ms_: list[Measure]) -> None:
               f" answer {ms(m.total):>5} ms  [{parts}]  heard {m.heard!r} -> {(m.reply or ['nothing'])[0]}")
 
 
-def summary(results: dict[str, list[Measure]], spoken: bool = False) -> str:
-    """The last line: p95 of the first sound (with `spoken`: of the first sentence)."""
+def summary(results: dict[str, list[Measure]], answer: bool = False) -> str:
+    """The last lines: p95 of the first sound (with `answer`: of the answer's first word)."""
     def p95(group) -> str:
-        totals = [m.spoken if spoken else m.sound for m in group]
+        totals = [m.total if answer else m.sound for m in group]
         totals = [t for t in totals if t is not None]
         return ms(pct(totals, 95)) if totals else "-"
 
     idle = [m for m in results.get("idle", []) if not m.cold]
     loaded = [m for m in results.get("loaded", []) if not m.cold]
-    return (f"{'first sentence' if spoken else 'latency'} p95: one-word "
+    return (f"{'answer' if answer else 'latency'} p95: one-word "
             f"{p95([m for m in idle if m.line.kind == 'one-word'])} ms, "
             f"other {p95([m for m in idle if m.line.kind != 'one-word'])} ms, loaded {p95(loaded)} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = report.arguments(__doc__, "4 words a condition instead of 24 (a few minutes)", "idle,loaded",
-                          ("idle", "loaded", *rooms.ROOMS))
+                          ("idle", "loaded", *rooms.ROOMS), settings=True)
     ap.add_argument("--words", type=int, help="words said a condition (default 24; 4 with --quick)")
     ap.add_argument("--hogs", type=int, default=1, help="busy processes beside the loaded condition (default 1)")
     ap.add_argument("--engine", help="the recognizer (default: the config's, auto: Moonshine)")
@@ -866,7 +864,7 @@ def main(argv: list[str] | None = None) -> int:
     conditions = rooms.choose(args.conditions, "idle,loaded", ("idle", "loaded", *rooms.ROOMS))
     room = rooms.by_split(conditions, ("held-out",))["held-out"]  # the players are held-out voices
     conditions = [c for c in conditions if c in ("idle", "loaded") or room is not None]
-    cfg = game_config()
+    cfg = game_config(report.overrides(args.set))
     lines = voice_lines(plan(n, intros=not args.enrolled, avoid=tuning_words(), cfg=cfg,
                              undo_after=min(3, n - 1)))
     out.say(f"{len(lines)} utterances a condition ({n} words), said by "
@@ -892,7 +890,7 @@ def main(argv: list[str] | None = None) -> int:
             out.figures[name] = figures(results[c])
             out.figures[name]["sheets"] = dict(zip(("own", "other", "said"), r.on_sheets()))
         prefix = "" if path == "microphone" else "phones: "
-        out.say(prefix + summary(results, spoken=True))
+        out.say(prefix + summary(results, answer=True))
         out.say(prefix + summary(results))
     return out.finish(words=n, players=PLAYERS)
 

@@ -11,11 +11,15 @@ from pathlib import Path
 
 
 def arguments(doc: str, quick: str, conditions: str | None = None, available=None,
-              model: bool = False) -> argparse.ArgumentParser:
+              model: bool = False, settings: bool = False) -> argparse.ArgumentParser:
     """A parser with --quick (``quick`` says what it does), --json [FILE], with ``model``
-    --model, and when ``conditions`` is given (the default set), --conditions."""
+    --model, when ``conditions`` is given (the default set) --conditions, and with
+    ``settings`` --set SECTION.KEY=VALUE (read with :func:`overrides`)."""
     ap = argparse.ArgumentParser(description=doc.strip().split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help=quick)
+    if settings:
+        ap.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                        help="a setting other than config/default.toml's, e.g. listening.guess_after=0.1 (repeatable)")
     if model:
         ap.add_argument("--model", choices=("base", "adapted"), default="base",
                         help="the Moonshine weights, as [speech] model (adapted: the shipped delta, "
@@ -28,6 +32,19 @@ def arguments(doc: str, quick: str, conditions: str | None = None, available=Non
                         help=f"comma-separated (default {conditions!r}; 'rooms': every room condition)"
                              + (f", of: {names}" if names else ""))
     return ap
+
+
+def overrides(given: list[str]) -> dict:
+    """``--set`` values as config overrides: ["listening.guess_after=0.1"] ->
+    {"listening": {"guess_after": 0.1}} (values in TOML: 0.1, true, "silero")."""
+    import tomllib
+
+    out: dict = {}
+    for item in given:
+        key, _, value = item.partition("=")
+        section, _, name = key.rpartition(".")
+        out.setdefault(section, {})[name] = tomllib.loads(f"v = {value}")["v"]
+    return out
 
 
 class Report:
