@@ -102,11 +102,22 @@ def meaning(text: str):
     return i.kind, i.word, i.target
 
 
-def heard_meaning(heard: list):
-    """The intent the host takes one utterance for (the listener took the name off), or None."""
+def heard_meaning(heard: list, hearing=None):
+    """The intent the host takes one utterance for, or None: the name said first taken
+    off by the listener, or by the hearing when the first word sounds like a player's
+    and the rest is a play or a question ("and what's the score": Ann's; host.hearing's
+    ``named_by_sound``); "sheet" after a name is that player's sheet."""
     if len(heard) != 1:
         return None
-    return meaning(heard[0].body or heard[0].text)
+    from voice_host.host import intents
+
+    u = heard[0]
+    body, speaker = intents.normalize(u.body or u.text), u.speaker if u.speaker_method == "name" else None
+    named = hearing.voices.named_by_sound(body) if hearing is not None and speaker is None else None
+    if named is not None:
+        speaker, body = named[0], named[1]
+    kind, word, target = meaning(body)
+    return kind, word, target or (speaker if kind == "sheet" and body == "sheet" else None)
 
 
 def hear(rec, hearing, audio, cond: str, seed: int, room) -> list:
@@ -149,7 +160,7 @@ def run(rows: list[dict], said: list[str], conditions, words, room, real: list[d
                 for cond in conditions:
                     got = hear(rec, hearings[row["seed"]], audio, cond, zlib.crc32(text.encode()), room[split])
                     heard = " / ".join(u.text for u in got)
-                    count((split, cond, form), heard_meaning(got) == want, f"{text!r} ({row['voice']})->{heard or '?'}")
+                    count((split, cond, form), heard_meaning(got, hearings[row["seed"]]) == want, f"{text!r} ({row['voice']})->{heard or '?'}")
     for clip in real:
         from toolkit.rooms import load
 
@@ -160,7 +171,7 @@ def run(rows: list[dict], said: list[str], conditions, words, room, real: list[d
             got = hear(rec, hearing, audio, cond, zlib.crc32(clip["path"].name.encode()), room.get("real"))
             heard = " / ".join(u.text for u in got)
             if kind == "phrases":
-                right = heard_meaning(got) == meaning(clip["word"])
+                right = heard_meaning(got, hearing) == meaning(clip["word"])
             else:
                 right = len(got) == 1 and got[0].text == clip["word"]
             count((f"real {clip['split']}", cond, kind), right, f"{clip['word']} ({clip['speaker']})->{heard or '?'}")

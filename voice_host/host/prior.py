@@ -27,6 +27,11 @@ import numpy as np
 from voice_host.games.expect import BoardPoints, NoWord, WordLength
 from voice_host.words.prior import SearchPrior
 
+PHRASE = 1.0
+"""A phrase's bonus (a command, a question, an answer: "whose turn is it", "help") as a
+share of the best known play's (``points + known``): a table asks and commands as often
+as it plays. Chosen on the tuning split of benchmarks/phrases.py."""
+
 ZIPF_KNOWN = 6.0
 """Zipf frequency from which a word counts as known by everyone (the, house, board)."""
 
@@ -50,7 +55,8 @@ def search_prior(expectation, words, points: float, known: float) -> SearchPrior
         return SearchPrior(np.zeros(len(words.data.words), np.float32), known)
     values = _values(expectation, words)
     other = 0.5 * (points if values is not None else 0.0) + 0.5 * known
-    return SearchPrior(word_bonus(values, words.data.zipf, points, known), other)
+    phrase = PHRASE * ((points if values is not None else 0.0) + known)
+    return SearchPrior(word_bonus(values, words.data.zipf, points, known), other, max(phrase, other))
 
 
 def _values(expectation, words) -> np.ndarray | None:

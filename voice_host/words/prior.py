@@ -34,12 +34,18 @@ class RangeMax:
 
 
 class SearchPrior:
-    """A score bonus (in nats) per word of a sorted list, and one for anything that is
-    not a word (a command, a name, a spelling): what a search adds to its hypotheses."""
+    """A score bonus (in nats) per word of a sorted list, one for the language's phrases
+    (a command, a question, an answer), and one for anything else (a name alone, a
+    spelling): what a search adds to its hypotheses."""
 
-    def __init__(self, bonus: np.ndarray, other: float = 0.0) -> None:
+    def __init__(self, bonus: np.ndarray, other: float = 0.0, phrase: float | None = None) -> None:
         self.bonus = np.asarray(bonus, np.float32)
         self.other = float(other)
+        self.phrase = self.other if phrase is None else float(phrase)
+        """A whole phrase's bonus (default: ``other``). A search's look-ahead gives a phrase
+        still being said ``other``: with more, the first tokens of phrases crowd words out
+        of the beam (benchmarks/board_words.py); the recognizer scores the phrases the
+        search lost in a pass of their own."""
         self.best = RangeMax(self.bonus)
         self.top = max(float(self.bonus.max(initial=other)), self.other)
         """The best bonus of all: what a sentence can still reach before its word begins."""

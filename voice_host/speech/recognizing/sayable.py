@@ -407,8 +407,9 @@ class Language:
 class Ahead:
     """A search prior over a :class:`Language`: the best bonus a partial sentence can
     still reach (the look-ahead that keeps promising prefixes in the beam) and the
-    bonus of a whole sentence (its word's; a command's, a name's or a spelling's is the
-    prior's ``other``)."""
+    bonus of a whole sentence (its word's; a phrase's, a command or a question, the
+    prior's ``phrase``, or its word's when that is more: "scores", "help"; a name's or
+    a spelling's the prior's ``other``)."""
 
     def __init__(self, lang: Language, prior) -> None:
         self.lang, self.prior = lang, prior
@@ -430,7 +431,7 @@ class Ahead:
                 v = self.prior.below(s[1], s[2])
             elif kind in ("S", "N", "NP"):  # the word is still to come
                 v = self.prior.top
-            else:  # a phrase or a spelling
+            else:  # a phrase or a spelling: a phrase gets its own bonus only once whole
                 v = self.prior.other
             best = v if best is None or v > best else best
         if len(self._memo) > 100_000:
@@ -448,20 +449,28 @@ class Ahead:
             memo = self._many = (states, values)
         return memo[1]
 
-    def sentence(self, text: str) -> float:
+    def sentence(self, text: str, searching: bool = False) -> float:
         """The bonus of a whole sentence (normalized: lower case, no marks): its word's
-        (the first after the lead-in, before a tail), else ``other``."""
+        (the first after the lead-in, before a tail), a phrase's (or its word's when
+        more), else ``other``. ``searching``: as the beam ranks a sentence that ends,
+        where a phrase gets ``other``: a short phrase that ends early with more would
+        prune the words still being said ("i'm ben" for "compulsory" at 20 dB)."""
         words = text.split()
         for name in sorted(self.lang.names, key=len, reverse=True):  # "ann, jewelers": the word after the name
             if words[:len(name.split())] == name.split() and len(words) > len(name.split()):
                 words = words[len(name.split()):]
                 break
-        if not words or (len(words) > 1 and not self.lang.tails) or _has(self.lang.phrases, " ".join(words)):
+        if not words:
             return self.prior.other
+        phrase = (self.prior.other if searching else self.prior.phrase) \
+            if _has(self.lang.phrases, " ".join(words)) else None
+        if len(words) > 1 and not self.lang.tails:
+            return self.prior.other if phrase is None else phrase
         i = bisect_left(self.lang.words, words[0])
-        if i < len(self.lang.words) and self.lang.words[i] == words[0]:
-            return self.prior.word(i)
-        return self.prior.other
+        if i < len(self.lang.words) and self.lang.words[i] == words[0] and (len(words) == 1 or phrase is None):
+            word = self.prior.word(i)  # "scores", "help": a phrase and a word, the likelier of the two
+            return word if phrase is None else max(word, phrase)
+        return self.prior.other if phrase is None else phrase
 
 
 def _has(strings: list[str], s: str) -> bool:

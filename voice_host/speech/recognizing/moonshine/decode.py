@@ -196,7 +196,8 @@ def decode(model: MoonshineModel, audio: np.ndarray, lang: Language | None = Non
                 b = 0.0
                 if ahead is not None or fit is not None:
                     text = normalize_text(model.detokenize(h.ids))
-                    b = (ahead.sentence(text) if ahead is not None else 0.0) + (fit(text) if fit is not None else 0.0)
+                    b = (ahead.sentence(text, searching=True) if ahead is not None else 0.0) \
+                        + (fit(text) if fit is not None else 0.0)
                 cands.append((s + b, s, r, EOS, None, b))
             if ids.size:
                 sc = lp[r, ids]

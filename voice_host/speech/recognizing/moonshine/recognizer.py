@@ -52,6 +52,13 @@ beats is a spelling: a spelling is long and each letter half-heard in noise cost
 few nats ("Juliet, Echo, ..., Lena, ..., Vieira." beats the right spelling by 12.7),
 while chatter can hardly pass for a spelling, which must spell a dictionary word."""
 
+PHRASE_SLACK = 2.0
+"""How many more nats the free decode needs per word of a phrase (after the first) when
+the sentence it beats is one of the language's phrases: the free decode writes each word
+of a sentence as the likeliest English goes on ("Cad was next." for "Cat, who's next?",
+12.6 nats better), so a long question falls behind it word by word as a spelling does
+letter by letter, while chatter can hardly pass for one of the few phrases there are."""
+
 LM_WEIGHT = 0.25
 """How much of the decoder's own prior (its log-likelihood of the sentence given
 silence) is taken out of a constrained sentence's score: rare dictionary words lose
@@ -65,6 +72,14 @@ end as a short one are, with the board's prior, mostly not in the n-best at all)
 as the guard a scorekeeper has, at a weight that moves nothing it should not."""
 RESCORE = 8
 """How many of the search's best sentences are rescored that way."""
+PHRASE_PASS = 4
+"""How many of the language's phrases nearest the free decode (and, after each name, nearest
+its words after the first) the phrase pass scores (MoonshineRecognizer._phrase_pass)."""
+PHRASE_NEAR = 60.0
+"""How near (rapidfuzz ratio, 0-100, of the letters or of the Metaphone keys) the free
+decode must be to a phrase for the phrase pass to score it: "this turn" is 74 from
+"whose turn", "then do that" 76 from "undo that", "lots of scour" 57 from "whats the
+score" by its letters and 74 by its sound."""
 SECOND_PASS_WORDS = 5
 """How many of the matcher's words for the rest of the free decode (and of the
 search's best sentences) the second pass puts after each name (see
@@ -78,6 +93,38 @@ def _letters(lang: Language, sentence: str) -> int:
     lead = max((len(n.split()) for n in lang.names if words[:len(n.split())] == n.split()), default=0)
     words = words[lead:]
     return len(words) if len(words) >= 2 and all(w in lang.spell for w in words) else 0
+
+
+def _phrase_words(lang: Language, sentence: str) -> int:
+    """How many words after the first `sentence` has when it is a phrase of `lang` (a
+    name before it counted: "ann whose turn is it" 4), else 0."""
+    text = normalize_text(sentence)
+    words = text.split()
+    body = next((" ".join(words[len(n.split()):]) for n in lang.names if words[:len(n.split())] == n.split()),
+                text)
+    return len(words) - 1 if _in(lang.phrases, body) or _in(lang.phrases, text) else 0
+
+
+def _in(strings: list[str], s: str) -> bool:
+    from bisect import bisect_left
+
+    i = bisect_left(strings, s)
+    return i < len(strings) and strings[i] == s
+
+
+_SOUNDS: dict[int, tuple[Language, list[str]]] = {}
+
+
+def _sounds(lang: Language) -> list[str]:
+    """The Metaphone key of each of the language's phrases (kept for the last few languages)."""
+    hit = _SOUNDS.get(id(lang))
+    if hit is None or hit[0] is not lang:
+        import jellyfish
+
+        if len(_SOUNDS) >= 8:
+            _SOUNDS.pop(next(iter(_SOUNDS)))
+        hit = _SOUNDS[id(lang)] = (lang, [jellyfish.metaphone(p) for p in lang.phrases])
+    return hit[1]
 
 
 def _complete(lang: Language, alternatives: list[tuple[str, float]], free_over: float) -> float:
@@ -205,6 +252,7 @@ class MoonshineRecognizer(WholeUtterance):
         if self.second_pass:
             self._second_pass(d, audio, lang, free_norm, alts)
             searched += self._spelling_pass(d, audio, lang, free_norm, alts)
+            searched += self._phrase_pass(d, audio, lang, free_norm, alts)
         found = sorted(dict(d.second + d.constrained).items(), key=lambda kv: -kv[1])
         for text, score in found:
             alts.setdefault(normalize_text(text), score)
@@ -233,7 +281,7 @@ class MoonshineRecognizer(WholeUtterance):
             alts = {text: score + fit(text) for text, score in alts.items()}
         alternatives = sorted(alts.items(), key=lambda kv: -kv[1])
         if not alternatives or all(d.free_score - score > self.chatter_margin + SPELL_SLACK * _letters(lang, text)
-                                   for text, score in searched):
+                                   + PHRASE_SLACK * _phrase_words(lang, text) for text, score in searched):
             conf = min(0.2, free_conf)
             return self._transcript(free_norm, d.free, conf, dur, free=free_norm, free_score=d.free_score,
                                     alternatives=alternatives, constrained=False)
@@ -285,6 +333,55 @@ class MoonshineRecognizer(WholeUtterance):
         d2 = decode(self.model, audio, Sayable.closed(cands).language(), beam=max(self.beam_size, len(cands)),
                     free=False, hidden=d.hidden)
         d.absorb(d2)
+
+    def _phrase_pass(self, d: Decoded, audio: np.ndarray, lang: Language, free_norm: str,
+                     found: dict[str, float]) -> list[tuple[str, float]]:
+        """The language's phrases (commands, questions, answers) that the search lost,
+        scored on the same encoder output: its sentences join `d.second` and are
+        returned (for the chatter check); none when not tried.
+
+        The search keeps 8 hypotheses, and over a whole dictionary, where the game's prior
+        favours the board's words, a phrase's first tokens are soon crowded out by words
+        that begin alike ("whose turn" heard "history" or "mister", "Cat, who's next?"
+        heard "caird") although the free decode is near it ("His turn.", "Cad was
+        next."). The candidates are the PHRASE_PASS phrases nearest the free decode
+        (rapidfuzz ratio at least PHRASE_NEAR), and each name followed by those nearest
+        its words after the first (by letters or by sound); only sentences of the
+        language not already found are scored. Not tried when the search's best
+        sentence is the free decode ("how much time" heard whole pays nothing for it)."""
+        if not lang.phrases or not free_norm or next(iter(found), None) == free_norm:
+            return []
+        import jellyfish
+        from rapidfuzz import fuzz, process
+
+        keys = _sounds(lang)
+
+        def nearest(text: str) -> list[str]:
+            by_letters = process.extract(text, lang.phrases, scorer=fuzz.ratio, score_cutoff=PHRASE_NEAR, limit=None)
+            by_sound = process.extract(jellyfish.metaphone(text), keys, scorer=fuzz.ratio, score_cutoff=PHRASE_NEAR,
+                                       limit=None)
+            best: dict[int, float] = {}
+            for _, score, i in by_letters + by_sound:
+                best[i] = max(best.get(i, 0.0), score)
+            return [lang.phrases[i] for i in sorted(best, key=lambda i: -best[i])[:PHRASE_PASS]]
+
+        cands = nearest(free_norm)
+        fw = free_norm.split()
+        if lang.names and len(fw) >= 2:
+            names = lang.names
+            if len(names) > 4:
+                names = [n for n, _, _ in process.extract(fw[0], names, scorer=fuzz.ratio, limit=3)]
+            rest = nearest(" ".join(fw[1:]))
+            cands += [f"{n} {p}" for n in names for p in rest]
+        cands = [c for c in dict.fromkeys(cands) if c not in found and lang.accepts(c)]
+        if not cands:
+            return []
+        d2 = decode(self.model, audio, Sayable.closed(cands).language(), beam=max(self.beam_size, len(cands)),
+                    free=False, hidden=d.hidden)
+        if not d2.constrained:
+            return []
+        d.absorb(d2)
+        return d2.constrained
 
     def _spelling_pass(self, d: Decoded, audio: np.ndarray, lang: Language, free_norm: str,
                        found: dict[str, float]) -> list[tuple[str, float]]:
