@@ -14,8 +14,11 @@ between spellings or to settle a question nobody answered.
   a cheapie: it stays sayable, so the host can refuse it, but is not favoured);
 - Phlounder after the bell (``WordLength``): 2 for the length the dice asked for, 1
   for a shorter word the others may report, 0 for any other.
-A command, a name or a spelling gets ``other`` (by default what a middling known word
-gets), so the prior neither pushes words into commands nor the other way. While the
+A name alone or a spelling gets ``other`` (by default what a middling known word gets),
+so the prior neither pushes words into them nor the other way; a whole phrase (a
+question, a command, an answer) gets ``phrase``, what the best known play gets (PHRASE),
+as a table asks and commands as often as it plays (the search gives a phrase ``other``
+until it is whole: words.prior.SearchPrior). While the
 game waits for a move that is no word (``NoWord``: Phlounder's roll and bell) no word is
 favoured: each gets nothing and ``other`` what a well-known word would.
 """
