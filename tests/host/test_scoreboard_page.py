@@ -161,9 +161,10 @@ def plays(game: str) -> tuple[str, dict, list[str]]:
 GAMES = ("prolix-classic", "prolix-solo", "prolix-duel", "prolix-redux", "phlounder", "dexikon", "road")
 
 MEASURE = """
-const [width, height] = arguments;
+const [width, height, version] = arguments;
 if (window.innerWidth !== width || window.innerHeight !== height
-    || document.documentElement.dataset.fitted !== width + 'x' + height + ':' + document.documentElement.dataset.version) {
+    || document.documentElement.dataset.version !== String(version)
+    || document.documentElement.dataset.fitted !== width + 'x' + height + ':' + version) {
   return null;
 }
 const page = document.documentElement;
@@ -209,18 +210,19 @@ def browser():
     driver.quit()
 
 
-def at_size(browser, width: int, height: int) -> dict:
+def at_size(browser, width: int, height: int, version: int) -> dict:
+    """The page measured once it shows the display's ``version`` fitted to the window."""
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-    return support.wait_for(lambda: browser.execute_script(MEASURE, width, height),
-                            f"the page fitted to {width}x{height}", 90)
+    return support.wait_for(lambda: browser.execute_script(MEASURE, width, height, version),
+                            f"the page's version {version} fitted to {width}x{height}", 90)
 
 
-def fits(browser, game: str, moment: str, sheets: dict) -> None:
+def fits(browser, game: str, moment: str, sheets: dict, version: int) -> None:
     """The whole view inside each window: nothing below the fold or beside it, every
     player's card and total, each player's latest word (``sheets``: their words)."""
     for size, (width, height) in SIZES.items():
-        page = at_size(browser, width, height)
+        page = at_size(browser, width, height, version)
         MEASURED.setdefault(f"{game} ({moment})", {})[size] = f"{page['content']} px (print {page['font']})"
         assert page["outside"] == [], (game, moment, size, page)
         assert page["height"] <= height and page["width"] <= width, (game, moment, size, page)
@@ -247,13 +249,13 @@ def test_the_whole_page_fits_one_screen_at_a_tv_a_laptop_and_a_tablet_mid_game_a
         half = len(lines) // 2
         t("\n".join(lines[:half]))
         sheets = {p["name"]: [w["word"] for w in p["words"]] for p in view(t.game)["players"]}
-        fits(browser, game, "mid-game", sheets)
+        fits(browser, game, "mid-game", sheets, display.count)
         t("\n".join(lines[half:]))
         assert t.game.finished, t.heard[-3:]
         shown = view(t.game)
         sheets = {p["name"]: [w["word"] for w in p["words"]] for p in shown["players"]}
-        fits(browser, game, "end", sheets)
-        page = browser.execute_script(MEASURE, *SIZES["tablet"])
+        fits(browser, game, "end", sheets, display.count)
+        page = browser.execute_script(MEASURE, *SIZES["tablet"], display.count)
         assert all(page["players"][w]["winner"] for w in shown["winners"])  # on screen, as every card
         assert shown["winners"] or game == "prolix-solo"  # a solo game below its target is lost
     finally:
@@ -312,7 +314,7 @@ def test_a_long_name_with_markup_stays_inside_its_card(browser, table):
     try:
         browser.get(display.url)
         for width, height in SIZES.values():
-            page = at_size(browser, width, height)
+            page = at_size(browser, width, height, display.count)
             assert page["outside"] == [], (width, height, page["outside"])
     finally:
         display.close()
