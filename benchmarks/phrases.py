@@ -102,6 +102,16 @@ def meaning(text: str):
     return i.kind, i.word, i.target
 
 
+def wanted(text: str, name: str | None):
+    """The intent of `text` said after `name` (None: alone): "Ann, sheet." is Ann's sheet."""
+    from voice_host.host import intents
+
+    body = text.removeprefix(f"{name}, ") if name else text
+    kind, word, target = meaning(body)
+    plain = intents.normalize(body)
+    return kind, word, target or (name if kind == "sheet" and plain == "sheet" else None)
+
+
 def heard_meaning(heard: list, hearing=None):
     """The intent the host takes one utterance for, or None: the name said first taken
     off by the listener, or by the hearing when the first word sounds like a player's
@@ -155,7 +165,7 @@ def run(rows: list[dict], said: list[str], conditions, words, room, real: list[d
                 name = NAMES[(i + f) % len(NAMES)] if form != "alone" else None
                 other = NAMES[(i + f + 1) % len(NAMES)]
                 text = written(phrase.format(other=other), name)
-                want = meaning(text.removeprefix(f"{name}, ") if name else text)
+                want = wanted(text, name)
                 audio = synth(text, row["voice"])
                 for cond in conditions:
                     got = hear(rec, hearings[row["seed"]], audio, cond, zlib.crc32(text.encode()), room[split])

@@ -38,3 +38,4 @@ def test_what_was_heard_is_right_when_the_host_takes_it_for_the_same_question(ph
     assert phrases.heard_meaning([Said("ben sheet", "sheet", "Ben", "name")]) == phrases.meaning("Ben's sheet")
     assert phrases.heard_meaning([Said("ben read my sheet", "read my sheet", "Ben", "name")]) == \
         phrases.meaning("read my sheet")
+    assert phrases.heard_meaning([Said("ann sheet", "sheet", "Ann", "name")]) == phrases.wanted("Ann, sheet.", "Ann")

@@ -80,6 +80,12 @@ PHRASE_NEAR = 60.0
 decode must be to a phrase for the phrase pass to score it: "this turn" is 74 from
 "whose turn", "then do that" 76 from "undo that", "lots of scour" 57 from "whats the
 score" by its letters and 74 by its sound."""
+PHRASE_NAMES = 2
+PHRASE_NAME_NEAR = 50.0
+"""The phrase pass puts a phrase after the PHRASE_NAMES names the free decode's first
+word is nearest (and at least PHRASE_NAME_NEAR like, by letters or by sound): "cad" is
+67 like "cat", 100 by sound; "then" 75 like "ben". Every name was 16 sentences to
+score and up to 175 ms more an utterance."""
 SECOND_PASS_WORDS = 5
 """How many of the matcher's words for the rest of the free decode (and of the
 search's best sentences) the second pass puts after each name (see
@@ -367,11 +373,12 @@ class MoonshineRecognizer(WholeUtterance):
 
         cands = nearest(free_norm)
         fw = free_norm.split()
-        if lang.names and len(fw) >= 2:
-            names = lang.names
-            if len(names) > 4:
-                names = [n for n, _, _ in process.extract(fw[0], names, scorer=fuzz.ratio, limit=3)]
-            rest = nearest(" ".join(fw[1:]))
+        if lang.names and len(fw) >= 2:  # the names the first word sounds like ("cad": cat; "then": ben)
+            first = jellyfish.metaphone(fw[0])
+            near = sorted(((max(fuzz.ratio(fw[0], n), fuzz.ratio(first, jellyfish.metaphone(n))), n)
+                           for n in lang.names), reverse=True)
+            names = [n for score, n in near[:PHRASE_NAMES] if score >= PHRASE_NAME_NEAR]
+            rest = nearest(" ".join(fw[1:])) if names else []
             cands += [f"{n} {p}" for n in names for p in rest]
         cands = [c for c in dict.fromkeys(cands) if c not in found and lang.accepts(c)]
         if not cands:
