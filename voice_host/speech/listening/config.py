@@ -34,7 +34,7 @@ class TurnConfig(Settings, sections=("listening",)):
     """Seconds of silence after which the recognizer guesses, in the background, at what
     was said so far (0: never). The guess is kept as the transcript when the utterance
     ends without more speech, so the recognition is done, or under way, by then."""
-    end_early_after: float = 0.2
+    end_early_after: float = 0.3
     """Seconds of silence that end an utterance whose guess is a whole sentence that
     cannot go on (see `end_early_above`), before `trailing_silence`; a word heard again
     in the meantime (a pause inside a phrase, a syllable lost in noise) throws the guess
