@@ -133,3 +133,12 @@ def test_the_next_players_word_while_a_player_is_asked_for_a_missed_word_is_told
     out = said(t, hearing, support.Heard(21, "jawbones", "Ann"))
     assert out[0] == "Ann scores 17 points for jawbones."
     assert plays(t) == [(10, "Ann", "jawbones"), (20, "Ben", "cowbells")]
+
+
+def test_a_question_nobody_is_known_to_have_asked_waits_and_keeps_the_question(ear):
+    t, hearing = ear
+    said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"]))
+    assert said(t, hearing, support.Heard(11, "whose turn is it", speaker=None)) == []
+    assert hearing.question.options == ["cheers", "chews"]
+    said(t, hearing, support.Heard(12, "yes", "Ann"))
+    assert plays(t) == [(10, "Ann", "cheers")] and t.heard[-1] == "Who said whose turn is it?"

@@ -182,7 +182,10 @@ class Hearing:
         the player asked, or an answer not its speaker's to give, waits for it."""
         q = self.question
         asked = intents.parse(body, self.session.players).kind
-        if asked in intents.QUESTIONS or asked in intents.HOST and asked != "undo":
+        if asked in intents.QUESTIONS or (asked in intents.HOST and asked != "undo"):
+            if u.speaker is None or u.ask:  # "Who said ...?" would take the open question's place
+                self.confirm.waiting.append(u)
+                return
             self._hear(u, at=self.session.t)
             if asked != "repeat":  # "repeat" says the question itself
                 self._say(self.announce.asking_again(q.speaker, q.sentence))
@@ -194,9 +197,8 @@ class Hearing:
                 self._say(self.announce.one_moment(u.speaker, q.speaker))
             return
         self._settle(settled)
-        if settled.again is not None:  # the word asked for, said
-            return self._catch_up()
-        self.confirm.waiting.append(u)
+        if settled.again is None and settled.ask is None:  # else it was the word asked for, said
+            self.confirm.waiting.append(u)
         self._catch_up()
 
     def _an_input(self, body: str, u: Heard) -> bool:
