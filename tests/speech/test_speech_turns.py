@@ -56,6 +56,14 @@ def test_split_name_prefix():
     assert split_name_prefix("Mary Ann: yes", ["Mary Ann", "Ann"])[:2] == ("Mary Ann", "yes")
 
 
+def test_a_word_of_two_letters_is_no_near_miss_of_a_name():
+    """"Be brief" is the host's command, not Ben playing "brief"; "an" is not Ann."""
+    assert split_name_prefix("be brief", ["Ann", "Ben", "Cat"]) == (None, "be brief", 0.0)
+    assert split_name_prefix("an interrupt", ["Ann", "Ben", "Cat"])[0] is None
+    assert split_name_prefix("ben brief", ["Ann", "Ben", "Cat"])[:2] == ("Ben", "brief")
+    assert split_name_prefix("al jewelers", ["Al", "Ben"])[:2] == ("Al", "jewelers")  # a short name, said
+
+
 def test_attribution_chain_order():
     a = Attributor(PLAYERS, channel_players=["Alice", "Bob"])
     assert (a.attribute("bob says jewelers", None, channel=0).speaker,

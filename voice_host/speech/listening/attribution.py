@@ -44,8 +44,9 @@ def split_name_prefix(text: str, players: Sequence[str], min_score: float = 80.0
     """("Bob", "jewelers", 1.0) for "bob says jewelers" when Bob is a player.
 
     The first one or two words are compared with each player's name (rapidfuzz
-    ratio, so a recognizer's "rob" for "Bob" may still match); "says" after the name
-    is dropped, "interrupts" is kept. Returns (None, text, 0.0) when no name leads.
+    ratio, so a recognizer's "allice" for "Alice" may still match, but no word of two
+    letters but the name itself); "says" after the name is dropped, "interrupts" is
+    kept. Returns (None, text, 0.0) when no name leads.
     """
     from rapidfuzz import fuzz
 
@@ -59,7 +60,10 @@ def split_name_prefix(text: str, players: Sequence[str], min_score: float = 80.0
         for k in {n, 1, 2}:
             if k > len(words):
                 continue
-            score = fuzz.ratio(" ".join(words[:k]), target)
+            said = " ".join(words[:k])
+            if len(said) <= 2 and said != target:  # "be" is no near miss of "ben", nor "an" of "ann"
+                continue
+            score = fuzz.ratio(said, target)
             if score > best[2] or (score == best[2] and k > best[1]):
                 best = (name, k, score)
     name, k, score = best
