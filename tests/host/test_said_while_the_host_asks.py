@@ -61,26 +61,27 @@ def test_a_question_about_the_game_is_answered_at_once_and_the_host_asks_again(e
     t, hearing = ear
     said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"]))
     out = said(t, hearing, support.Heard(11.5, "whose turn is it", "Ben"))
-    assert out == ["Round 1: Ann's turn.", "Ann, did you say cheers or chews?"]
+    # about the game as it will stand with Ann's word, as the host would take it unanswered
+    assert out == ["Round 1: Ben's turn. Waiting for Ann to draw.", "Ann, did you say cheers or chews?"]
     assert hearing.question is not None and t.game.state.used == []
     out = said(t, hearing, support.Heard(13, "yes", "Ann"))
     assert out[0] == "Ann scores 5 points for cheers."
     assert plays(t)[-1] == (10, "Ann", "cheers")  # at the time of her first try
 
 
-def test_a_question_answered_while_the_host_asks_is_at_the_games_moment_in_a_replay(ear):
-    """The question is logged at the moment the game waits at (the word asked about),
-    so a replay of the log scores the word at its time and answers the same."""
+def test_a_question_answered_while_the_host_asks_changes_nothing_in_the_game_or_its_log(ear):
+    """The score with Ann's word as the host would take it, said before she answers;
+    the word is played at its time, and the log replays to the same game."""
     t, hearing = ear
     said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"]))
-    said(t, hearing, support.Heard(11.5, "what's the score", "Ben"))
-    said(t, hearing, support.Heard(13, "yes", "Ann"))
-    assert [(r.t, r.speaker, r.text) for r in t.session.records if isinstance(r, Said)] == [
-        (10, "Ben", "what's the score"), (10, "Ann", "cheers")]
+    out = said(t, hearing, support.Heard(11.5, "what's the score", "Ben"))
+    assert out[0].startswith("Round 1 of 6. Scores: Ann 5;") and t.game.state.used == []
+    said(t, hearing, support.Heard(13, "chews", "Ann"))
+    assert [(r.t, r.speaker, r.text) for r in t.session.records if isinstance(r, Said)] == [(10, "Ann", "chews")]
     replayed = Session(t.session.header, t.session.words, lambda line: None)
     replayed.replay(t.session.records)
     replayed.tick(t.session.t)
-    assert replayed.game.state.used == t.game.state.used == [("cheers", "Ann")]
+    assert replayed.game.state.used == t.game.state.used == [("chews", "Ann")]
     assert replayed.result() == t.session.result()
 
 

@@ -136,11 +136,23 @@ class Session:
         """What the host will say when the game begins (its intro, the draw, the board,
         whose turn), known before it does: a silent twin of the session begins it. Empty
         once begun."""
-        if self.begun:
-            return []
+        return [] if self.begun else self._twin().begin(self.t)
+
+    def answer_once(self, played: Record | None, question: Said) -> list[str]:
+        """What the host would answer to ``question`` (about the game) once ``played``, a
+        word it is still asking about, were played and scored: a silent twin of the game
+        plays it, then hears the question. Nothing here is logged or changed."""
+        twin = self._twin()
+        if played is not None:
+            twin.play(played, quiet=True)
+            twin.settle(windows=False, quiet=True)
+        return twin.play(question)
+
+    def _twin(self) -> "Session":
+        """A silent copy of the game so far."""
         twin = Session(self.header, self.words, speak=lambda _: None, announcer=self.announcer)
         twin.replay(self.records)
-        return twin.begin(self.t)
+        return twin
 
     def tick(self, t: float, *, quiet: bool = False) -> list[str]:
         """Let the clock run to ``t`` (not logged: replay reaches the same events)."""

@@ -176,8 +176,10 @@ class Hearing:
 
     def _meanwhile(self, u: Heard, body: str) -> None:
         """``u`` was said while a question waits and does not answer it: a question about
-        the game is answered at once, at the moment the game waits at, and the question
-        asked again; a play or a command of its own settles the question as the host
+        the game is answered at once, about the game as it will stand once the word asked
+        about is played as the host would take it unanswered (not logged: it changes
+        nothing), a request of the host at the moment the game waits at, and the question
+        is asked again; a play or a command of its own settles the question as the host
         would (hearing.confirm.Confirm.moved_on) and is heard at once; what is owed to
         the player asked, or an answer not its speaker's to give, waits for it."""
         q = self.question
@@ -186,7 +188,11 @@ class Hearing:
             if u.speaker is None or u.ask:  # "Who said ...?" would take the open question's place
                 self.confirm.waiting.append(u)
                 return
-            self._hear(u, at=self.session.t)
+            if asked in intents.QUESTIONS:  # about the game as it will stand with the word asked about
+                for line in self.session.answer_once(self.confirm.unanswered_play(q), Said(u.start, u.speaker, body)):
+                    self._say(line)
+            else:
+                self._hear(u, at=self.session.t)
             if asked != "repeat":  # "repeat" says the question itself
                 self._say(self.announce.asking_again(q.speaker, q.sentence))
             return

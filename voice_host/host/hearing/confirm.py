@@ -331,6 +331,11 @@ class Confirm(Stage):
             return self._again(q, u, body)  # what the host would ask for: the word, said again
         return None if self.owed(q) else self._as_unanswered(q)
 
+    def unanswered_play(self, q: Question) -> Said | None:
+        """The play the host would make of ``q`` unanswered, if any (asked for again or
+        left out: none)."""
+        return None if self.owed(q) else self._as_unanswered(q).play
+
     def _as_unanswered(self, q: Question) -> Settled:
         """The host's own settling of ``q``: its best guess taken and said, its guess of
         the player kept, or the word left out and said so."""
