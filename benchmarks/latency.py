@@ -46,8 +46,10 @@ non-silent sample is heard (OUTPUT: leading silence, the card's buffer and laten
 The parts add up to the time to the ANSWER's first word. Per kind and condition: p50
 and p95 of the FIRST SOUND the table hears (the answer, or the host's heard tick when
 that comes first: [listening] acknowledge_after), p50, p95 and max of the ANSWER's
-first word and the mean of each of its parts; and the synthesizer's own time to its
-first sample for every sentence it renders (cached ones included, as the host runs).
+first word and the mean of each of its parts; how many replies were the typed game's
+(its first sentence, or anywhere in it: after what the host settles first, its own
+question about the word before); and the synthesizer's own time to its first sample
+for every sentence it renders (cached ones included, as the host runs).
 
 Paths (``--paths``): microphone (one, the laptop's: the default) and phones (each
 player's own phone, as ``voice-host play --phones`` hears them: the players' page served
@@ -715,8 +717,15 @@ class Measure:
 
     @property
     def expected(self) -> bool:
+        """The reply's first sentence is the typed game's."""
         first = next((r for r in self.reply if not r.startswith("<")), None)
         return first == self.line.expect
+
+    @property
+    def answered(self) -> bool:
+        """The typed game's sentence is in the reply (after what the host settled first: its
+        own question about the word before, "I'll take straight.")."""
+        return self.line.expect in self.reply
 
 
 def measure(r: Run) -> list[Measure]:
@@ -772,7 +781,7 @@ def report_run(r: Run, ms_: list[Measure]) -> None:
     print(f"\n{r.condition}: {len(ms_)} utterances in {r.wall:.0f} s, {r.engine} -> piper, output opened with "
           f"{', '.join(sorted({str(o.get('latency', 'default (high)')) for o in r.opened})) or 'nothing'}")
     head = f"  {'kind':<10} {'n':>3} | {'sound p50':>9} {'p95':>5} | {'answer p50':>10} {'p95':>5} {'max':>5} |" + \
-        "".join(f" {p:>9}" for p in PARTS) + "  replied as expected"
+        "".join(f" {p:>9}" for p in PARTS) + "  replied as expected (first / anywhere)"
     print(head + "   (ms; sound: the first sound, a tick or the answer; answer: its first word; parts: means)")
     warm = [m for m in ms_ if not m.cold]
     groups = [(k, [m for m in warm if m.line.kind == k]) for k in KINDS] + [("all", warm)]
@@ -785,7 +794,7 @@ def report_run(r: Run, ms_: list[Measure]) -> None:
         missing = f", {len(group) - len(timed)} unanswered" if len(timed) < len(group) else ""
         print(f"  {kind:<10} {len(timed):>3} | {ms(pct(sound, 50)):>9} {ms(pct(sound, 95)):>5} | "
               f"{ms(pct(answer, 50)):>10} {ms(pct(answer, 95)):>5} {ms(max(answer, default=None)):>5} |{parts}"
-              f"  {sum(m.expected for m in group):>9}/{len(group)}{missing}")
+              f"  {sum(m.expected for m in group):>9} / {sum(m.answered for m in group)} of {len(group)}{missing}")
     own, other, said = r.on_sheets()
     print(f"  words on their player's sheet at the end: {own} of {said}; on another player's: {other}")
     for m in ms_[:1]:
@@ -817,6 +826,7 @@ def figures(ms_: list[Measure]) -> dict:
             continue
         sound, answer = [m.sound for m in timed], [m.total for m in timed]
         out[kind] = {"n": len(group), "answered": len(timed), "expected": sum(m.expected for m in group),
+                     "expected anywhere": sum(m.answered for m in group),
                      "sound p50": ms(pct(sound, 50)), "sound p95": ms(pct(sound, 95)),
                      "answer p50": ms(pct(answer, 50)), "answer p95": ms(pct(answer, 95)),
                      "answer max": ms(max(answer, default=None)),
