@@ -39,7 +39,7 @@ class TurnConfig(Settings, sections=("listening",)):
     cannot go on (see `end_early_above`), before `trailing_silence`; a word heard again
     in the meantime (a pause inside a phrase, a syllable lost in noise) throws the guess
     away."""
-    acknowledge_after: float = 0.25
+    acknowledge_after: float = 0.3
     """Seconds of silence after which an utterance not yet over (its recognition still
     under way, or waiting for the full trailing silence) is announced as Waiting, so the
     host can tick that it heard (0: never)."""
