@@ -13,7 +13,9 @@ this order of every utterance:
 - **Who?** (``attribute``) As the speech layer said, or the player whose name was said
   first ("and jewelers": Ann's); introductions and voice prints.
 - **Sure?** (``confirm``) Who said it, did you say, which spelling: a question waits
-  for its answer (what is said meanwhile waits too), or the host settles it in time.
+  for its answer, or the host settles it in time; what is said meanwhile and is not its
+  answer is taken at once (``Hearing._meanwhile``), or waits where the player asked is
+  owed the first say.
 
 How loud the room is (``room``) is noted of every utterance; a word missed in a loud
 room is told the table.

@@ -24,8 +24,10 @@
 
 Unanswered, the host settles the question itself after ``answer_within`` seconds: it
 takes its best guess and says so, keeps its guess of the player, asks for the word
-again, or drops it and says so. What is said while a question is open waits
-(``waiting``) and is heard once it is settled. A question and its answer come back as
+again, or drops it and says so. What is said while a question is open and is not its
+answer settles it at once as unanswered (:meth:`Confirm.moved_on`), or waits
+(``waiting``) where the player asked is owed the word first, and is heard once it is
+settled. A question and its answer come back as
 a :class:`Settled`: what the hearing then says, plays, hears again or asks next.
 """
 
