@@ -182,10 +182,10 @@ class Phones:
                 raise Refused(why="rate")
             if name in self.by_player:
                 raise Refused(why="taken", player=name)
-            from voice_host.speech.listening.sources import _Resampler
+            from voice_host.speech.listening.sources import Resampler
 
             self._next += 1
-            self.phones[self._next] = _Phone(name, float(rate), _Resampler(float(rate), 1))
+            self.phones[self._next] = _Phone(name, float(rate), Resampler(float(rate), 1))
             self.by_player[name] = self._next
             self.drained.pop(name, None)
             self._events.append(("joined", name))

@@ -61,7 +61,7 @@ class AudioSource(Protocol):
     def close(self) -> None: ...
 
 
-class _Resampler:
+class Resampler:
     """Streaming multi-channel resampler to SAMPLE_RATE (soxr), a no-op at 16 kHz."""
 
     def __init__(self, in_rate: float, channels: int):
@@ -108,7 +108,7 @@ class WavSource:
     def __iter__(self) -> Iterator[AudioChunk]:
         import soundfile as sf
 
-        resampler = _Resampler(self.native_rate, self.channels)
+        resampler = Resampler(self.native_rate, self.channels)
         block = max(1, int(round(self.chunk_seconds * self.native_rate)))
         produced = 0
         with sf.SoundFile(str(self.path)) as f:
@@ -251,7 +251,7 @@ class MicSource:
             raise NoInputDevice(f"input device {self.device.name!r} cannot record: {exc}") from exc
 
     def __iter__(self) -> Iterator[AudioChunk]:
-        resampler = _Resampler(self.native_rate, self.channels)
+        resampler = Resampler(self.native_rate, self.channels)
         self.start()
         produced = 0
         try:
@@ -300,6 +300,7 @@ __all__ = [
     "ArraySource",
     "MicSource",
     "NoInputDevice",
+    "Resampler",
     "WavSource",
     "channel_names",
     "find_input_device",
