@@ -761,7 +761,7 @@ def main(argv=None) -> int:
         import os
         import tempfile
 
-        from pulse import Pulse, missing
+        from toolkit.pulse import Pulse, missing
 
         if missing():
             out.say(f"--live: {missing()}")

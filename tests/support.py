@@ -227,13 +227,3 @@ def chromium(*args: str, insecure: bool = False):
                 "--disable-extensions", *args):
         options.add_argument(arg)
     return webdriver.Chrome(options=options, service=Service(driver_path))
-
-
-def benchmark(name: str):
-    """The module of benchmarks/NAME.py, imported as the benchmarks import each other
-    (benchmarks/ on sys.path while it loads)."""
-    import importlib
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.syspath_prepend(str(ROOT / "benchmarks"))
-        return importlib.import_module(name)

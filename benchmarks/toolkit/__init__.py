@@ -1,6 +1,9 @@
 """What the benchmarks share, so that each script keeps only what it measures.
 
-- voices: synthetic speech (tests/speech/synth.py) and sox-varied voices
+- synth: synthetic speech (festival, flite and piper voices, cached on disk), laid on a
+  timeline, with noise added; the tests' voices too
+- voices: synth's voices, and voices varied with sox effects
+- pulse: a private PulseAudio server, for live play without a sound card
 - splits: the tuning and held-out voices, and the split of a real speaker
 - rooms: the conditions a word is heard in: pink noise, and real rooms (kitchen noise,
   babble of real talkers, a living room's reverberation, a far microphone) made from
@@ -8,15 +11,8 @@
 - listening: the VAD cut, a clip padded with silence heard through the live listener
 - report: the common options (--quick, --json, --conditions) and the printed table or JSON
 
-Importing it puts the repository and tests/speech on sys.path.
+A benchmark run as a script (``python benchmarks/NAME.py``) finds it beside itself; the
+tests find it through pytest's ``pythonpath`` (pyproject.toml).
 """
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-for _path in (ROOT, ROOT / "tests" / "speech"):
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import ROOT  # noqa: F401  (sys.path)
-
-from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
+from voice_host.speech.audio import SAMPLE_RATE
 
 BEFORE, AFTER = 0.6, 0.8
 """Seconds of silence around a word in the recording `hear` is given."""

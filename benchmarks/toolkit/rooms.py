@@ -1,6 +1,6 @@
 """The conditions a word is heard in.
 
-PINK noise at an SNR under the word's speech level (tests/speech/synth.add_noise), and
+PINK noise at an SNR under the word's speech level (synth.add_noise), and
 real ROOMS made from recordings under the real-audio cache (``--data``,
 ~/.cache/voice-host/real-audio or $VOICE_HOST_REAL_AUDIO; benchmarks/real_speech.py's
 docstring says what goes there):
@@ -25,11 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import ROOT  # noqa: F401  (sys.path)
-from .voices import add_noise
+from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.recognizing.moonshine.adapt.mix import speech_commands, speech_commands_split
 
-from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
-from voice_host.speech.recognizing.moonshine.adapt.mix import speech_commands, speech_commands_split  # noqa: E402
+from .voices import add_noise
 
 PINK = {"clean": None, "20 dB": 20.0, "10 dB": 10.0}
 """Pink-noise conditions: name -> SNR (None: clean)."""

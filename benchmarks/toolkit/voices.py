@@ -1,4 +1,4 @@
-"""Synthetic voices: tests/speech/synth.py's, and voices varied with sox effects."""
+"""Synthetic voices: synth.py's, and voices varied with sox effects."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ import subprocess
 
 import numpy as np
 
-from . import ROOT  # noqa: F401  (sys.path)
-from synth import MissingTool, add_noise, place, speech_bounds, synth, tool_missing  # noqa: E402,F401
+from voice_host.speech.audio import SAMPLE_RATE
 
-from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
+from .synth import MissingTool, add_noise, place, speech_bounds, synth, tool_missing  # noqa: F401  (the benchmarks')
 
 
 def say(text: str, spec: str) -> np.ndarray:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from synth import add_noise, place, speech_bounds
+from toolkit.synth import add_noise, place, speech_bounds
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource, WavSource, channel_names
 from voice_host.speech.listening.attribution import Attributor, split_name_prefix

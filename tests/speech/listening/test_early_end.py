@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from synth import place, speech_bounds
+from toolkit.synth import place, speech_bounds
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.config import TurnConfig
 from voice_host.speech.listening.sources import ArraySource

@@ -6,15 +6,10 @@ Nothing about how long it takes is asserted."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 
 import pytest
-from conftest import need
-
-ROOT = Path(__file__).resolve().parents[2]
+from support import need
 
 
 @pytest.fixture(scope="module")
@@ -22,11 +17,8 @@ def latency(moonshine_ready):
     from voice_host.speech.speaking.tts import piper_available
 
     need(piper_available() is None, f"Piper is not available: {piper_available()}")
-    spec = importlib.util.spec_from_file_location("latency_benchmark", ROOT / "benchmarks" / "latency.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    import synth
+    import latency as module
+    from toolkit import synth
 
     for voice in module.PLAYERS.values():
         why = synth.tool_missing(voice)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import synth
+from toolkit import synth
 
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.config import TurnConfig

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import support
 
 RATE = 16000
 
 
 @pytest.fixture(scope="module")
 def table():
-    return support.benchmark("table")
+    import table
+
+    return table
 
 
 def test_an_answer_waits_until_the_host_has_said_what_it_answers(table):
@@ -68,7 +69,7 @@ def test_live_a_player_introduces_themself_once_the_host_has_asked_them(table):
 def test_the_benchmarks_listen_with_the_hosts_listening_settings(monkeypatch):
     from voice_host import config
 
-    listening = support.benchmark("toolkit.listening")
+    from toolkit import listening
 
     load = config.load
     slower = {"listening": {"trailing_silence": 0.7}}

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import support
-from conftest import need
+from support import need
 
 from voice_host.speech.recognizing.moonshine.adapt import guard, mix, voices
 
@@ -212,11 +212,10 @@ def test_the_guards_best_deltas_are_kept_and_the_rest_removed(tmp_path):
 
 def test_benchmarks_hear_with_the_weights_asked_for(monkeypatch, tmp_path):
     import voice_host.speech.recognizing.moonshine as moonshine
-    from support import benchmark
+    from real_speech import listening
 
     from voice_host.speech.recognizing.moonshine.adapt.setting import NoAdaptedModel
 
-    listening = benchmark("real_speech").listening
     asked = []
     monkeypatch.setattr(moonshine, "create", lambda delta=None, **_: asked.append(delta) or "recognizer")
     monkeypatch.setenv("VOICE_HOST_MOONSHINE_DELTA", str(tmp_path / "none.delta"))

@@ -15,7 +15,7 @@ import shutil
 import numpy as np
 import pytest
 
-from conftest import need
+from support import need
 
 from voice_host.speech.recognizing.moonshine.adapt import delta as deltas
 from voice_host.speech.recognizing.moonshine.adapt import heldout, setting, texts, voices

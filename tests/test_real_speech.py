@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import support
 from support import need, voice_host
 
 from voice_host.speech.audio import write_wav
@@ -39,7 +38,7 @@ def test_real_read_speech_is_heard_with_few_word_errors(tmp_path):
     from rapidfuzz.distance import Levenshtein
 
     need(DATA.exists(), "Debian's pocketsphinx-testdata is not installed")
-    bench = support.benchmark("real_sentences")  # its transcripts, and its words: "mr" and numbers written alike
+    import real_sentences as bench  # its transcripts, and its words: "mr" and numbers written alike
     said = {path.name: words for path, words in bench.pocketsphinx(DATA) if path.parent.name == "librivox"}
     files = [recording(tmp_path, f"librivox/{name}") for name in sorted(said)]
     proc = voice_host("hear", *files)

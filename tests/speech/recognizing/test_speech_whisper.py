@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from synth import place
+from toolkit.synth import place
 from voice_host.speech.recognizing.engines import make_recognizer
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource

@@ -20,8 +20,8 @@ import time
 import numpy as np
 import pytest
 from audio_script import render
-from pulse import Pulse
-from pulse import missing as pulse_missing
+from toolkit.pulse import Pulse
+from toolkit.pulse import missing as pulse_missing
 from support import ROOT, ctrl_c_reaches_it, need, voice_host
 
 from voice_host.speech.audio import read_wav

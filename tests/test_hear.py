@@ -4,7 +4,7 @@ game's prior it would use on that board."""
 from __future__ import annotations
 
 import numpy as np
-import synth as _synth
+from toolkit import synth as _synth
 from support import voice_host
 
 from voice_host.speech.audio import write_wav

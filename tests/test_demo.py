@@ -11,11 +11,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-from support import need
-
-ROOT = Path(__file__).resolve().parents[2]
+from support import ROOT, need
 
 
 def test_demo_runs_the_whole_pipeline():

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-import support
 from support import need
 
 
 @pytest.fixture(scope="module")
 def bench():
-    return support.benchmark("real_sentences")
+    import real_sentences
+
+    return real_sentences
 
 
 def test_a_transcript_and_a_reading_are_compared_as_spoken_words(bench):

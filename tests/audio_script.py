@@ -9,18 +9,15 @@ result with the same script played as text.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
-import synth as _synth
+from support import voice_host
+from toolkit import synth as _synth
 
 from voice_host.host.records import Said
 from voice_host.host.script import parse_script
 from voice_host.speech.audio import write_wav
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def render(script: str, say, voices: dict[str, str], channels: bool = True) -> np.ndarray:
@@ -34,8 +31,7 @@ def render(script: str, say, voices: dict[str, str], channels: bool = True) -> n
 def play(tmp_path: Path, name: str, *args: str) -> tuple[dict, str]:
     """Run `voice-host play ARGS --no-voice`; (result JSON, printed output)."""
     out = tmp_path / f"{name}.json"
-    proc = subprocess.run([sys.executable, "-m", "voice_host.cli", "play", "--no-voice", "--result-json", str(out),
-                           *args], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    proc = voice_host("play", "--no-voice", "--result-json", str(out), *args, timeout=900)
     assert proc.returncode == 0, proc.stderr
     return json.loads(out.read_text()), proc.stdout
 

@@ -1,6 +1,6 @@
 """A private PulseAudio server for live play without a sound card: a null sink for the
 speakers and a pipe source for the microphone, which a :class:`Mic` fills in real time.
-Used by tests/speech/test_live_audio_server.py and `benchmarks/table.py --live`.
+Used by tests/test_live_audio_server.py and `benchmarks/table.py --live`.
 
 PortAudio reaches it through ALSA's pulse plugin (libasound2-plugins); a process finds
 it by ``XDG_RUNTIME_DIR`` (``Pulse.env``), which must be set before PortAudio starts.
