@@ -9,9 +9,9 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from voice_host.games.actions import Action, Begin, Query, SetStart, Tick
+from voice_host.games.actions import Action, Answer, Begin, Challenge, Move, PlayWord, Query, SetStart, Tick
 from voice_host.games.errors import Refusal, Unplayable
-from voice_host.games.events import Event, GameOver, Refused, StartSet
+from voice_host.games.events import Event, GameOver, Refused, StartDraws, StartSet
 from voice_host.settings import Settings
 from voice_host.words.lexicon import fold
 
@@ -176,6 +176,12 @@ class Game:
 
     score_unit: ClassVar[str] = "point"
     """What a total counts (a duel counts marks)."""
+    undoable_actions: ClassVar[tuple[type[Action], ...]] = (PlayWord, Challenge, Answer, Move)
+    """The actions that change the game, which undo can take back once it has begun
+    (unless they were refused)."""
+    detail_events: ClassVar[tuple[type[Event], ...]] = (StartDraws,)
+    """The events that are detail rather than the game's standing (the draw for the start
+    player): a brief host leaves them out unless asked."""
 
     def handle(self, action: Action) -> list[Event]:
         """Begin (once), the table's start player, then the game's own ``play``."""

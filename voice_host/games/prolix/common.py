@@ -110,6 +110,8 @@ class ProlixGame(Game):
     """The board, the bag and the checks; subclasses supply the turn flow."""
 
     status_questions = ("board", "turn")
+    undoable_actions = (*Game.undoable_actions, A.FlipTimer, A.SetBoard, A.Draw)
+    detail_events = (*Game.detail_events, E.BoardShown, E.TilesDrawn)
     questions = ("board", "scores", "turn", "time", "words", "sheet", "how", "bag", "voided")
     uses_start_player: ClassVar[bool] = True
     state_class: ClassVar[type[ProlixState]] = ProlixState
