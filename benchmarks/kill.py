@@ -42,8 +42,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 @dataclass(frozen=True)
@@ -591,7 +589,6 @@ def hog() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from toolkit import report
 
     ap = report.arguments(__doc__, "50 kills (as --kills 50)")

@@ -81,20 +81,17 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, NamedTuple
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the toolkit, when loaded by path
+from toolkit import report, rooms
+from toolkit.splits import LIVE_PLAYERS
+from toolkit.voices import speech_bounds, synth
 
-from toolkit import report, rooms  # noqa: E402
-from toolkit.splits import LIVE_PLAYERS  # noqa: E402
-from toolkit.voices import speech_bounds, synth  # noqa: E402
-
-from voice_host.host.output import Speaker  # noqa: E402
-from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
-from voice_host.speech.listening.sources import AudioChunk  # noqa: E402
+from voice_host.host.output import Speaker
+from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.listening.sources import AudioChunk
 
 perf = time.perf_counter
 

@@ -48,10 +48,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the toolkit, in the worker too
-
-from toolkit import report as reporting  # noqa: E402
-from toolkit.voices import add_noise, synth  # noqa: E402
+from toolkit import report as reporting
+from toolkit.voices import add_noise, synth
 
 VOICES_TUNING = ("fest_slt", "rms", "awb", "kal16")
 VOICES_HELD_OUT = ("joe", "slt~p-250~t1.08", "kal~p200~t0.9", "awb~p350~t1.05", "joe~p250~t0.93")

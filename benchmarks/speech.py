@@ -45,13 +45,11 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the toolkit, in the child processes too
+from toolkit import report as reporting
+from toolkit.voices import add_noise, place, speech_bounds, synth
 
-from toolkit import report as reporting  # noqa: E402
-from toolkit.voices import add_noise, place, speech_bounds, synth  # noqa: E402
-
-from voice_host.speech.audio import SAMPLE_RATE  # noqa: E402
-from voice_host.speech.listening.sources import ArraySource  # noqa: E402
+from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.listening.sources import ArraySource
 
 WORD_VOICES = ("fest_slt", "rms", "awb")
 VP_VOICES = {"Alice": "fest_slt", "Bob": "rms", "Carol": "awb", "Dave": "kal16"}

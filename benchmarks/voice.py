@@ -25,7 +25,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import statistics
@@ -34,10 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from toolkit import report as reporting  # noqa: E402
+from toolkit import report as reporting
 
 B = "@board W B J S L C D G"
 GAME = f"""

@@ -145,7 +145,6 @@ def random_board(rng: random.Random) -> list[tuple[str, int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from toolkit import report
 
     parser = report.arguments(__doc__, "300 transcripts and 100 boards")

@@ -135,15 +135,9 @@ def test_a_torn_last_line_is_dropped_even_when_it_reads_as_a_record(tmp_path):
 # ---------------------------------------------------------------------- item 4: kill -9 at any moment
 def kill_harness():
     """benchmarks/kill.py, imported as a module."""
-    import importlib.util
+    import kill
 
-    from support import ROOT
-
-    spec = importlib.util.spec_from_file_location("kill_harness", ROOT / "benchmarks" / "kill.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return kill
 
 
 def test_every_resume_after_a_kill_is_exact(tmp_path, words):
