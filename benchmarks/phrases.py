@@ -191,8 +191,9 @@ def run(rows: list[dict], said: list[str], conditions, words, room, real: list[d
 def real_clips(words, per_word: int, boards: list[dict]) -> list[dict]:
     """Speech Commands' "yes" and "no" and some of its dictionary words, ``per_word`` a
     word and split (spread over speakers), each heard on a board of its split."""
-    from voice_host.speech.recognizing.moonshine.adapt.mix import speech_commands, speech_commands_split
     from pathlib import Path
+
+    from toolkit.splits import speech_commands, speech_commands_split
 
     data = rooms.default_data() / "speech_commands_test_v002"
     if not data.exists():

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from voice_host.speech.audio import SAMPLE_RATE
-from voice_host.speech.recognizing.moonshine.adapt.mix import speech_commands, speech_commands_split
 
+from .splits import speech_commands, speech_commands_split
 from .voices import add_noise
 
 PINK = {"clean": None, "20 dB": 20.0, "10 dB": 10.0}
