@@ -10,7 +10,8 @@ from __future__ import annotations
 from voice_host.games.records import Record
 
 
-__all__ = ["Action", "Begin", "Tick", "PlayWord", "Challenge", "Answer", "SetStart", "Query", "Move"]
+__all__ = ["Action", "Begin", "Tick", "PlayWord", "Challenge", "Answer", "SetStart", "FlipTimer", "SetBoard", "Draw",
+           "Query", "Move"]
 
 
 class Action(Record):
@@ -55,6 +56,27 @@ class SetStart(Action):
     """Table mode: the start player the table determined."""
 
     player: str
+
+
+class FlipTimer(Action):
+    """A player flipped the sand timer (a game without one refuses it)."""
+
+    player: str
+
+
+class SetBoard(Action):
+    """Table mode: the whole board, leftmost column first, top space before bottom (a game
+    without a board refuses it)."""
+
+    letters: tuple[str, ...]
+
+
+class Draw(Action):
+    """Table mode: the tiles just drawn, placed in the leftmost column (a game without a
+    board refuses it)."""
+
+    letters: tuple[str, ...]
+    player: str | None = None
 
 
 class Query(Action):

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from voice_host.games.actions import *  # noqa: F401,F403  (the actions every game shares)
-from voice_host.games.actions import Action, Move
-
-
-class FlipTimer(Action):
-    player: str
+from voice_host.games.actions import Move
 
 
 class Pass(Move):
@@ -15,16 +11,3 @@ class Pass(Move):
     player has no word)."""
 
     player: str
-
-
-class SetBoard(Action):
-    """Table mode: the whole board, leftmost column first, top space before bottom."""
-
-    letters: tuple[str, ...]
-
-
-class Draw(Action):
-    """Table mode: the tiles just drawn, placed in the leftmost column."""
-
-    letters: tuple[str, ...]
-    player: str | None = None

@@ -4,9 +4,8 @@ challenge, the timer, yes and no, the questions; and the table's directives ``@s
 
 from __future__ import annotations
 
-from voice_host.games.actions import Action, Answer, Challenge, PlayWord, Query, SetStart
+from voice_host.games.actions import Action, Answer, Challenge, Draw, FlipTimer, PlayWord, Query, SetBoard, SetStart
 from voice_host.games.events import Refused
-from voice_host.games.prolix.actions import Draw, FlipTimer, SetBoard
 from voice_host.host import intents
 
 
