@@ -206,7 +206,7 @@ def plan(words: int, *, questions_every: int = 2, undo_after: int | None = 3, se
 
 
 def voice_lines(lines: list[Line]) -> list[Line]:
-    """Each line's audio, in its player's voice (tests/speech/synth: cached on disk)."""
+    """Each line's audio, in its player's voice (benchmarks/toolkit/synth: cached on disk)."""
     for line in lines:
         line.audio = synth(line.text, PLAYERS[line.player])
         line.voiced_end = speech_bounds(line.audio)[1]

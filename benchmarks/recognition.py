@@ -10,7 +10,7 @@ constrained, on a tuning split and a held-out split.
 What it does: picks game words from the dictionary (seeded; lengths 5-12, Zipf
 frequency 2.0-4.5, i.e. mostly uncommon words), splits them into a TUNING half and
 a HELD-OUT half, has each word said by two voices of its split (voices take turns),
-clean and with pink noise (tests/speech/synth.add_noise) at 20 and 10 dB SNR, and
+clean and with pink noise (benchmarks/toolkit/synth.add_noise) at 20 and 10 dB SNR, and
 recognizes each utterance alone (the turn detector's job is not measured here).
 
 - tuning voices: the tests' voices (festival HTS slt, flite rms, awb, kal16);
@@ -30,7 +30,7 @@ Per engine:
 
 Thresholds (moonshine's chatter margin) are chosen on the tuning split only and
 printed; the held-out split is scored with them. Audio is cached on disk by
-tests/speech/synth ($VOICE_HOST_SYNTH_CACHE or ~/.cache/voice-host-synth).
+benchmarks/toolkit/synth ($VOICE_HOST_SYNTH_CACHE or ~/.cache/voice-host-synth).
 """
 
 from __future__ import annotations

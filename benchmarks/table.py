@@ -29,7 +29,7 @@ The recording goes through the real pipeline (`play_recording`: VAD, the recogni
 voice prints, the host's hearing, with the game's prior `--prior POINTS:KNOWN`, by
 default the config's [speech] prior_points, prior_known) with its questions left
 unanswered; each word said is compared with the input the host fed the game for it.
-Clean, 20 dB and 10 dB pink noise (tests/speech/synth.add_noise); `--conditions` also
+Clean, 20 dB and 10 dB pink noise (benchmarks/toolkit/synth.add_noise); `--conditions` also
 takes the real rooms of benchmarks/toolkit/rooms.py ("kitchen 10 dB", "babble 15 dB", ...,
 or "rooms" for all; the table that answers is not heard in "reverb" and "far mic"). Only the words said
 before the game is over count (`n`). Then the same table again, answering
@@ -45,7 +45,7 @@ things about one word. The answers are put into the audio as the host asks (a so
 that grows as it is read), in the player's voice, under the same noise, and pass
 through the same pipeline. With `--live`, the recording nobody answers is also said
 live: streamed in real time into the microphone of a PulseAudio server (null sink, pipe
-source: tests/speech/pulse.py) and heard by the live loop (`play_live`: the opening
+source: benchmarks/toolkit/pulse.py) and heard by the live loop (`play_live`: the opening
 asks each player to say who they are while the introductions come, the host speaks
 through Piper to the server's speakers, barge-in and the tick as at a table); the table
 "live". The table that answers is said live too ("live+ans"): its answers are put into
@@ -420,7 +420,7 @@ def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: lis
 
 
 LIVE: list = []
-"""The PulseAudio server of a --live run (tests/speech/pulse.py), started before PortAudio,
+"""The PulseAudio server of a --live run (benchmarks/toolkit/pulse.py), started before PortAudio,
 and the host's voice (host.output.Speaker) on its speakers."""
 
 

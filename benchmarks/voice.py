@@ -5,7 +5,7 @@
 
 1. Latency: the time from a reply's text to its first audio sample, for every distinct
    sentence the host says in a whole scripted game (the three-player Prolix Classic game
-   of tests/prolix/test_classic_games.py), said one at a time through TtsVoice (the real
+   of tests/games/prolix/test_classic_games.py), said one at a time through TtsVoice (the real
    render thread and play thread; no sound card here, so "first sample" is the moment
    the first piece is handed to the output). Piper's cache of rendered clauses is off
    (cold figures: every sentence rendered for the first time); the warm figure is with

@@ -3,7 +3,7 @@
 gives the same result as the script played as text.
 
 The phrases are said by festival's HTS voice, the synthetic voice the recognizer hears
-best, on one channel per player; tests/speech/test_audio_game.py has the full Prolix game
+best, on one channel per player; tests/test_audio_game.py has the full Prolix game
 with several voices, a tiebreak and the timer.
 """
 

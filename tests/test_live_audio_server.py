@@ -41,7 +41,7 @@ says the board; Dan asks 0.8 s after Cat's word, while the host announces it."""
 
 @pytest.fixture
 def pulse(tmp_path):
-    """A private PulseAudio server (tests/speech/pulse.py), four microphone channels."""
+    """A private PulseAudio server (benchmarks/toolkit/pulse.py), four microphone channels."""
     why = pulse_missing()
     need(why is None, why or "")
     with Pulse(tmp_path, channels=len(PLAYERS)) as server:

@@ -109,7 +109,7 @@ The host's settings are phrases of two words or more: a word a player could play
 "louder") is never a setting (ruling 66). They are also what the recognizer listens for
 (host.hearing.understand), so a new one can change what a recording is heard as: "played
 words", the first phrase to start with "pl", made "bank quagmire for eleven" (Dexikon,
-tests/speech/test_hear.py) chatter; run the speech tests after adding phrases. A question
+tests/test_hear.py) chatter; run the speech tests after adding phrases. A question
 said in other words (contractions spelled out, "please" or "can you" around it) is
 understood too (``plain``)."""
 

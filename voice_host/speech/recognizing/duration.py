@@ -10,7 +10,7 @@ ends, so the longer readings stay in its beam.
 
 Only too short is penalized: a word said fast, or half lost in noise (the voiced
 duration shrinks as noise covers the quiet parts), is never pushed down. The bounds
-come from the single words the benchmarks say (tests/speech's voices, tuning split):
+come from the single words the benchmarks say (the toolkit's synthetic voices, tuning split):
 voiced at most 0.56 s for one syllable, 0.88 s for two, 1.12 s for five, with 0.3 s
 before and up to 0.5 s after the word, as the VAD cuts it.
 """
