@@ -8,7 +8,8 @@
 
 Held-out speech (the voices no tuning set uses: piper's neural joe,
 festival's HTS slt and flite's slt; no word of the tuning game of benchmarks/table.py)
-is played into the LIVE loop (`voice_host.by_voice.play_live`: the Listener with its VAD and
+is played into the LIVE host as `voice-host play` builds it (`voice_host.assembly.build`, run by
+`voice_host.by_voice.play_live`: the Listener with its VAD and
 echo gate, the default recognizer (Moonshine, told what may be said), voice prints, the
 Hearing, the Session) in real time: a fake microphone hands out 20 ms blocks, each when
 its last sample has been "spoken" (it sleeps to the block's due time), so the endpoint
@@ -498,8 +499,8 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     a websocket of 48 kHz PCM to the players' page, one channel each.
     `enrolled`: the players' voice prints are taken from their introductions before the
     game (as from a --voices file), so the live opening asks nobody."""
-    from voice_host.by_voice import live_options, play_live
-    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.assembly import build
+    from voice_host.host.hearing import HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizing.engines import make_recognizer
     from voice_host.speech.speaking import tts
@@ -516,30 +517,27 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     voice = TtsVoice(synthesizer=synthesizer, play=True, output=card)
     speaker = BenchSpeaker(cfg, voice, log, echo)
     session = Session(new_header(GAME, list(PLAYERS), SEED, cfg), words, speaker)
-    speaker.attach(session)  # the voice prepares its openings while the recognizer loads, as in app.run_by_voice
+    speaker.attach(session)  # the voice prepares its openings while the recognizer loads, as the host's does
     recognizer = TimedRecognizer(make_recognizer(engine), log)
-    hearing = Hearing(session, words, settings)
-    hearing.voiceprints = timed_prints(log)
-    hearing.on_hear = lambda u: log.heard.append(Span(perf(), perf(), u.text))
+    prints = timed_prints(log)
     if enrolled:
         for p, v in PLAYERS.items():
-            hearing.voiceprints.enroll(p, synth(INTRO.format(name=p), v))
+            prints.enroll(p, synth(INTRO.format(name=p), v))
     mic = FakeMic(lines, log, lambda: voice.speaking or card.busy(), gap, background=background)
-    voice.clock = mic.clock
-    options = live_options(cfg, speaker)  # the listener's settings and the tick, as run_by_voice gives them
     link = PhoneLink(mic) if phones else None
     hogging = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
     t0 = perf()
     try:
-        if link is None:
-            play_live(hearing, mic, recognizer, voice=voice, **options)
-        else:
+        host = build(session, recognizer, mic if link is None else link.source, cfg=cfg, voice=voice, speaker=speaker,
+                     voiceprints=prints, on_hear=lambda u: log.heard.append(Span(perf(), perf(), u.text)),
+                     channel_players=None if link is None else link.source.channel_players,
+                     notices=None if link is None else lambda: link.hub.notices(session.announcer))
+        if link is not None:
             link.start()  # the phones join and the host says so; the players speak once it is quiet
             for line in link.hub.notices(session.announcer):
                 session.say(line)
             link.play()
-            play_live(hearing, link.source, recognizer, voice=voice, channel_players=link.source.channel_players,
-                      notices=lambda: link.hub.notices(session.announcer), **options)
+        host.play_live()  # the host as voice-host play builds it (voice_host.assembly)
     finally:
         for p in hogging:
             p.kill()

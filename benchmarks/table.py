@@ -95,7 +95,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from toolkit import listening, report, rooms
+from toolkit import report, rooms
 from toolkit.splits import TABLE_PLAYERS as SPLITS
 from toolkit.voices import add_noise, place, say, speech_bounds
 
@@ -353,9 +353,13 @@ SPEECH: dict = {}
 
 
 def _host(engine: str, voices: dict[str, str], prior: tuple[float, ...] | None, say_to=None):
-    """The host for a run; `prior` (points, known[, confirm_heard_below]) or None: the config's."""
+    """The host for a run; `prior` (points, known[, confirm_heard_below]) or None: the config's.
+    (the session, ``host(source, heard=None, **options)`` that builds the live host hearing
+    ``source`` as ``voice-host play`` does (voice_host.assembly.build; ``heard``: shown
+    each utterance), what the host said, when the game was over, its questions)."""
     from voice_host import config
-    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.assembly import build
+    from voice_host.host.hearing import HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizing.engines import make_recognizer
     from voice_host.speech.recognizing.moonshine.adapt.setting import recognizer_options
@@ -382,10 +386,19 @@ def _host(engine: str, voices: dict[str, str], prior: tuple[float, ...] | None, 
     hearing: list = []
     s = Session(new_header("prolix-classic", list(voices), 1, cfg), Words.load(), out)
     settings = HearingSettings.from_config(cfg)
-    hearing.append(Hearing(s, s.words, settings, voiceprints=VoicePrints()))
-    if TRACE:
-        hearing[0].on_hear = lambda u: print(f"  {u.start:7.2f} {u.speaker}: {u.text!r} ({u.confidence:.2f})")
-    return s, hearing[0], make_recognizer(engine, **recognizer_options(settings.model, engine)), said, over, asked
+    rec = make_recognizer(engine, **recognizer_options(settings.model, engine))
+
+    def host(source, heard=None, **options):
+        def on_hear(u) -> None:
+            if heard is not None:
+                heard(u)
+            if TRACE:
+                print(f"  {u.start:7.2f} {u.speaker}: {u.text!r} ({u.confidence:.2f})")
+        built = build(s, rec, source, cfg=cfg, voiceprints=VoicePrints(),
+                      on_hear=on_hear if heard is not None or TRACE else None, **options)
+        hearing.append(built.hearing)
+        return built
+    return s, host, said, over, asked
 
 
 def _questions(hearing, asked: list[list]) -> None:
@@ -409,12 +422,10 @@ def _same(plan: list[Turn]) -> dict[str, frozenset]:
 
 
 def run(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan: list[Turn], prior=None) -> dict:
-    from voice_host.by_voice import play_recording
-
-    s, hearing, rec, said, over, questions = _host(engine, voices, prior)
+    s, host, said, over, questions = _host(engine, voices, prior)
     t0 = time.perf_counter()
     channels = list(voices) if audio.ndim == 2 else None  # a channel per player
-    play_recording(hearing, ArraySource(audio), rec, channel_players=channels, config=listening.settings())
+    host(ArraySource(audio), channel_players=channels, recording=True).play_recording()
     wall = time.perf_counter() - t0
     return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
 
@@ -430,8 +441,8 @@ def run_live(engine: str, voices: dict[str, str], audio: np.ndarray, truth, plan
     that asks each player to say who they are, barge-in, the tick), the host speaking
     to the server's speakers."""
     speaker = _live_speaker()
-    s, hearing, rec, said, over, questions = _host(engine, voices, prior, speaker.voice.say if speaker.voice else None)
-    wall, shift = _say_live(hearing, rec, speaker, lambda mic, at: mic.say(audio[:, None]))
+    s, host, said, over, questions = _host(engine, voices, prior, speaker.voice.say if speaker.voice else None)
+    wall, shift = _say_live(host, speaker, lambda mic, at: mic.say(audio[:, None]))
     truth = [(a + shift, b + shift, *rest) for a, b, *rest in truth]
     return score(s, said, over, truth, wall, audio.size / SAMPLE_RATE, plan, questions)
 
@@ -450,14 +461,12 @@ def _live_speaker():
     return LIVE[1]
 
 
-def _say_live(hearing, rec, speaker, write) -> tuple[float, float]:
-    """The live loop (`play_live`) hearing the server's microphone while ``write(mic,
-    at)`` says the table into it in real time (``at``: the microphone's time of its
-    first sample); (the loop's wall seconds, ``at``)."""
+def _say_live(host, speaker, write, heard=None) -> tuple[float, float]:
+    """The live host (``host``, from _host: its loop `play_live`) hearing the server's
+    microphone while ``write(mic, at)`` says the table into it in real time (``at``: the
+    microphone's time of its first sample); (the loop's wall seconds, ``at``)."""
     import threading
 
-    from voice_host import config
-    from voice_host.by_voice import live_options, play_live
     from voice_host.speech.listening.sources import open_source
 
     server = LIVE[0]
@@ -479,7 +488,7 @@ def _say_live(hearing, rec, speaker, write) -> tuple[float, float]:
     writer = threading.Thread(target=stream, daemon=True)
     t0 = time.perf_counter()
     writer.start()
-    play_live(hearing, source, rec, voice=speaker.voice, **live_options(config.load(overrides=ROUNDS), speaker))
+    host(source, heard, voice=speaker.voice, speaker=speaker).play_live()
     wall = time.perf_counter() - t0
     done.set()
     writer.join()
@@ -507,7 +516,6 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
     """The table answers the host's questions (see the module doc); one microphone.
     ``live``: said in real time into the live server's microphone, the host speaking to
     its speakers and each answer waiting until the host has finished its question."""
-    from voice_host.by_voice import play_recording
     from voice_host.host.records import Said
 
     same = _same(plan)
@@ -551,7 +559,7 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
         return done
 
     def on_say(sentence: str) -> None:
-        q = hearing.question
+        q = hearing[0].question if hearing else None
         if q is not None:
             label = about(q.t)
             text = _answer_for(q, label) if label else None
@@ -597,14 +605,19 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
     asked: set = set()
     said_no: dict[str, tuple[str, str]] = {}  # player -> the word they last said "No, ..." about
     heard: list = []
-    s, hearing, rec, said, over, questions = _host(engine, voices, prior, say_to)
-    shown = hearing.on_hear
-    hearing.on_hear = lambda u: (heard.append(u), shown and shown(u))
+    hearing: list = []  # the host's, once built
+
+    def built(source, heard_by=None, **options):
+        made = host(source, heard_by, **options)
+        hearing.append(made.hearing)
+        return made
+
+    s, host, said, over, questions = _host(engine, voices, prior, say_to)
     if live:
-        wall, _ = _say_live(hearing, rec, speaker, write)
+        wall, _ = _say_live(built, speaker, write, heard.append)
     else:
         t0 = time.perf_counter()
-        play_recording(hearing, conv, rec, config=listening.settings())
+        built(conv, heard.append, recording=True).play_recording()
         wall = time.perf_counter() - t0
     truth = [(st, e, *lab) for st, e, lab in conv.placed if isinstance(lab, tuple) and not isinstance(lab, Reply)]
     replies = [(st, e, lab.about, lab.correction) for st, e, lab in conv.placed if isinstance(lab, Reply)]

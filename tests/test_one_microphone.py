@@ -160,8 +160,7 @@ def test_the_live_host_keeps_what_it_built_out_of_the_collectors_way():
 
 def test_the_live_host_asks_each_player_to_say_who_they_are(say, moonshine_ready):
     from voice_host import config
-    from voice_host.by_voice import play_live
-    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.assembly import build
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizing.engines import make_recognizer
     from voice_host.speech.listening.voiceprint import VoicePrints
@@ -173,8 +172,7 @@ def test_the_live_host_asks_each_player_to_say_who_they_are(say, moonshine_ready
     said: list[str] = []
     session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), said.append)
     session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
-    hearing = Hearing(session, session.words, HearingSettings(), voiceprints=VoicePrints())
-    play_live(hearing, LiveMic(audio), make_recognizer("auto"))
+    build(session, make_recognizer("auto"), LiveMic(audio), voiceprints=VoicePrints()).play_live()
     assert said[1:7] == [
         "Ann, so I know your voice, please say: I am Ann, and I am ready to play.",
         "Thank you, Ann. I know your voice now.",
@@ -220,7 +218,7 @@ def test_a_misheard_word_is_spelled_or_put_right_in_a_recording(tmp_path, say, m
 
 
 class QuietVoice:
-    """The host's voice as play_live sees it, here never speaking: every answer is late."""
+    """The host's voice as the live host sees it, here never speaking: every answer is late."""
 
     speaking = False
     history: list = []
@@ -231,8 +229,7 @@ def test_the_live_host_ticks_when_its_answer_is_late(say, moonshine_ready):
     utterance is not over `acknowledge_after` seconds later and the host is quiet; one
     tick a word."""
     from voice_host import config
-    from voice_host.by_voice import play_live
-    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.assembly import build
     from voice_host.host.session import Session, new_header
     from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.recognizing.engines import make_recognizer
@@ -242,11 +239,10 @@ def test_the_live_host_ticks_when_its_answer_is_late(say, moonshine_ready):
     said: list[str] = []
     session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), said.append)
     session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
-    hearing = Hearing(session, session.words, HearingSettings())
     ticks: list[float] = []
     no_guess = TurnConfig(guess_after=0.0)  # each word recognized only after its trailing silence
-    play_live(hearing, LiveMic(audio), make_recognizer("auto"), channel_players=list(PLAYERS), voice=QuietVoice(),
-              config=no_guess, acknowledge=lambda: ticks.append(session.t))
+    build(session, make_recognizer("auto"), LiveMic(audio), channel_players=list(PLAYERS), voice=QuietVoice(),
+          turns=no_guess, acknowledge=lambda: ticks.append(session.t)).play_live()
     assert len(ticks) == 2 and [w["word"] for p in session.result()["players"] for w in p["words"]] == [
         "window", "market"], said
 
@@ -256,7 +252,7 @@ def test_the_live_host_knows_how_long_its_own_voice_spoke():
     sentences (the score, the draw, the board), which a player lets the host finish;
     its earcons are no sentences. The voice's history is on the microphone's clock, the
     game's clock 100 s ahead."""
-    from voice_host.by_voice import voice_time
+    from voice_host.assembly import voice_time
     from voice_host.speech.speaking.voice import HostPlayback
 
     class Spoke:

@@ -1,11 +1,10 @@
-"""The one place that wires the host together and runs its loops.
+"""The ``voice-host play`` and ``resume`` commands and the loops each input runs in.
 
-Sources (a script, typed lines, a recording, the microphone), hearing, the session and
-the voice meet here: ``play`` and ``resume`` (the ``voice-host`` commands, whose options
-cli.py parses) and the loops each input runs in: ``run_records`` (a script),
-``run_typed`` (typed lines), ``run_by_voice`` (speech: by_voice.py holds its two loops,
-``play_recording`` and ``play_live``, and the recognizer and listener they use, which
-``voice-host hear`` and ``voice-host demo`` use too).
+``play`` and ``resume`` (whose options cli.py parses) set up the session, its log, the
+speaker and the scoreboard, and run one loop: ``run_records`` (a script), ``run_typed``
+(typed lines) or, by voice, voice_host.assembly.run_by_voice (the live host built from
+its stages, run by voice_host.by_voice's loops); both share one ending (Ctrl-C, result,
+close).
 """
 
 from __future__ import annotations
@@ -15,12 +14,11 @@ import select
 import shlex
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable
 
 from voice_host import config
-from voice_host.by_voice import live_options, play_live, play_recording, recognizer_for, table_voices
+from voice_host.assembly import run_by_voice
 from voice_host.display import announcement, from_options
 from voice_host.errors import UserError
 from voice_host.host import checks, output
@@ -109,134 +107,10 @@ def run_typed(session: Session, stream=None, *, after: float | None = None) -> N
     session.settle()
 
 
-def run_by_voice(session: Session, words, cfg: dict, args, voice=None, voice_output=None, phones=None) -> None:
-    """Play from a recording (--audio) or the microphone; without one, fall back to typing.
-    ``phones`` (--phones): each player's phone is their channel, the laptop's microphone
-    (when there is one) a last channel for the others, attributed by the name said first."""
-    from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.speech.listening.config import TurnConfig
-    from voice_host.speech.listening.sources import NoInputDevice, channel_names, open_source
-
-    settings = HearingSettings.from_config(cfg)
-    hearing = Hearing(session, words, settings)
-    if phones is not None:
-        from voice_host.phones.source import PhoneSource
-
-        try:
-            table = open_source(device=args.device)
-            table.start()
-        except (NoInputDevice, OSError):
-            table = None  # phones only
-        phones.table_microphone = table is not None
-        table_requests(hearing, phones)
-        typed = typed_requests(session, phones, sys.stdin) if sys.stdin.isatty() else list
-        source = PhoneSource(phones, table)
-        source.start()
-        try:
-            play_live(hearing, source, recognizer_for(args, settings), channel_players=source.channel_players,
-                      voice=voice, notices=lambda: phones.notices(session.announcer) + typed(),
-                      **live_options(cfg, voice_output))
-        finally:
-            source.close()
-        return
-    try:
-        wanted = len(args.channels.split(",")) if args.channels and not args.audio else None  # one per player
-        source = open_source(audio=args.audio, device=args.device, channels=wanted)
-        if hasattr(source, "start"):
-            source.start()  # the microphone records from now: nothing said while the recognizer loads is lost
-    except (NoInputDevice, OSError) as exc:
-        if args.audio:
-            raise UserError(f"I can't read {args.audio}: {exc}") from exc
-        session.say(session.announcer.no_microphone(str(exc)))
-        run_typed(session)
-        return
-    recognizer = recognizer_for(args, settings)
-    channels = channel_names(args.channels, source.channels) if args.channels else None
-    if args.audio and voice_output is not None and voice_output.file is not None:
-        # --speak-to: the host answers when the recording has reached that point
-        source = output.Timeline(source)
-        voice_output.clock = lambda: max(session.t, source.now)
-    if not channels:  # one microphone: who spoke comes from voice prints
-        hearing.voiceprints = table_voices(getattr(args, "voices", None))
-    try:
-        if args.audio:
-            play_recording(hearing, source, recognizer, channel_players=channels, config=TurnConfig.from_config(cfg))
-        else:
-            if voice is not None and hasattr(source, "clock"):
-                voice.clock = source.clock  # the echo gate compares on the microphone's timeline
-            play_live(hearing, source, recognizer, channel_players=channels, voice=voice,
-                      **live_options(cfg, voice_output))
-    finally:
-        source.close()
-        path = getattr(args, "voices", None)
-        if path and hearing.voiceprints is not None and hearing.voiceprints.players:
-            hearing.voiceprints.save(path)
-
-
 def keep_saying(session: Session, log: EventLog | None) -> None:
     """When the log stops saving (a full disk), the host says so once; the game goes on."""
     if log is not None:
         log.on_failure = lambda exc: session.say(session.announcer.cannot_save(str(log.path), exc.strerror or str(exc)))
-
-
-def table_requests(hearing, phones) -> None:
-    """With --phones, the table's requests about the phones ("new code", "free Ann's
-    phone") are answered as they are heard and never reach the game; everything else
-    does."""
-    from voice_host.host.intents import phones_request
-
-    hear = hearing.hear
-
-    def heard(u) -> None:
-        asked = phones_request(u.body or u.text, hearing.session.players)
-        if asked is None:
-            hear(u)
-            return
-        hearing.session.say(answer_phones(hearing.session, phones, asked))
-    hearing.hear = heard
-
-
-def answer_phones(session: Session, phones, asked: tuple[str, str | None]) -> str:
-    """Do what the table asked of the phones (intents.phones_request) and say it."""
-    if asked[0] == "new code":
-        return session.announcer.phones_new_code(phones.renew())
-    return session.announcer.phone_freed(asked[1], phones.free(asked[1]))
-
-
-def typed_requests(session: Session, phones, stream) -> Callable[[], list[str]]:
-    """With --phones at a terminal, the lines typed there, read in a thread: a callable
-    that answers what was typed since last asked, on the game's thread. A request about
-    the phones ("new code", "Ann: free Ben's phone") is answered; a game's line ("Ann:
-    jewelers", "@draw M N") is played as typed, now; anything else is told how to type."""
-    import queue
-    import threading
-
-    from voice_host.host.intents import phones_request
-
-    lines: queue.Queue = queue.Queue()
-
-    def read() -> None:
-        for line in iter(stream.readline, ""):
-            lines.put(line)
-
-    threading.Thread(target=read, daemon=True, name="typed").start()
-
-    def answers() -> list[str]:
-        said = []
-        while not lines.empty():
-            raw = lines.get()
-            text = raw.strip()
-            if not text:
-                continue
-            text = text.split(":", 1)[1] if ":" in text.split()[0] else text  # "Ann: new code"
-            asked = phones_request(text, session.players)
-            record = None if asked else parse_line(raw, getattr(session, "t", 0.0), 0)
-            if isinstance(record, (Said, Directive)):  # "Ann: jewelers", "@draw M N": played as typed, now
-                session.feed(replace(record, t=session.t))
-                continue
-            said.append(answer_phones(session, phones, asked) if asked else session.announcer.phones_typed())
-        return said
-    return answers
 
 
 # ---------------------------------------------------------------------- play / resume
@@ -368,9 +242,9 @@ def play(args, players: list[str], cfg: dict) -> int:
         if script is not None:
             run_records(session, parse_script(script), args.pace)
         elif phones is not None:
-            run_by_voice(session, words, cfg, args, speaker.voice, speaker, phones=phones)
+            run_by_voice(session, cfg, args, speaker, phones=phones)
         elif args.audio or (not args.typed and sys.stdin.isatty()):
-            run_by_voice(session, words, cfg, args, speaker.voice, speaker)
+            run_by_voice(session, cfg, args, speaker, typed=run_typed)
         else:
             run_typed(session)
 
@@ -445,7 +319,7 @@ def resume(args) -> int:
         if rest is not None:
             run_records(session, rest, args.pace)
         elif phones is not None:
-            run_by_voice(session, words, header.config, args, speaker.voice, speaker, phones=phones)
+            run_by_voice(session, header.config, args, speaker, phones=phones)
         else:
             run_typed(session, stream, after=last)
 

@@ -71,13 +71,14 @@ def synthesize(lines=LINES) -> tuple[np.ndarray, list[tuple[float, str, str]]]:
 
 
 def run(args) -> int:
-    from voice_host import app, by_voice, config
+    from voice_host import app, config
+    from voice_host.assembly import recognizer_for
     from voice_host.host.hearing import HearingSettings
 
     cfg = config.load()
     try:
         audio, said = synthesize()
-        recognizer = by_voice.recognizer_for(args, HearingSettings.from_config(cfg))
+        recognizer = recognizer_for(args, HearingSettings.from_config(cfg))
     except Exception as exc:
         raise app.UserError(f"The demo can't run here: {exc}") from exc
     print(f"demo: {len(said)} lines said by synthetic players, heard by {recognizer.name}:", flush=True)
@@ -94,17 +95,13 @@ def run(args) -> int:
 def play(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
     """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
     from voice_host.app import UserError, load_words
-    from voice_host.by_voice import play_recording
-    from voice_host.host import output
-    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.assembly import build
+    from voice_host.display import from_options
     from voice_host.host.output import Speaker
     from voice_host.host.records import Directive
     from voice_host.host.session import Session, new_header
-    from voice_host.speech.listening.config import TurnConfig
     from voice_host.speech.listening.sources import ArraySource
     from voice_host.speech.listening.voiceprint import VoicePrints
-
-    from voice_host.display import from_options
 
     try:
         speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None), display=from_options(args))
@@ -113,12 +110,9 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
     session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker)
     speaker.attach(session)
     session.feed(Directive(0.0, "start", (start,)))
-    hearing = Hearing(session, session.words, HearingSettings.from_config(cfg), on_hear=show,
-                      voiceprints=VoicePrints())
     try:
-        source = output.Timeline(ArraySource(audio[:, None]))
-        speaker.clock = lambda: max(session.t, source.now)  # --speak-to: where the recording has got to
-        play_recording(hearing, source, recognizer, config=TurnConfig.from_config(cfg))
+        build(session, recognizer, ArraySource(audio[:, None]), cfg=cfg, speaker=speaker, voiceprints=VoicePrints(),
+              on_hear=show, recording=True).play_recording()
     finally:
         speaker.close()
     return 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 
-from voice_host import app, by_voice
+from voice_host import app
 from voice_host.app import UserError
 from voice_host.games import REGISTRY
 from voice_host.host import checks, output
@@ -72,8 +72,8 @@ def hear(args, players: list[str], cfg: dict) -> int:
     would use on that board. With WAV files, one line each: the path, a tab, what was
     heard (lower case); without, a microphone check that says and prints each utterance
     until Ctrl-C."""
-    from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.speech.listening.config import TurnConfig
+    from voice_host.assembly import build, recognizer_for
+    from voice_host.host.hearing import HearingSettings
     from voice_host.speech.listening.sources import NoInputDevice, open_source
 
     words = app.load_words(cfg)
@@ -87,8 +87,7 @@ def hear(args, players: list[str], cfg: dict) -> int:
         session.feed(record, quiet=True)
     session.begin(0.0, quiet=True)
     settings = HearingSettings.from_config(cfg)
-    hearing = Hearing(session, words, settings)
-    recognizer = by_voice.recognizer_for(args, settings)
+    listener = build(session, recognizer_for(args, settings), None, cfg=cfg).listener  # each file its own source
 
     def heard(transcript) -> str:
         text = (transcript.text or "").strip().lower()
@@ -97,7 +96,6 @@ def hear(args, players: list[str], cfg: dict) -> int:
             text += f"\tconfidence {transcript.confidence:.2f}" + (f"\talternatives: {others}" if others else "")
         return text
 
-    listener = by_voice.listener_for(hearing, recognizer, config=TurnConfig.from_config(cfg))
     if args.wav:  # each file as the game would hear it: cut into utterances where the speech is
         for path in args.wav:
             try:

@@ -140,7 +140,7 @@ def test_a_line_typed_at_the_hosts_terminal_beside_the_phones_is_played_as_typed
 
     from support import wait_for
 
-    from voice_host.app import typed_requests
+    from voice_host.assembly import typed_requests
     from voice_host.host.announce import Announcer
     from voice_host.phones import Phones
 

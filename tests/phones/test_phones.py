@@ -513,14 +513,13 @@ class TableMicrophone:
 
 
 class LiveGame:
-    """A Prolix game Ann starts, played live (play_live in a thread, the default
+    """A Prolix game Ann starts, played live (the live host in a thread, the default
     recognizer) on the served phones (and ``table``, the laptop's microphone, if given),
     its sentences in ``said`` and on the page."""
 
     def __init__(self, served, table=None) -> None:
         from voice_host import config
-        from voice_host.by_voice import play_live
-        from voice_host.host.hearing import Hearing, HearingSettings
+        from voice_host.assembly import build
         from voice_host.host.session import Session, new_header
         from voice_host.speech.recognizing.engines import make_recognizer
         from voice_host.words import Words
@@ -533,11 +532,9 @@ class LiveGame:
         self.session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
         display.follow(self.session)
         self.source = PhoneSource(self.phones, table)
-        self.thread = threading.Thread(
-            target=play_live, args=(Hearing(self.session, self.session.words, HearingSettings()), self.source,
-                                    make_recognizer("auto")),
-            kwargs={"channel_players": self.source.channel_players,
-                    "notices": lambda: self.phones.notices(self.session.announcer)}, daemon=True)
+        host = build(self.session, make_recognizer("auto"), self.source, channel_players=self.source.channel_players,
+                     notices=lambda: self.phones.notices(self.session.announcer))
+        self.thread = threading.Thread(target=host.play_live, daemon=True)
         self.thread.start()
 
     def scored(self, player: str) -> None:

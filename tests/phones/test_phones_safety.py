@@ -422,17 +422,16 @@ def test_the_phone_page_says_why_it_was_refused_and_when_to_try_again(served):
 def test_the_table_says_new_code_or_free_anns_phone_and_the_game_never_hears_it():
     from types import SimpleNamespace
 
-    from voice_host.app import table_requests
+    from voice_host.assembly import table_requests
 
     phones = Phones(PLAYERS, code="123456")
     ann = phones.join("123456", "Ann", 48000, "10.0.0.1")
     phones.notices(Announcer())
     said, game = [], []
-    hearing = SimpleNamespace(session=SimpleNamespace(players=list(PLAYERS), announcer=Announcer(), say=said.append),
-                              hear=game.append)
-    table_requests(hearing, phones)
+    session = SimpleNamespace(players=list(PLAYERS), announcer=Announcer(), say=said.append)
+    hear = table_requests(game.append, session, phones)
     for text in ("Free Ann's phone.", "free cat phone", "new code", "jewelers", "free zed's phone"):
-        hearing.hear(SimpleNamespace(body=text, text=text))
+        hear(SimpleNamespace(body=text, text=text))
     assert [u.body for u in game] == ["jewelers", "free zed's phone"]
     assert said[:2] == ["Ann's phone is disconnected; Ann can join again from any phone with the code.",
                         "Cat has no phone connected; Cat can join from any phone with the code."]
@@ -448,8 +447,7 @@ def test_stopped_by_ctrl_c_the_listener_has_ended_when_the_game_returns(moonshin
     """A process that exits while the recognizer's native threads still run can abort
     ("terminate called without an active exception"): the listener ends first."""
     from voice_host import config
-    from voice_host.by_voice import play_live
-    from voice_host.host.hearing import Hearing, HearingSettings
+    from voice_host.assembly import build
     from voice_host.host.session import Session, new_header
     from voice_host.phones.source import PhoneSource
     from voice_host.speech.recognizing.engines import make_recognizer
@@ -472,8 +470,8 @@ def test_stopped_by_ctrl_c_the_listener_has_ended_when_the_game_returns(moonshin
 
     before = set(threading.enumerate())
     with pytest.raises(KeyboardInterrupt):
-        play_live(Hearing(session, session.words, HearingSettings()), source, make_recognizer("auto"),
-                  channel_players=source.channel_players, notices=notices)
+        build(session, make_recognizer("auto"), source, channel_players=source.channel_players,
+              notices=notices).play_live()
     assert [t.name for t in set(threading.enumerate()) - before if t.is_alive()] == []
 
 
@@ -481,7 +479,7 @@ def test_typed_at_the_hosts_terminal_new_code_and_free_bens_phone_are_answered()
     import io
     from types import SimpleNamespace
 
-    from voice_host.app import typed_requests
+    from voice_host.assembly import typed_requests
 
     phones = Phones(PLAYERS, code="123456")
     phones.join("123456", "Ben", 48000, "10.0.0.1")

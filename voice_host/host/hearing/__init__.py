@@ -27,7 +27,7 @@ time: the recording's timeline, or the live clock.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Protocol
 
 from voice_host.host import intents
 from voice_host.host.hearing.attribute import Voices
@@ -40,32 +40,53 @@ from voice_host.host.records import Directive, Said, Wait
 from voice_host.host.session import Session
 
 
+class Ears(Protocol):
+    """The listener, as the hearing tells it what comes next: the assembly gives the
+    hearing one when it builds them (voice_host.assembly.EngineEars, over
+    speech.listening.turns.Listener), told only what its recognizer can take."""
+
+    searches: bool
+    """Whether its recognizer searches a language (moonshine): only then is it worth
+    working out what may be said (:meth:`Hearing.sayable`) to tell it."""
+
+    def constrain(self, sayable) -> None:
+        """What may be said now, as a language (speech.recognizing.sayable.Sayable; None: anything)."""
+
+    def expect(self, phrases: list[str] | None) -> None:
+        """The phrases expected next (the answers to an open question; None: anything)."""
+
+    def hear_above(self, level_db: float | None) -> None:
+        """The level (dBFS) under which sound at the microphone is the room's, not the table's."""
+
+
 class Hearing:
-    """Feeds utterances into a session, asking what a host would ask."""
+    """Feeds utterances into a session, asking what a host would ask. ``ears``: the
+    listener, told what may be said as the game goes on (None: nothing is told);
+    ``host_speech``: see :attr:`host_speech`."""
 
     def __init__(self, session: Session, words, settings: HearingSettings | None = None, *,
-                 on_hear: Callable[[Heard], None] | None = None,
-                 expect: Callable[[list[str] | None], None] | None = None,
-                 voiceprints: object | None = None, listen_for: Callable[[object], None] | None = None):
+                 on_hear: Callable[[Heard], None] | None = None, voiceprints: object | None = None,
+                 ears: Ears | None = None, host_speech: Callable[[float, float], float] | None = None):
         self.session = session
         session.heard = True
         self.words = words
         self.settings = settings = settings if settings is not None else HearingSettings()
         self.on_hear = on_hear
         """Called with every utterance as it arrives (to show what was heard)."""
-        self.expect = expect
-        """Tells the recognizer what it may hear next (the answers to an open question)."""
-        self.listen_for = listen_for
-        """Tells a recognizer that can be constrained what may be said now (a
-        speech.recognizing.sayable.Sayable, or None for anything): see :meth:`sayable`."""
+        self.ears = ears
         self.now = 0.0
         """The latest time the hearing has reached (an utterance's end, a tick): when
         what it says now is said, whatever time the game clock waits at."""
         self.understand = Understand(session, words, settings)
-        self.voices = Voices(session, words, settings, self.understand, voiceprints)
+        self.voices = Voices(session, words, settings, self.understand, voiceprints,
+                             on_floor=ears.hear_above if ears is not None else None)
         self.room = Room(session, words, settings)
         self.confirm = Confirm(session, words, settings, self.understand, self.room)
         self.correct = Correct(session, words, settings, self.understand)
+        if host_speech is not None:
+            self.host_speech = host_speech
+        if ears is not None and ears.searches:
+            self.listen()  # what may be said at first
 
     def warm(self) -> None:
         """Load now what the hearing would load at its first question (the forms of a
@@ -89,8 +110,8 @@ class Hearing:
     def host_speech(self) -> Callable[[float, float], float]:
         """Seconds the host's voice spoke between two times of the game clock: the table
         waits for the host to finish before it answers or puts a word right, so the
-        ``answer_within`` seconds count only the rest (heard.Stage.waited). Set by the
-        live loop; a recording's host speaks in no time."""
+        ``answer_within`` seconds count only the rest (heard.Stage.waited). Given by the
+        assembly with a live voice; a recording's host speaks in no time."""
         return self.confirm.host_spoke
 
     @host_speech.setter
@@ -283,8 +304,8 @@ class Hearing:
             self._missed()
         q.sentence = sentence
         self.confirm.question = q
-        if self.expect is not None:  # the answers; a word asked for again is any word
-            self.expect(None if q.kind == "again" else ["yes", "no", *q.options, *self.session.players])
+        if self.ears is not None:  # the answers; a word asked for again is any word
+            self.ears.expect(None if q.kind == "again" else ["yes", "no", *q.options, *self.session.players])
         self.listen()
         self._say(sentence)
 
@@ -292,8 +313,8 @@ class Hearing:
         """The open question is settled: the recognizer may hear anything again; then
         whose voice it was, what the host says, plays and hears again."""
         self.confirm.question = None
-        if self.expect is not None:
-            self.expect(None)
+        if self.ears is not None:
+            self.ears.expect(None)
         self.listen()
         if settled.learn is not None:
             self.voices.learn(*settled.learn)
@@ -309,8 +330,8 @@ class Hearing:
     # ------------------------------------------------------------------ what may be said
     def listen(self) -> None:
         """Tell the recognizer what may be said now (when it can be told)."""
-        if self.listen_for is not None:
-            self.listen_for(self.sayable())
+        if self.ears is not None and self.ears.searches:
+            self.ears.constrain(self.sayable())
 
     def sayable(self):
         """What a player may say now (hearing.understand.Understand.sayable): "no" and a
@@ -331,4 +352,4 @@ class Hearing:
         self.session.say(sentence)
 
 
-__all__ = ["Again", "Hearing", "HearingSettings", "Heard", "Question"]
+__all__ = ["Again", "Ears", "Hearing", "HearingSettings", "Heard", "Question"]

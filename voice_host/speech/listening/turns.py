@@ -234,9 +234,6 @@ class Listener:
 
     def utterances(self, source: AudioSource) -> Iterator[Utterance]:
         """Read `source` to its end (or forever, for a microphone), yielding utterances."""
-        clock = getattr(source, "clock", None)
-        if clock is not None and self.voice is not None and hasattr(self.voice, "clock"):
-            self.voice.clock = clock  # the host's speech on the microphone's timeline
         per_channel = bool(self.attributor.channel_players) and source.channels > 1
         n_ch = source.channels if per_channel else 1
         self._recognizers = [self.recognizer] + [self.recognizer.clone() for _ in range(n_ch - 1)]
@@ -427,9 +424,9 @@ def listen(source: AudioSource, recognizer: Recognizer, players: Sequence[str] =
       it each channel is its own stream; without it all channels are mixed to one.
     - `voiceprints`: enrolled voice prints (attribution when there is no channel).
     - `voice`: the host's voice, with a live microphone (not with a recording): its
-      history feeds the echo gate (host audio is never a player's utterance), it is
-      put on the microphone's clock, and it is stopped when a player starts speaking
-      over it (barge-in).
+      history, on the microphone's clock (the assembly puts it there), feeds the echo
+      gate (host audio is never a player's utterance), and it is stopped when a player
+      starts speaking over it (barge-in).
     - `gate`: an echo gate of one's own (else one over `voice`'s history).
     - `config`: a :class:`TurnConfig`.
     - `on_event`: gets SpeechStarted / Partial / Discarded events as they happen.

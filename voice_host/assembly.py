@@ -1,0 +1,286 @@
+"""The live host, built in one place: every game heard by voice is assembled here.
+
+    source -> listener (with the recognizer) -> hearing -> session -> speaker (voice, scoreboard)
+
+:func:`build` makes the stages of one game from its parts, each given what it needs
+when it is built: the listener its recognizer, the table's players and channels, the
+voice prints and the host's voice (on the source's clock, so the echo gate and the voice
+share one timeline); the hearing the session, its settings, the voice prints, the
+listener as its :class:`~voice_host.host.hearing.Ears` (:class:`EngineEars`: told only
+what the engine can take) and the seconds the host's voice spoke; the live loop's
+:class:`~voice_host.by_voice.Floor` the voice and the heard tick. voice_host.by_voice
+runs what it built (``play_recording``, ``play_live``). ``voice-host play`` and
+``resume`` (:func:`run_by_voice`), ``demo``, ``hear``, benchmarks/latency.py and
+benchmarks/table.py all build their host here, so a benchmark measures the host that
+plays.
+
+With ``--phones`` the table's requests about the phones are answered before the hearing
+sees them (:func:`table_requests`), and what is typed at the host's terminal is read
+(:func:`typed_requests`).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from voice_host.by_voice import Floor, play_live, play_recording
+from voice_host.errors import UserError
+from voice_host.host.hearing import Hearing, HearingSettings
+from voice_host.host.records import Directive, Said
+from voice_host.host.script import parse_line
+from voice_host.speech.listening.config import TurnConfig
+
+
+class EngineEars:
+    """The listener as the hearing tells it what comes next (host.hearing.Ears), told only
+    what its engine can take: moonshine searches a whole language (a prompt or grammar
+    would not help it), whisper is biased by a prompt of the phrases expected (a vosk
+    grammar would shut out other words), vosk is told neither. The table's level is
+    told it with one microphone (voice prints), where the room's talk is cut off."""
+
+    def __init__(self, listener, engine: str, one_microphone: bool) -> None:
+        self.listener = listener
+        self.searches = engine == "moonshine"
+        self.prompted = engine == "whisper"
+        self.one_microphone = one_microphone
+
+    def constrain(self, sayable) -> None:
+        if self.searches:
+            self.listener.constrain(sayable)
+
+    def expect(self, phrases: list[str] | None) -> None:
+        if self.prompted:
+            self.listener.expect(phrases)
+
+    def hear_above(self, level_db: float | None) -> None:
+        if self.one_microphone:
+            self.listener.hear_above(level_db)
+
+
+@dataclass
+class LiveHost:
+    """The stages of one game heard by voice, as :func:`build` made them."""
+
+    session: object
+    """host.session.Session: the game, its log and what the host says."""
+    hearing: Hearing
+    listener: object
+    """speech.listening.turns.Listener, with its recognizer."""
+    source: object
+    """speech.listening.sources.AudioSource: the microphone, the phones or a recording."""
+    floor: Floor
+    """Who is speaking now (the live loop's clock waits for them), and the heard tick."""
+    hear: Callable[[object], None]
+    """What is done with each utterance heard: the hearing's, after the phones' requests."""
+    channel_players: list | None = None
+    notices: Callable[[], list[str]] | None = None
+    """Sentences to say from the game's thread (a phone joined or lost, typed requests)."""
+
+    def play_recording(self) -> None:
+        play_recording(self)
+
+    def play_live(self) -> None:
+        play_live(self)
+
+
+def build(session, recognizer, source, *, cfg: dict | None = None, settings: HearingSettings | None = None,
+          turns: TurnConfig | None = None, voice=None, speaker=None, channel_players=None, voiceprints=None,
+          on_hear=None, acknowledge=None, notices=None, phones=None, recording: bool = False) -> LiveHost:
+    """The live host for ``session``, hearing ``source`` through ``recognizer``.
+
+    ``cfg``: the settings' sections (``[speech]``, ``[listening]``), unless ``settings``
+    (HearingSettings) or ``turns`` (TurnConfig) are given; neither: the defaults.
+    ``voice``: the host's voice at a live table (the echo gate, barge-in, the seconds it
+    spoke); ``speaker`` (host.output.Speaker): the heard tick when its earcons are on
+    (else ``acknowledge``), and with ``recording`` its --speak-to file on the
+    recording's timeline. ``channel_players``: a channel per player (attribution by
+    channel), else one microphone and ``voiceprints``. ``on_hear``: shown each utterance.
+    ``phones`` (voice_host.phones.Phones): the table's requests about them are answered
+    first. ``notices``: sentences to say as the game goes.
+    """
+    from voice_host.host import output
+    from voice_host.speech.listening.turns import Listener
+
+    settings = settings or (HearingSettings.from_config(cfg) if cfg is not None else HearingSettings())
+    turns = turns or (TurnConfig.from_config(cfg) if cfg is not None else TurnConfig())
+    if recording and speaker is not None and speaker.file is not None:
+        source = output.Timeline(source)  # --speak-to: the host answers where the recording has got to
+        speaker.clock = lambda: max(session.t, source.now)
+    clock = getattr(source, "clock", None)
+    if voice is not None and callable(clock) and hasattr(voice, "clock"):
+        voice.clock = clock  # the host's speech on the microphone's timeline, as the echo gate hears it
+    if acknowledge is None and speaker is not None and speaker.settings.earcons:
+        acknowledge = lambda: speaker.cue("heard")  # noqa: E731
+    floor = Floor(voice, acknowledge)
+    prints = None if channel_players else voiceprints
+    listener = Listener(recognizer, session.players, channel_players, prints, voice, config=turns,
+                        on_event=floor.event)
+    spoke = voice_time(voice, session.t) if getattr(voice, "history", None) is not None else None
+    hearing = Hearing(session, session.words, settings, on_hear=on_hear, voiceprints=voiceprints,
+                      ears=EngineEars(listener, recognizer.name, prints is not None), host_speech=spoke)
+    hear = table_requests(hearing.hear, session, phones) if phones is not None else hearing.hear
+    return LiveHost(session, hearing, listener, source, floor, hear, channel_players, notices)
+
+
+def voice_time(voice, offset: float):
+    """Seconds ``voice`` spoke sentences between two times of the game clock (its
+    history is on the microphone's clock, ``offset`` behind the game's; earcons are not
+    sentences): what the hearing leaves out of a player's time to answer."""
+    def spoke(since: float, until: float) -> float:
+        a, b = since - offset, until - offset
+        return sum(max(0.0, min(r.end, b) - max(r.start, a)) for r in list(voice.history) if r.earcon is None)
+    return spoke
+
+
+def recognizer_for(args, settings: HearingSettings):
+    """The recognizer `--engine` and `--model` ask for, else the ``[speech]`` settings'
+    engine and weights (HearingSettings); a sentence when it can't be had."""
+    from voice_host.speech.recognizing.engines import make_recognizer
+    from voice_host.speech.recognizing.moonshine.adapted import recognizer_options
+
+    engine = getattr(args, "engine", None) or settings.engine
+    try:
+        return make_recognizer(engine, getattr(args, "model", None), **recognizer_options(settings.model, engine))
+    except Exception as exc:  # no model installed: the message says what to run
+        raise UserError(str(exc)) from exc
+
+
+def table_voices(path: str | None):
+    """The table's voice prints: loaded from ``--voices FILE`` when it exists (saved there
+    at the end); None when voice prints cannot run here (the name said first still works)."""
+    try:
+        from voice_host.speech.listening.voiceprint import VoicePrints
+
+        prints = VoicePrints()
+    except Exception as exc:  # no embedder model: attribution by name only
+        print(f"host: (I can't learn voices here: {exc}.)", flush=True)
+        return None
+    if path and Path(path).is_file():
+        try:
+            prints.load(path)
+        except (OSError, ValueError, KeyError) as exc:
+            raise UserError(f"I can't read the voice prints in {path}: {exc}") from exc
+    return prints
+
+
+# ---------------------------------------------------------------------- play and resume by voice
+def run_by_voice(session, cfg: dict, args, speaker=None, phones=None, typed=None) -> None:
+    """``voice-host play`` and ``resume`` by voice: a recording (--audio) or the microphone
+    (``typed``, app.run_typed: what the game falls back to without one). ``phones``
+    (--phones): each player's phone is their channel, the laptop's microphone (when
+    there is one) a last channel for the others, attributed by the name said first."""
+    from voice_host.speech.listening.sources import NoInputDevice, channel_names, open_source
+
+    settings = HearingSettings.from_config(cfg)
+    voice = speaker.voice if speaker is not None else None
+    if phones is not None:
+        from voice_host.phones.source import PhoneSource
+
+        try:
+            table = open_source(device=args.device)
+            table.start()
+        except (NoInputDevice, OSError):
+            table = None  # phones only
+        phones.table_microphone = table is not None
+        typed_lines = typed_requests(session, phones, sys.stdin) if sys.stdin.isatty() else list
+        source = PhoneSource(phones, table)
+        source.start()
+        try:
+            build(session, recognizer_for(args, settings), source, cfg=cfg, voice=voice, speaker=speaker,
+                  channel_players=source.channel_players, phones=phones,
+                  notices=lambda: phones.notices(session.announcer) + typed_lines()).play_live()
+        finally:
+            source.close()
+        return
+    try:
+        wanted = len(args.channels.split(",")) if args.channels and not args.audio else None  # one per player
+        source = open_source(audio=args.audio, device=args.device, channels=wanted)
+        if hasattr(source, "start"):
+            source.start()  # the microphone records from now: nothing said while the recognizer loads is lost
+    except (NoInputDevice, OSError) as exc:
+        if args.audio:
+            raise UserError(f"I can't read {args.audio}: {exc}") from exc
+        session.say(session.announcer.no_microphone(str(exc)))
+        typed(session)
+        return
+    recognizer = recognizer_for(args, settings)
+    channels = channel_names(args.channels, source.channels) if args.channels else None
+    prints = None if channels else table_voices(getattr(args, "voices", None))  # one microphone: voice prints
+    try:
+        if args.audio:
+            build(session, recognizer, source, cfg=cfg, speaker=speaker, channel_players=channels,
+                  voiceprints=prints, recording=True).play_recording()
+        else:
+            build(session, recognizer, source, cfg=cfg, voice=voice, speaker=speaker, channel_players=channels,
+                  voiceprints=prints).play_live()
+    finally:
+        source.close()
+        path = getattr(args, "voices", None)
+        if path and prints is not None and prints.players:
+            prints.save(path)
+
+
+# ---------------------------------------------------------------------- the phones' requests
+def table_requests(hear: Callable, session, phones) -> Callable:
+    """With --phones, ``hear`` after the table's requests about the phones ("new code",
+    "free Ann's phone"): those are answered as they are heard and never reach the game;
+    everything else does."""
+    from voice_host.host.intents import phones_request
+
+    def heard(u) -> None:
+        asked = phones_request(u.body or u.text, session.players)
+        if asked is None:
+            hear(u)
+            return
+        session.say(answer_phones(session, phones, asked))
+    return heard
+
+
+def answer_phones(session, phones, asked: tuple[str, str | None]) -> str:
+    """Do what the table asked of the phones (intents.phones_request) and say it."""
+    if asked[0] == "new code":
+        return session.announcer.phones_new_code(phones.renew())
+    return session.announcer.phone_freed(asked[1], phones.free(asked[1]))
+
+
+def typed_requests(session, phones, stream) -> Callable[[], list[str]]:
+    """With --phones at a terminal, the lines typed there, read in a thread: a callable
+    that answers what was typed since last asked, on the game's thread. A request about
+    the phones ("new code", "Ann: free Ben's phone") is answered; a game's line ("Ann:
+    jewelers", "@draw M N") is played as typed, now; anything else is told how to type."""
+    import queue
+    import threading
+
+    from voice_host.host.intents import phones_request
+
+    lines: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        for line in iter(stream.readline, ""):
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True, name="typed").start()
+
+    def answers() -> list[str]:
+        said = []
+        while not lines.empty():
+            raw = lines.get()
+            text = raw.strip()
+            if not text:
+                continue
+            text = text.split(":", 1)[1] if ":" in text.split()[0] else text  # "Ann: new code"
+            asked = phones_request(text, session.players)
+            record = None if asked else parse_line(raw, getattr(session, "t", 0.0), 0)
+            if isinstance(record, (Said, Directive)):  # "Ann: jewelers", "@draw M N": played as typed, now
+                session.feed(replace(record, t=session.t))
+                continue
+            said.append(answer_phones(session, phones, asked) if asked else session.announcer.phones_typed())
+        return said
+    return answers
+
+
+__all__ = ["EngineEars", "LiveHost", "build", "recognizer_for", "run_by_voice", "table_requests", "table_voices",
+           "typed_requests", "voice_time"]
