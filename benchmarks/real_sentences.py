@@ -37,8 +37,7 @@ from text_to_num import alpha2digit
 
 from toolkit import listening, report
 from toolkit.rooms import default_data, load
-from toolkit.voices import add_noise
-from voice_host.speech.recognizing.moonshine.adapt.augment import speed
+from toolkit.voices import add_noise, speed
 
 DATA = Path("/usr/share/pocketsphinx/test/data")
 CONDITIONS = {"clean": lambda x, seed: x, "0.9x": lambda x, seed: speed(x, 0.9),

@@ -110,7 +110,7 @@ def worker(engine: str, plan: list[dict], model: str = "base") -> dict:
     """Recognize every utterance of the plan with one engine (this process); `model`:
     Moonshine's weights, as [speech] model."""
     from voice_host.speech.recognizing.engines import make_recognizer
-    from voice_host.speech.recognizing.moonshine.adapt.setting import recognizer_options
+    from voice_host.speech.recognizing.moonshine.adapted import recognizer_options
     from voice_host.speech.recognizing.sayable import Sayable
     from voice_host.words import Words
 

@@ -362,7 +362,7 @@ def _host(engine: str, voices: dict[str, str], prior: tuple[float, ...] | None, 
     from voice_host.host.hearing import HearingSettings
     from voice_host.host.session import Session, new_header
     from voice_host.speech.recognizing.engines import make_recognizer
-    from voice_host.speech.recognizing.moonshine.adapt.setting import recognizer_options
+    from voice_host.speech.recognizing.moonshine.adapted import recognizer_options
     from voice_host.speech.listening.voiceprint import VoicePrints
     from voice_host.words import Words
 

@@ -20,7 +20,7 @@ def padded(audio: np.ndarray, before: float = BEFORE, after: float = AFTER) -> n
 def recognizer(model: str = "base"):
     """The Moonshine recognizer the host runs with ``[speech] model = model``."""
     from voice_host.speech.recognizing.moonshine import create
-    from voice_host.speech.recognizing.moonshine.adapt.setting import delta_for
+    from voice_host.speech.recognizing.moonshine.adapted import delta_for
 
     return create(delta=delta_for(model))
 

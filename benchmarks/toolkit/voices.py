@@ -1,4 +1,4 @@
-"""Synthetic voices: synth.py's, and voices varied with sox effects."""
+"""Synthetic voices: synth.py's, voices varied with sox effects, and any clip played faster."""
 
 from __future__ import annotations
 
@@ -23,3 +23,11 @@ def say(text: str, spec: str) -> np.ndarray:
                              capture_output=True, check=True)
         audio = np.frombuffer(out.stdout, "<i2").astype(np.float32) / 32768.0
     return audio
+
+
+def speed(audio: np.ndarray, factor: float) -> np.ndarray:
+    """Played `factor` times faster (pitch moves with it, like sox speed)."""
+    if abs(factor - 1.0) < 1e-6:
+        return audio
+    n = max(1, int(round(audio.size / factor)))
+    return np.interp(np.arange(n) * factor, np.arange(audio.size), audio).astype(np.float32)

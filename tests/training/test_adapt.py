@@ -1,7 +1,8 @@
-"""Adapting Moonshine (voice_host/speech/recognizing/moonshine/adapt), at toy size on a
-CPU: the training set's synthesis (training voices only), the .ort weights in PyTorch
-(the same logits as onnxruntime), one fine-tune step, the delta format and its use
-when the model is converted, the evaluation and the [speech] model setting.
+"""Adapting Moonshine (training/), at toy size on a CPU: the training set's synthesis
+(training voices only), the .ort weights in PyTorch (the same logits as onnxruntime),
+one fine-tune step, the delta format (written by training/delta.py, read by the host's
+moonshine/delta.py) and its use when the model is converted, the evaluation, and the
+[speech] model setting (moonshine/adapted.py).
 
 torch and transformers come with the ``adapt`` extra (.ci/setup test installs it):
 without them these tests skip on a developer's machine and fail in CI.
@@ -17,9 +18,11 @@ import pytest
 
 from support import need
 
-from voice_host.speech.recognizing.moonshine.adapt import delta as deltas
-from voice_host.speech.recognizing.moonshine.adapt import heldout, setting, texts, voices
-from voice_host.speech.recognizing.moonshine.adapt.synth import read_manifest, synthesize
+from training import delta as deltas
+from training import heldout, texts, voices
+from training.synth import read_manifest, synthesize
+from voice_host.speech.recognizing.moonshine import adapted
+from voice_host.speech.recognizing.moonshine.delta import DamagedDelta, checksum, dequantize, load
 
 VOICES = ["flite:rms", "espeak:en-us+m3"]
 
@@ -59,14 +62,14 @@ def toy_set(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def base(model_dir):
-    from voice_host.speech.recognizing.moonshine.adapt.weights import base_weights
+    from training.weights import base_weights
 
     return base_weights(model_dir)
 
 
 @pytest.fixture(scope="module")
 def clip():
-    from voice_host.speech.recognizing.moonshine.adapt.synth import render
+    from training.synth import render
 
     audio = render("Lantern.", "flite:rms", {"lead_s": 0.5, "trail_s": 0.5}, 0)
     return audio
@@ -114,8 +117,8 @@ def test_held_out_voices_and_words_are_refused(tmp_path):
 
 
 def test_converted_weights_give_onnxruntime_logits(model_dir, torch_ok, base, clip):
-    from voice_host.speech.recognizing.moonshine.adapt.tokens import Tokenizer
-    from voice_host.speech.recognizing.moonshine.adapt.torchmodel import load_base, logits
+    from training.tokens import Tokenizer
+    from training.torchmodel import load_base, logits
     from voice_host.speech.recognizing.moonshine.model import BOS, EOS, MoonshineModel
 
     ort_model = MoonshineModel(model_dir, cpu_threads=2, convert=False)  # the .ort files as shipped
@@ -137,14 +140,14 @@ def test_converted_weights_give_onnxruntime_logits(model_dir, torch_ok, base, cl
 
 
 def test_one_step_lowers_the_loss_and_writes_a_delta(toy_set, torch_ok, base, tmp_path):
-    from voice_host.speech.recognizing.moonshine.adapt.train import train
+    from training.train import train
 
     out, rows, _ = toy_set
     s = train(out / "manifest.jsonl", tmp_path, steps=1, batch=2, lr=3e-5, warmup=0, weights=base, quiet=True,
               level=1)
     assert s["loss_first_batch_after"] < s["loss_first_batch_before"]
     assert s["dtype"] == "fp32" and s["steps"] == 1
-    d = deltas.load(tmp_path / "adapted.delta")
+    d = load(tmp_path / "adapted.delta")
     assert d.sha256 == s["sha256"] and len(d) == s["changed_tensors"] > 100
     assert d.meta["lr"] == 3e-5 and json.loads((tmp_path / "train.json").read_text())["loss_curve"]
     w = "model.decoder.layers.3.mlp.fc1.weight"
@@ -162,11 +165,11 @@ def test_delta_round_trip_is_exact_to_its_quantization_and_refuses_damage(tmp_pa
                           {"m.weight": (rng.normal(size=(40, 2)) @ rng.normal(size=(2, 30))).astype(np.float32)}, rank=2)
     path = tmp_path / "x.delta"
     sha = deltas.save(path, {**diffs, **lowrank}, {"note": "toy"})
-    d = deltas.load(path)
-    assert d.sha256 == sha == deltas.checksum(path) and d.meta == {"note": "toy"}
+    d = load(path)
+    assert d.sha256 == sha == checksum(path) and d.meta == {"note": "toy"}
     for name, x in diffs.items():
         q, scale = deltas.quantize(x)
-        assert np.array_equal(d.tensors[name], deltas.dequantize(q, scale))
+        assert np.array_equal(d.tensors[name], dequantize(q, scale))
         per_row = np.repeat(scale, x.size // scale.size).reshape(x.shape)
         assert np.all(np.abs(d.tensors[name] - x) <= per_row / 2 + 1e-12)
     target = (lowrank["m.weight@A"] @ lowrank["m.weight@B"])
@@ -175,14 +178,14 @@ def test_delta_round_trip_is_exact_to_its_quantization_and_refuses_damage(tmp_pa
     data[-5] ^= 0x01
     bad = tmp_path / "bad.delta"
     bad.write_bytes(bytes(data))
-    with pytest.raises(deltas.DamagedDelta, match=r"damaged \(its checksum does not match\).*model = \"base\""):
-        deltas.load(bad)
+    with pytest.raises(DamagedDelta, match=r"damaged \(its checksum does not match\).*model = \"base\""):
+        load(bad)
     (tmp_path / "junk.delta").write_bytes(b"not a delta at all")
-    with pytest.raises(deltas.DamagedDelta, match="not a voice-host delta"):
-        deltas.load(tmp_path / "junk.delta")
+    with pytest.raises(DamagedDelta, match="not a voice-host delta"):
+        load(tmp_path / "junk.delta")
     from voice_host.speech.recognizing.moonshine.convert import converted_models
 
-    with pytest.raises(deltas.DamagedDelta):  # refused before any conversion, never the base model instead
+    with pytest.raises(DamagedDelta):  # refused before any conversion, never the base model instead
         converted_models(model_dir, delta=bad, quiet=True)
 
 
@@ -191,16 +194,16 @@ def test_delta_changes_the_onnx_graphs_as_it_changes_torch(toy_set, torch_ok, ba
     import torch
 
     from voice_host.speech.recognizing.moonshine import convert
-    from voice_host.speech.recognizing.moonshine.adapt.torchmodel import load_base, logits
+    from training.torchmodel import load_base, logits
 
     out, _, _ = toy_set
     path = out / "trained.delta"
     need(path.is_file(), "the training test did not leave its delta")
-    d = deltas.load(path)
+    d = load(path)
     # two layers of each stack, the step amplified so the change is plain, stored again
     big = {k: v * 300 for k, v in d.tensors.items() if ".layers.2." in k or ".layers.5." in k or "conv" in k}
     deltas.save(path.with_name("big.delta"), big)
-    d = deltas.load(path.with_name("big.delta"))
+    d = load(path.with_name("big.delta"))
     so = ort.SessionOptions()
     so.log_severity_level = 3
 
@@ -222,7 +225,7 @@ def test_delta_changes_the_onnx_graphs_as_it_changes_torch(toy_set, torch_ok, ba
         pt = logits(model, clip, [1])[0]
     assert np.abs(new_lg - base_lg).max() > 0.05  # the delta changes what the graphs compute ...
     assert np.abs(new_lg - pt).max() < 1e-4  # ... exactly as it changes the torch model (3e-5 measured)
-    assert convert.converted_dir(model_dir, path).name.endswith("-adapted-" + deltas.checksum(path)[:16])
+    assert convert.converted_dir(model_dir, path).name.endswith("-adapted-" + checksum(path)[:16])
     assert convert.converted_dir(model_dir, path) != convert.converted_dir(model_dir)
 
 
@@ -232,23 +235,23 @@ def test_speech_model_setting(tmp_path, monkeypatch):
     from voice_host.host.hearing import HearingSettings
 
     assert config.load()["speech"]["model"] == "base"
-    assert setting.recognizer_options(HearingSettings.from_config(config.load()).model) == {}
-    if not setting.SHIPPED.is_file():
-        with pytest.raises(setting.NoAdaptedModel) as e:
-            setting.recognizer_options("adapted", "moonshine")
+    assert adapted.recognizer_options(HearingSettings.from_config(config.load()).model) == {}
+    if not adapted.SHIPPED.is_file():
+        with pytest.raises(adapted.NoAdaptedModel) as e:
+            adapted.recognizer_options("adapted", "moonshine")
         assert str(e.value) == 'No adapted recognizer is installed; set [speech] model = "base".'
-    with pytest.raises(setting.NoAdaptedModel, match='"base" or "adapted"'):
-        setting.delta_for("tuned")
+    with pytest.raises(adapted.NoAdaptedModel, match='"base" or "adapted"'):
+        adapted.delta_for("tuned")
     f = tmp_path / "my.delta"
     deltas.save(f, {"model.decoder.norm.weight": np.full(416, 1e-3, np.float32)})
     monkeypatch.setenv("VOICE_HOST_MOONSHINE_DELTA", str(f))
-    assert setting.recognizer_options("adapted", "moonshine") == {"delta": f}
-    with pytest.raises(setting.NoAdaptedModel, match="engine is whisper"):
-        setting.recognizer_options("adapted", "whisper")
+    assert adapted.recognizer_options("adapted", "moonshine") == {"delta": f}
+    with pytest.raises(adapted.NoAdaptedModel, match="engine is whisper"):
+        adapted.recognizer_options("adapted", "whisper")
 
 
 def test_evaluation_prints_a_table(model_dir):
-    from voice_host.speech.recognizing.moonshine.adapt import evaluate
+    from training import evaluate
 
     need(shutil.which("flite"), "flite is not installed")
     r = evaluate.evaluate(None, ["lantern", "whispered"], choices=4, voices=("slt",), conditions=("clean", "10"),

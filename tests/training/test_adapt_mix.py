@@ -1,4 +1,4 @@
-"""Real speech and rooms in the adaptation's training mix (moonshine/adapt/mix.py, guard.py,
+"""Real speech and rooms in the adaptation's training mix (training/mix.py, guard.py,
 the `pack` and `mixed` commands), at toy size on a CPU: which real recordings a training
 set may hold, the packs that carry clips to a GPU machine, the rooms a clip is put in,
 and one toy training run that guards on held-out people and keeps its best delta.
@@ -16,10 +16,9 @@ import pickle
 import numpy as np
 import pytest
 
-import support
 from support import need
 
-from voice_host.speech.recognizing.moonshine.adapt import guard, mix, voices
+from training import guard, mix, voices
 
 RATE = 16000
 
@@ -27,7 +26,7 @@ RATE = 16000
 def _say(text: str, path) -> None:
     import soundfile as sf
 
-    from voice_host.speech.recognizing.moonshine.adapt.synth import render
+    from training.synth import render
 
     path.parent.mkdir(parents=True, exist_ok=True)
     sf.write(str(path), render(text, "flite:rms", {"lead_s": 0.2, "trail_s": 0.2}, 0), RATE, subtype="PCM_16")
@@ -80,7 +79,8 @@ def test_held_out_recordings_are_refused(row):
 
 
 def test_the_benchmarks_hold_out_dspspeech_and_hear_only_its_english_words(real_audio):
-    rooms = support.benchmark("toolkit.rooms")
+    from toolkit import rooms
+
     rows = [r for r in rooms.real_clips(real_audio, 4) if r["source"] == "dspspeech-20"]
     assert [(r["split"], r["word"], r["speaker"]) for r in rows] == [("held-out", "open", "1530")]
     with pytest.raises(mix.HeldOutRecording):
@@ -149,7 +149,7 @@ def test_babble_puts_every_other_talker_under_the_clip():
     (1000, 15, 200.0, 0.5, 150.0, 16),   # over already: one more step, to save what was learnt
 ])
 def test_training_takes_the_steps_that_fit_its_time(steps, done, elapsed, per_step, budget, fit):
-    from voice_host.speech.recognizing.moonshine.adapt.train import steps_that_fit
+    from training.train import steps_that_fit
 
     assert steps_that_fit(steps, done, elapsed, per_step, budget) == fit
 
@@ -168,8 +168,8 @@ def test_mixed_training_guards_each_variant_and_keeps_the_best_delta(real_audio,
         import transformers  # noqa: F401
     except ImportError:
         need(False, "torch and transformers are not installed (the 'adapt' extra: pip install -e '.[adapt]')")
-    from voice_host.speech.recognizing.moonshine.adapt.__main__ import main
-    from voice_host.speech.recognizing.moonshine.adapt.delta import load
+    from training.__main__ import main
+    from voice_host.speech.recognizing.moonshine.delta import load
 
     synth = tmp_path / "synth"
     _say("Lantern.", synth / "a.wav")
@@ -195,7 +195,7 @@ def test_mixed_training_guards_each_variant_and_keeps_the_best_delta(real_audio,
 
 
 def test_the_guards_best_deltas_are_kept_and_the_rest_removed(tmp_path):
-    from voice_host.speech.recognizing.moonshine.adapt.__main__ import PART_BYTES, copy_best
+    from training.__main__ import PART_BYTES, copy_best
 
     out, dest = tmp_path / "run", tmp_path / "back"
     dest.mkdir()
@@ -214,7 +214,7 @@ def test_benchmarks_hear_with_the_weights_asked_for(monkeypatch, tmp_path):
     import voice_host.speech.recognizing.moonshine as moonshine
     from real_speech import listening
 
-    from voice_host.speech.recognizing.moonshine.adapt.setting import NoAdaptedModel
+    from voice_host.speech.recognizing.moonshine.adapted import NoAdaptedModel
 
     asked = []
     monkeypatch.setattr(moonshine, "create", lambda delta=None, **_: asked.append(delta) or "recognizer")

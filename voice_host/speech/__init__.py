@@ -26,28 +26,26 @@ lead's entry points:
 - ``models.register(subparsers)``: the ``models fetch|where`` and ``devices`` subcommands
 """
 
-from .audio import SAMPLE_RATE, list_devices
-from .listening.attribution import Attribution, Attributor, split_name_prefix
-from .listening.config import TurnConfig
-from .listening.echo import EchoGate
-from .listening.sources import (
-    ArraySource, AudioChunk, MicSource, NoInputDevice, WavSource, channel_names, open_source,
-)
-from .listening.turns import Discarded, Listener, Partial, SpeechStarted, Utterance, listen
-from .listening.vad import Segment, Segmenter, segments
-from .listening.voiceprint import VoicePrints
-from .recognizing.engines import ENGINES, make_recognizer
-from .recognizing.models import ModelNotFound, register
-from .recognizing.recognizer import Recognizer, Transcript, Word
-from .recognizing.vosk import VoskRecognizer
-from .recognizing.whisper import WhisperRecognizer
-from .speaking.tts import VoiceSettings, make_synthesizer
-from .speaking.voice import HostPlayback, HostVoice, TtsVoice
+import lazy_loader
 
-__all__ = [
-    "ENGINES", "SAMPLE_RATE", "ArraySource", "Attribution", "Attributor", "AudioChunk", "Discarded", "EchoGate",
-    "HostPlayback", "HostVoice", "Listener", "MicSource", "ModelNotFound", "NoInputDevice", "Partial", "Recognizer",
-    "Segment", "Segmenter", "SpeechStarted", "Transcript", "TtsVoice", "TurnConfig", "Utterance", "VoicePrints",
-    "VoiceSettings", "VoskRecognizer", "WavSource", "WhisperRecognizer", "Word", "channel_names", "list_devices",
-    "listen", "make_recognizer", "make_synthesizer", "open_source", "register", "segments", "split_name_prefix",
-]
+# Each name is imported from its module when it is first used, so importing the speech
+# layer (or one of its modules) loads no recognition engine, voice or listener it does
+# not use.
+__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
+    "audio": ["SAMPLE_RATE", "list_devices"],
+    "listening.attribution": ["Attribution", "Attributor", "split_name_prefix"],
+    "listening.config": ["TurnConfig"],
+    "listening.echo": ["EchoGate"],
+    "listening.sources": ["ArraySource", "AudioChunk", "MicSource", "NoInputDevice", "WavSource", "channel_names",
+                          "open_source"],
+    "listening.turns": ["Discarded", "Listener", "Partial", "SpeechStarted", "Utterance", "listen"],
+    "listening.vad": ["Segment", "Segmenter", "segments"],
+    "listening.voiceprint": ["VoicePrints"],
+    "recognizing.engines": ["ENGINES", "make_recognizer"],
+    "recognizing.models": ["ModelNotFound", "register"],
+    "recognizing.recognizer": ["Recognizer", "Transcript", "Word"],
+    "recognizing.vosk": ["VoskRecognizer"],
+    "recognizing.whisper": ["WhisperRecognizer"],
+    "speaking.tts": ["VoiceSettings", "make_synthesizer"],
+    "speaking.voice": ["HostPlayback", "HostVoice", "TtsVoice"],
+})

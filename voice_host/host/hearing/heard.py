@@ -71,7 +71,7 @@ class HearingSettings(Settings, sections=("speech",)):
     engine: str = "auto"
     """The recognizer: "auto" (the best installed), "moonshine", "whisper" or "vosk"."""
     model: str = "base"
-    """Moonshine's weights: "base", or "adapted" (speech.recognizing.moonshine.adapt)."""
+    """Moonshine's weights: "base", or "adapted" (speech.recognizing.moonshine.adapted)."""
     confirm_below: float = 0.6
     """Match confidence under which a word is confirmed before it is played."""
     confirm_heard_below: float = 0.86

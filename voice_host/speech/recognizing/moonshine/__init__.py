@@ -10,6 +10,10 @@ ONNX Runtime and a decoding loop of our own, which can search only what may be s
   ``python -m voice_host.speech.recognizing.moonshine.convert``).
 - ``recognizer``: :class:`~.recognizer.MoonshineRecognizer`, the Recognizer protocol
   (constrained or free text, chatter, the second pass after a name).
+- ``adapted``: ``[speech] model = "base" | "adapted"``, the shipped adaptation delta;
+  ``delta``: its file format, read and checked; ``weights``: the .ort weights under
+  transformers' names, where convert adds a delta. The deltas are trained outside the
+  package (training/, docs/ADAPTING.md).
 
 The registry (recognizing.engines) finds it by its name: ``available``, ``owns`` and
 ``create`` below.
@@ -36,7 +40,7 @@ def owns(model: Path) -> bool:
 
 
 def create(model: str | Path | None = None, delta: str | Path | None = None, **options) -> MoonshineRecognizer:
-    """The recognizer; with `delta` (an adaptation delta, see .adapt), the adapted model."""
+    """The recognizer; with `delta` (an adaptation delta, see .adapted), the adapted model."""
     if delta is not None:
         from .model import load_moonshine_model
 

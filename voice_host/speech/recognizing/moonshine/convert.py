@@ -14,7 +14,7 @@ The result goes to the user's cache (see :func:`cache_root`), written atomically
 into a folder keyed by the sizes and hashes of the source files, so it is done once
 per machine and model version. :func:`converted_models` returns the folder, or None
 when conversion is impossible (the caller then runs the .ort files as shipped).
-With an adaptation ``delta`` (.adapt.delta) its differences are added to the folded
+With an adaptation ``delta`` (.delta) its differences are added to the folded
 float weights before re-quantization, into a folder keyed also by its checksum; a
 damaged delta, or a failed conversion with one, raises (never the base files instead).
 """
@@ -67,7 +67,7 @@ def source_key(model_dir: Path) -> str:
 def converted_dir(model_dir: Path, delta: Path | None = None) -> Path:
     name = f"{model_dir.name}-{source_key(model_dir)}"
     if delta is not None:
-        from .adapt.delta import checksum
+        from .delta import checksum
 
         name += f"-adapted-{checksum(delta)[:16]}"
     return cache_root() / "moonshine" / name
@@ -83,7 +83,7 @@ def converted_models(model_dir: Path, convert: bool = True, quiet: bool = False,
     converting now if needed (unless `convert` is False); None when it cannot be done
     without a delta (with one: DamagedDelta or RuntimeError)."""
     if delta is not None:
-        from .adapt.delta import load
+        from .delta import load
 
         load(delta)  # checks the checksum: a damaged delta is refused, never skipped
     try:
@@ -222,8 +222,8 @@ def _optimize_and_quantize(m, out: Path, work: Path) -> None:
 
 
 def _add_delta(graph, consts, diffs, applied: set) -> None:
-    if diffs:  # an adaptation delta's differences, added to the weights (.adapt.weights)
-        from .adapt.weights import apply_to_consts
+    if diffs:  # an adaptation delta's differences, added to the weights (.weights)
+        from .weights import apply_to_consts
 
         applied.update(apply_to_consts(graph, consts, diffs, FOLD))
 
@@ -256,7 +256,7 @@ def convert_model(model_dir: Path, out: Path, delta: Path | None = None) -> None
     the adaptation `delta` added to the weights when given)."""
     diffs, applied = None, set()
     if delta is not None:
-        from .adapt.delta import load
+        from .delta import load
 
         diffs = load(delta).tensors
     work = out / "work"

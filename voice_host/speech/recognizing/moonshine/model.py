@@ -73,7 +73,7 @@ class MoonshineModel:
         providers = ["CPUExecutionProvider"]
         converted = None
         self.delta = Path(delta) if delta else None
-        """The adaptation delta added to the weights (.adapt.delta), or None: base."""
+        """The adaptation delta added to the weights (.delta), or None: base."""
         if self.delta is not None or (convert and os.environ.get("VOICE_HOST_MOONSHINE_ORT", "") != "1"):
             from .convert import converted_models
 

@@ -1,7 +1,7 @@
 """ONNX Runtime format (.ort) files read back as onnx ModelProtos, with the flatbuffer
 schema readers onnxruntime ships (onnxruntime.tools.ort_format_model). Used by
-convert.py (the conversion into the user cache) and adapt.weights (the weights in
-PyTorch); fold_constants works out the weights the graph computes from its int8 ones."""
+convert.py (the conversion into the user cache) and weights.py (the weights under
+PyTorch's names); fold_constants works out the weights the graph computes from its int8 ones."""
 
 from __future__ import annotations
 

@@ -1,12 +1,15 @@
-"""Augmentations of a clean clip (numpy; 16 kHz float32): speed, level, leading and
-trailing silence, pink or white noise at 0-30 dB below the speech level (the level
-of the voiced frames, as tests/speech's add_noise measures it)."""
+"""Augmentations of a clean clip (numpy; 16 kHz float32): speed (the benchmarks' own,
+benchmarks/toolkit/voices.py), level, leading and trailing silence, pink or white noise
+at 0-30 dB below the speech level (the level of the voiced frames, as the benchmarks'
+add_noise measures it)."""
 
 from __future__ import annotations
 
 import random
 
 import numpy as np
+
+from benchmarks.toolkit.voices import speed
 
 RATE = 16000
 
@@ -26,14 +29,6 @@ def noise(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
     spec = np.fft.rfft(white)
     spec /= np.sqrt(np.arange(1, spec.size + 1))
     return np.fft.irfft(spec, n).astype(np.float32)
-
-
-def speed(audio: np.ndarray, factor: float) -> np.ndarray:
-    """Played `factor` times faster (pitch moves with it, like sox speed)."""
-    if abs(factor - 1.0) < 1e-6:
-        return audio
-    n = max(1, int(round(audio.size / factor)))
-    return np.interp(np.arange(n) * factor, np.arange(audio.size), audio).astype(np.float32)
 
 
 def draw(rng: random.Random) -> dict:

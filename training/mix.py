@@ -8,7 +8,8 @@ reverberation and a far microphone.
 
 - :func:`real_rows` lists the real recordings a training set may hold, and
   :func:`check_training_recording` refuses every held-out one (Speech Commands speakers
-  8-f, Picovoice, DSPSpeech-20, the pocketsphinx recordings), as voices.check_training_voice refuses
+  8-f by the benchmarks' own split, benchmarks/toolkit/splits.py; Picovoice,
+  DSPSpeech-20, the pocketsphinx recordings), as voices.check_training_voice refuses
   the held-out voices. :func:`guard_rows` lists held-out ones for the guard, which only
   measures.
 - :func:`pack` writes clips as Opus at about 10 kbit/s into one file, so that a
@@ -26,28 +27,21 @@ from __future__ import annotations
 
 import io
 import pickle
-import re
 from pathlib import Path
 
 import numpy as np
 
+from benchmarks.toolkit.splits import speech_commands, speech_commands_split
+
 from . import augment
 
 RATE = 16000
-SC_SPEAKER = re.compile(r"([0-9a-f]{8})_nohash_\d+")
 DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-NOT_WORDS = ("marvin", "sheila", "_silence_", "_background_noise_")
-"""Speech Commands' folders that hold no word a player says (names, silence)."""
 TRAINING_NOISES = ("running_tap", "exercise_bike", "dude_miaowing")
 
 
 class HeldOutRecording(ValueError):
     """A held-out real recording was asked into a training set."""
-
-
-def speech_commands_split(speaker: str) -> str:
-    """A Speech Commands speaker's split (its 8-hex-digit id): 0-7 tuning, 8-f held-out."""
-    return "tuning" if speaker[:1] in "01234567" else "held-out"
 
 
 def check_training_recording(row: dict) -> dict:
@@ -58,20 +52,6 @@ def check_training_recording(row: dict) -> dict:
     if source == "fsdd":
         return row
     raise HeldOutRecording(f"{row.get('path')}: {source} speaker {speaker!r} is held out of every training set")
-
-
-def speech_commands(root: Path, source: str) -> list[dict]:
-    """The Speech Commands recordings under `root` that hold a word (not a name, not
-    silence), each {source, speaker, word, text, path}, sorted by path."""
-    rows = []
-    for path in sorted(root.rglob("*.wav")):
-        m = SC_SPEAKER.search(path.name)
-        word = path.parent.name if path.parent.name != "_unknown_" else path.name.split("_")[0]
-        if m is None or word in NOT_WORDS or not word.isalpha():
-            continue
-        rows.append({"source": source, "speaker": m.group(1), "word": word, "text": word.capitalize() + ".",
-                     "path": str(path)})
-    return rows
 
 
 def _all_real(data: Path) -> list[dict]:

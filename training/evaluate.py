@@ -2,13 +2,14 @@
 the right word chosen among N by the decoder's own scores, and the word written
 exactly by free decoding, per voice and noise condition.
 
-    python -m voice_host.speech.recognizing.moonshine.adapt evaluate [--delta D] \\
+    python -m training evaluate [--delta D] \\
         [--choices 500] [--voices joe,fest_slt,slt] [--conditions clean,20,10] [--json out.json]
 
 Words: the held-out split of benchmarks/recognition.py (its --words list otherwise);
 the N-1 other choices are drawn (seeded) from the other held-out words and from
-dictionary words of about the same length. Audio: tests/speech/synth.py's voices
-(the benchmarks' own held-out voices) with its add_noise (pink, at the speech level).
+dictionary words of about the same length. Audio: the benchmarks' toolkit's voices
+(benchmarks/toolkit/synth.py: their own held-out voices) with its add_noise (pink, at
+the speech level).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from .heldout import ROOT, _bench
+from .heldout import _bench
 
 VOICES = ("joe", "fest_slt", "slt")
 CONDITIONS = ("clean", "20", "10")
@@ -36,22 +37,15 @@ def choices_for(word: str, pool: list[str], n: int, rng: random.Random) -> list[
     return [word, *others[:max(0, n - 1)]]
 
 
-def _synth():
-    sys.path.insert(0, str(ROOT / "tests" / "speech"))
-    import synth
-
-    return synth
-
-
 def evaluate(delta: Path | None = None, words: list[str] | None = None, choices: int = 500,
              voices=VOICES, conditions=CONDITIONS, seed: int = 0, cpu_threads: int | None = None,
              quiet: bool = False) -> dict:
     """{"rows": [...per utterance], "table": {(voice, cond): {...}}} for one model."""
-    from ..recognizer import MoonshineRecognizer
-    from ..model import load_moonshine_model
+    from benchmarks.toolkit import synth
+    from voice_host.speech.recognizing.moonshine.model import load_moonshine_model
+    from voice_host.speech.recognizing.moonshine.recognizer import MoonshineRecognizer
     from voice_host.words import Words
 
-    synth = _synth()
     words = words or held_out_words()
     rng = random.Random(seed)
     lengths = {len(w) for w in words}

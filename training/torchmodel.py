@@ -8,7 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .weights import HIDDEN, INTERMEDIATE, LAYERS, VOCAB_PADDED, base_weights
+from voice_host.speech.recognizing.moonshine.weights import HIDDEN, INTERMEDIATE, LAYERS, VOCAB_PADDED
+
+from .weights import base_weights
 
 BOS, EOS = 1, 2
 

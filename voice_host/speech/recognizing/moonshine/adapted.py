@@ -1,9 +1,10 @@
 """``[speech] model = "base" | "adapted"``: which Moonshine weights the host runs.
 
 "base" (the default) is Moonshine base as moonshine-cpp ships it. "adapted" adds the
-adaptation delta shipped with voice-host (SHIPPED, or $VOICE_HOST_MOONSHINE_DELTA),
-converted once into its own folder of the user cache. None is shipped yet: asking for
-it says so in a sentence a player can act on.
+adaptation delta shipped with voice-host (SHIPPED, or $VOICE_HOST_MOONSHINE_DELTA; the
+format: .delta), converted once into its own folder of the user cache. None is shipped
+yet: asking for it says so in a sentence a player can act on. The deltas are made by
+the training pipeline outside the package (training/, docs/ADAPTING.md).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def recognizer_options(model: str, engine: str = "auto") -> dict:
     if delta is None:
         return {}
     if engine == "auto":
-        from ...engines import resolve_engine
+        from ..engines import resolve_engine
 
         engine = resolve_engine("auto")
     if engine != "moonshine":

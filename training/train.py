@@ -1,7 +1,7 @@
 """Fine-tune Moonshine base on a synthesized manifest (.synth), and write what changed
 as a delta (.delta).
 
-    python -m voice_host.speech.recognizing.moonshine.adapt train MANIFEST OUT \\
+    python -m training train MANIFEST OUT \\
         --steps 1200 --batch 128 --lr 3e-5 --warmup 200       # on a GPU: bf16
 
 The recipe the first trial run found: AdamW, lr 3e-5, 200 warm-up steps, cosine down

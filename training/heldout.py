@@ -1,9 +1,9 @@
-"""The words the benchmarks and the speech tests use: never in a training set.
+"""The words the benchmarks and the tests use: never in a training set.
 
 Each benchmark picks its words with its own seeded function; they are called here
 with the sizes the benchmarks run (full and --quick), and every lower-case word in a
-string of benchmarks/*.py and tests/speech/*.py is added as well (their fixed lists:
-names, phrases, chatter, test words). With ``games=True`` the words chosen on the
+string of the benchmarks (benchmarks/, their toolkit) and of the tests (tests/, every
+folder) is added as well (their fixed lists: names, phrases, chatter, test words). With ``games=True`` the words chosen on the
 boards of benchmarks/board_words.py and benchmarks/table.py are added too (the games
 are played as typed to choose them: slower, so cached in the user cache by the files'
 hash). A new benchmark adds its picker to :data:`PICKERS`.
@@ -19,27 +19,29 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[5]
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
 PICKERS = (("recognition", "pick_words", (80, 320)), ("speech", "game_words", (60, 300)))
 """(benchmark module, function, sizes): each called as function(n)."""
 _WORD = re.compile(r"[a-z][a-z'\-]*")
 
 
 def _bench(name: str):
-    path = ROOT / "benchmarks" / f"{name}.py"
+    """The module of benchmarks/NAME.py (benchmarks/ on sys.path while it loads, for its toolkit)."""
+    path = BENCHMARKS / f"{name}.py"
     spec = importlib.util.spec_from_file_location(f"_adapt_bench_{name}", path)
     mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(ROOT / "tests" / "speech"))
+    sys.path.insert(0, str(BENCHMARKS))
     try:
         spec.loader.exec_module(mod)
     finally:
-        sys.path.remove(str(ROOT / "tests" / "speech"))
+        sys.path.remove(str(BENCHMARKS))
     return mod
 
 
 def literal_words(paths=None) -> set[str]:
-    """Every lower-case word in the string literals of the benchmarks and speech tests."""
-    paths = paths or [*sorted((ROOT / "benchmarks").glob("*.py")), *sorted((ROOT / "tests" / "speech").glob("*.py"))]
+    """Every lower-case word in the string literals of the benchmarks and the tests."""
+    paths = paths or [*sorted(BENCHMARKS.rglob("*.py")), *sorted((ROOT / "tests").rglob("*.py"))]
     out: set[str] = set()
     for p in paths:
         for node in ast.walk(ast.parse(Path(p).read_text())):
@@ -59,10 +61,10 @@ def picked_words() -> set[str]:
 
 def game_words() -> set[str]:
     """The words played on the boards of board_words.py and table.py (cached)."""
-    from ..convert import cache_root
+    from voice_host.speech.recognizing.moonshine.convert import cache_root
     from voice_host.words import Words
 
-    files = [ROOT / "benchmarks" / "board_words.py", ROOT / "benchmarks" / "table.py"]
+    files = [BENCHMARKS / "board_words.py", BENCHMARKS / "table.py"]
     key = hashlib.sha256(b"".join(p.read_bytes() for p in files)).hexdigest()[:16]
     cache = cache_root() / "adapt" / f"game-words-{key}.json"
     if cache.is_file():
@@ -78,7 +80,7 @@ def game_words() -> set[str]:
 
 
 def benchmark_words(games: bool = False) -> set[str]:
-    """Every word a benchmark or a speech test may say (lower case)."""
+    """Every word a benchmark or a test may say (lower case)."""
     out = picked_words() | literal_words()
     if games:
         out |= game_words()

@@ -1,7 +1,7 @@
 """Synthesize the training set: texts (.texts) said by training voices (.voices) with
 augmentations (.augment), written as 16 kHz mono WAV files and a manifest.
 
-    python -m voice_host.speech.recognizing.moonshine.adapt synth OUT --clips 66000 --jobs 16
+    python -m training synth OUT --clips 66000 --jobs 16
 
 OUT/manifest.jsonl holds one JSON object a clip: path (relative to OUT), text, kind,
 word, voice, augmentation, seconds. Every voice passes check_training_voice before it
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import augment, texts, voices
+from . import augment, voices
 
 RATE = 16000
 
@@ -56,6 +56,8 @@ def synthesize(out: Path, clips: int, voice_list: list[str] | None = None, seed:
                words: list[str] | None = None, shares: dict[str, float] | None = None,
                games: bool = False) -> Path:
     """Write `clips` clips and OUT/manifest.jsonl; the manifest's path."""
+    from . import texts  # the host's sentences: only synthesis needs them, never the training on a GPU
+
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     voice_list = [voices.check_training_voice(v) for v in (voice_list or voices.training_voices())]

@@ -4,7 +4,7 @@ moonshine-cpp ships only the vocabulary (tokenizer.bin, read by model.read_token
 not the merges. Moonshine's tokenizer is a SentencePiece BPE (Llama's) whose pieces
 are numbered in merge order, so BPE is replayed from the vocabulary alone: start from
 the characters of "▁" + text (spaces as "▁"), and merge, again and again, the
-neighbouring pair whose joined piece has the lowest id. tests/speech/test_adapt.py
+neighbouring pair whose joined piece has the lowest id. tests/training/test_adapt.py
 checks it against the model's own decoding.
 """
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..model import BOS, EOS, read_tokenizer
+from voice_host.speech.recognizing.moonshine.model import BOS, EOS, read_tokenizer
 
 
 class Tokenizer:
     def __init__(self, model_dir: Path | None = None):
-        from ..files import find_model_dir
+        from voice_host.speech.recognizing.moonshine.files import find_model_dir
 
         d = Path(model_dir) if model_dir else find_model_dir()
         self.tokens = read_tokenizer(d / "tokenizer.bin")

@@ -1,4 +1,4 @@
-"""python -m voice_host.speech.recognizing.moonshine.adapt synth|train|export|evaluate|info|heldout"""
+"""python -m training synth|pack|train|mixed|export|evaluate|info|heldout (from the repository root)"""
 
 from __future__ import annotations
 
@@ -53,8 +53,10 @@ def _pack(a) -> int:
 def _mixed(a) -> int:
     import torch
 
+    from voice_host.speech.recognizing.moonshine.delta import load
+
     from . import guard, mix
-    from .delta import apply_torch, load
+    from .delta import apply_torch
     from .tokens import Tokenizer
     from .torchmodel import load_base
     from .train import train
@@ -115,8 +117,8 @@ def copy_best(out: Path, dest: Path, scores: dict, keep: int) -> None:
 
 
 def _export(a) -> int:
-    from ..convert import convert_model
-    from ..files import find_model_dir
+    from voice_host.speech.recognizing.moonshine.convert import convert_model
+    from voice_host.speech.recognizing.moonshine.files import find_model_dir
 
     t = time.monotonic()
     convert_model(find_model_dir(), Path(a.out), Path(a.delta))
@@ -126,7 +128,7 @@ def _export(a) -> int:
 
 
 def _info(a) -> int:
-    from .delta import load, read_header
+    from voice_host.speech.recognizing.moonshine.delta import load, read_header
 
     header, payload = read_header(Path(a.delta))
     d = load(Path(a.delta))
@@ -144,7 +146,7 @@ def _heldout(a) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m voice_host.speech.recognizing.moonshine.adapt",
+    p = argparse.ArgumentParser(prog="python -m training",
                                 description="Adapt Moonshine base to the table: synthesize, train, export, evaluate.")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("synth", help="synthesize the training set (training voices only)")

@@ -11,18 +11,15 @@ named here by the node that consumes it ("/layers.0/self_attn/q_proj/MatMul" ->
 (in, out), the transpose of torch's Linear (out, in).
 
 :func:`graph_map` gives, for one graph, torch name -> (ONNX constant name, layout);
-:func:`base_weights` the whole state dict as numpy arrays. convert.py uses
-:func:`graph_map` to add an adaptation delta to the constants before it writes the
-converted graphs (see .delta).
+convert.py adds an adaptation delta (see .delta) to the constants with
+:func:`apply_to_consts` before it writes the converted graphs. The training pipeline
+(training/weights.py, outside the package) reads the whole state dict with the same map.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-ENCODER, DECODER = "encoder_model.ort", "decoder_model_merged.ort"
 HIDDEN, INTERMEDIATE, LAYERS, VOCAB_PADDED = 416, 1664, 8, 32768
 
 
@@ -103,46 +100,11 @@ def graph_map(graph, consts: dict[str, np.ndarray]) -> dict[str, tuple[str, str]
     return found
 
 
-def to_torch(arr: np.ndarray, layout: str) -> np.ndarray:
-    if layout == "T":
-        return np.ascontiguousarray(arr.T)
-    if layout == "col":
-        return arr.reshape(-1)
-    return arr
-
-
 def to_onnx(arr: np.ndarray, layout: str, shape: tuple[int, ...]) -> np.ndarray:
+    """A tensor in torch's layout as the ONNX constant of `shape` holds it."""
     if layout == "T":
         return np.ascontiguousarray(arr.T)
     return arr.reshape(shape)
-
-
-def read_graph(model_dir: Path, file: str):
-    """(onnx graph, folded constants) of one .ort file (convert.py's reader)."""
-    from ..ort_format import fold_constants, read_ort
-
-    model = read_ort(Path(model_dir) / file)
-    return model.graph, fold_constants(model.graph)
-
-
-def base_weights(model_dir: Path | None = None) -> dict[str, np.ndarray]:
-    """The whole state dict (float32 numpy arrays, torch layout, proj_out left to the
-    tie); raises ValueError when a tensor is missing or has the wrong shape."""
-    from ..files import find_model_dir
-
-    model_dir = Path(model_dir) if model_dir else find_model_dir()
-    shapes = expected_shapes()
-    out: dict[str, np.ndarray] = {}
-    for file in (ENCODER, DECODER):
-        graph, consts = read_graph(model_dir, file)
-        for name, (onnx_name, layout) in graph_map(graph, consts).items():
-            out[name] = to_torch(consts[onnx_name], layout).astype(np.float32)
-        del graph, consts
-    missing = sorted(set(shapes) - set(out))
-    bad = [f"{k} {out[k].shape} != {shapes[k]}" for k in out if out[k].shape != shapes[k]]
-    if missing or bad:
-        raise ValueError(f"Moonshine weights not found: {missing[:5]} (of {len(missing)}); wrong shapes: {bad[:5]}")
-    return out
 
 
 def apply_to_consts(graph, consts: dict[str, np.ndarray], diffs: dict[str, np.ndarray],
