@@ -3,7 +3,7 @@
 # Run from the repository root there, with .adapt/ carried beside it:
 #   .adapt/packs/{synthetic,real,rooms,guard}.pack    (python -m training pack)
 #   .adapt/{encoder_model,decoder_model_merged}.ort.xz, .adapt/tokenizer.bin
-#   .adapt/whl/*.whl                                   (soundfile, cffi, pycparser for Python 3.12)
+#   .adapt/whl/*.whl                                   (soundfile, cffi, pycparser, lazy_loader for Python 3.12)
 # Arguments go to the `mixed` command (--variant ..., --batch, --workers); what comes back
 # is written to $OUT: the guard's best delta in parts, guard.json, train.json, log.txt.
 export PYTHONUNBUFFERED=1
