@@ -596,12 +596,13 @@ class PhoneLink:
     time: the others send silence). The host listens to ``source``, a PhoneSource."""
 
     def __init__(self, mic: FakeMic) -> None:
-        from voice_host.phones import Phones, serve
+        from voice_host.assembly import serve_phones
+        from voice_host.phones import Phones
         from voice_host.phones.source import PhoneSource
 
         self.mic = mic
         self.hub = Phones(list(PLAYERS))
-        self.display = serve(self.hub, "127.0.0.1", 0)
+        self.display = serve_phones(self.hub, "127.0.0.1", 0)
         self.source = PhoneSource(self.hub)
         self.thread = threading.Thread(target=self._send, name="phones", daemon=True)
         self.phones: subprocess.Popen | None = None

@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/phones_probe.py --seconds 30  # shorter, rougher rate
     .venv/bin/python benchmarks/phones_probe.py --stops 20    # 20 Ctrl-C stops instead (about 3 minutes)
 
-A host serves the phones' page (``voice_host.phones.serve``) in a process of its own, on
+A host serves the phones' page (``voice_host.assembly.serve_phones``) in a process of its own, on
 127.0.0.1 over HTTPS. Only loopback is ever sent to; every loop stops by itself.
 Meanwhile, from other addresses of the loopback range:
 
@@ -46,9 +46,10 @@ import time
 
 HOST = """
 import sys
-from voice_host.phones import Phones, serve
+from voice_host.assembly import serve_phones
+from voice_host.phones import Phones
 phones = Phones(["Ann", "Ben", "Cat", "Dan", "Eve"])
-display = serve(phones, "127.0.0.1", 0)
+display = serve_phones(phones, "127.0.0.1", 0)
 print(display.port, phones.code, flush=True)
 sys.stdin.readline()
 display.close()

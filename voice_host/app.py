@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from voice_host import config
-from voice_host.assembly import run_by_voice
-from voice_host.display import announcement, from_options
+from voice_host.assembly import run_by_voice, scoreboard
+from voice_host.display import announcement
 from voice_host.errors import UserError
 from voice_host.host import checks, output
 from voice_host.host.log import EventLog, keep_damaged
@@ -211,7 +211,7 @@ def play(args, players: list[str], cfg: dict) -> int:
                                 "--script or --channels.")
             from voice_host.phones import Phones
             phones = Phones(players)
-        display = from_options(args, phones)  # a port it can't have is said before the voice loads
+        display = scoreboard(args, phones)  # a port it can't have is said before the voice loads
         speaker = Speaker(args.no_voice, cfg, args.speak_to, display=display)
         live = interactive(args) or phones is not None  # a phones game is live with or without a terminal
         log_path = args.log or (auto_log_path(args.game) if live else None)
@@ -265,7 +265,7 @@ def resume(args) -> int:
             raise UserError("--phones listens to the players' phones live; it can't be used with --script.")
         from voice_host.phones import Phones
         phones = Phones(header.players)  # a fresh code: the old one was said to the table before the break
-    display = from_options(args, phones)
+    display = scoreboard(args, phones)
     try:
         speaker = Speaker(args.no_voice, header.config, args.speak_to, display=display)
     except ValueError as exc:

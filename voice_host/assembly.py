@@ -14,8 +14,11 @@ runs what it built (``play_recording``, ``play_live``). ``voice-host play`` and
 benchmarks/table.py all build their host here, so a benchmark measures the host that
 plays.
 
-With ``--phones`` the table's requests about the phones are answered before the hearing
-sees them (:func:`table_requests`), and what is typed at the host's terminal is read
+The host's web server (voice_host.web) is composed here too: the scoreboard
+(voice_host.display) and, with ``--phones``, the players' page (voice_host.phones)
+mounted on one server (:func:`scoreboard`, :func:`serve_phones`). With ``--phones`` the
+table's requests about the phones are answered before the hearing sees them
+(:func:`table_requests`), and what is typed at the host's terminal is read
 (:func:`typed_requests`).
 """
 
@@ -143,7 +146,8 @@ def recognizer_for(args, settings: HearingSettings):
 
     engine = getattr(args, "engine", None) or settings.engine
     try:
-        return make_recognizer(engine, getattr(args, "model", None), **recognizer_options(settings.model, engine))
+        return make_recognizer(engine, getattr(args, "model", None), **recognizer_options(
+            settings.model, engine, settings.second_ear))
     except Exception as exc:  # no model installed: the message says what to run
         raise UserError(str(exc)) from exc
 
@@ -223,6 +227,60 @@ def run_by_voice(session, cfg: dict, args, speaker=None, phones=None, typed=None
             prints.save(path)
 
 
+# ---------------------------------------------------------------------- the web server
+def scoreboard(args, phones=None):
+    """The scoreboard the options ask for (--display, --display-host, --display-port), on
+    the host's web server, serving and its address printed (None: not asked for); a
+    UserError saying why it can't serve. ``phones`` (voice_host.phones.Phones): the
+    players' page too (:func:`serve_phones`), on every address unless --display-host
+    says; the scoreboard then answers this machine only, unless --display-host asked for
+    more."""
+    from voice_host.display import DEFAULT_HOST, Display
+
+    host, port = getattr(args, "display_host", None), getattr(args, "display_port", None)
+    if not getattr(args, "display", False) and host is None and port is None and phones is None:
+        return None
+    if port is not None and not 0 <= port <= 65535:
+        raise UserError(f"--display-port needs a port number from 1 to 65535 (or 0 for any free one), not {port}.")
+    if host is not None and not host.strip():
+        raise UserError("--display-host needs an address, e.g. 0.0.0.0 for every device on this network.")
+    if phones is not None:
+        from voice_host.phones import how_to_join
+
+        display = serve_phones(phones, host.strip() if host else None, port)
+        print(f"display: {display.scoreboard_url} shows the game as it goes; open it in a browser on this machine.",
+              flush=True)
+        print(how_to_join(phones, display), flush=True)
+        return display
+    display = Display.open(host.strip() if host else DEFAULT_HOST, port)
+    print(f"display: {display.url} shows the game as it goes; open it in a browser.", flush=True)
+    return display
+
+
+def serve_phones(phones, host: str | None, port: int | None):
+    """The host's web server with the scoreboard and the players' page, over HTTPS: on
+    ``host`` (None: every address, the scoreboard itself to this machine only) and
+    ``port`` (None: the usual one); the scoreboard (a voice_host.display.Display) shows
+    where to join until all have, and never the join code."""
+    from voice_host import web
+    from voice_host.display import Display
+    from voice_host.phones import cert
+    from voice_host.phones import web as phone_page
+
+    address = host or "0.0.0.0"
+    try:
+        tls = cert.certificate(web.reachable_address(address).strip("[]"))
+    except OSError as exc:
+        raise UserError(f"I can't keep the phones' certificate in {cert.folder()}: {exc.strerror or exc}.") from exc
+    server = web.Server(web.listen(address, port), tls)
+    phones.url = server.url + "join"
+    display = Display(server, private=host is None, hidden=phones.hidden,
+                      also=lambda: {"join": {"url": phones.url, "waiting": phones.missing()}})
+    server.mount(lambda served: phone_page.routes(phones, served, display.board.latest))
+    server.start()
+    return display
+
+
 # ---------------------------------------------------------------------- the phones' requests
 def table_requests(hear: Callable, session, phones) -> Callable:
     """With --phones, ``hear`` after the table's requests about the phones ("new code",
@@ -282,5 +340,5 @@ def typed_requests(session, phones, stream) -> Callable[[], list[str]]:
     return answers
 
 
-__all__ = ["EngineEars", "LiveHost", "build", "recognizer_for", "run_by_voice", "table_requests", "table_voices",
-           "typed_requests", "voice_time"]
+__all__ = ["EngineEars", "LiveHost", "build", "recognizer_for", "run_by_voice", "scoreboard", "serve_phones",
+           "table_requests", "table_voices", "typed_requests", "voice_time"]

@@ -95,8 +95,7 @@ def run(args) -> int:
 def play(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
     """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
     from voice_host.app import UserError, load_words
-    from voice_host.assembly import build
-    from voice_host.display import from_options
+    from voice_host.assembly import build, scoreboard
     from voice_host.host.output import Speaker
     from voice_host.host.records import Directive
     from voice_host.host.session import Session, new_header
@@ -104,7 +103,7 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
     from voice_host.speech.listening.voiceprint import VoicePrints
 
     try:
-        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None), display=from_options(args))
+        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None), display=scoreboard(args))
     except ValueError as exc:
         raise UserError(str(exc)) from exc
     session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker)

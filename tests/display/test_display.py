@@ -281,9 +281,9 @@ def test_other_paths_are_not_found_and_nothing_can_be_sent(words):
 
 
 def test_the_page_fetches_nothing_from_anywhere_else(words):
-    from voice_host.display import server
+    from voice_host.display import board
 
-    page = server.asset("index.html") + server.asset("display.css") + server.asset("display.js")
+    page = board.asset("index.html") + board.asset("display.css") + board.asset("display.js")
     assert "http:" not in page and "https:" not in page and "//" not in page.replace("// ", "").replace('"//', "")
     assert "@import" not in page and "url(" not in page
 
@@ -301,9 +301,9 @@ def contrast(a: str, b: str) -> float:
 def test_both_themes_have_text_contrast_above_wcag_aaa():
     import re
 
-    from voice_host.display import server
+    from voice_host.display import board
 
-    css = server.asset("display.css")
+    css = board.asset("display.css")
     themes = re.findall(r'\[data-theme="(\w+)"\] \{(.*?)\}', css, re.S)
     assert [name for name, _ in themes] == ["dark", "light"]
     for name, body in themes:

@@ -261,11 +261,11 @@ def test_phones_are_refused_with_a_recording_in_one_sentence(tmp_path, capsys):
 @pytest.fixture
 def served(tmp_path, monkeypatch):
     """The live page's server with the phones' routes, over HTTPS with a fresh certificate."""
-    from voice_host.phones import serve
+    from voice_host.assembly import serve_phones
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     phones = Phones(PLAYERS, code="246813")
-    display = serve(phones, "127.0.0.1", 0)
+    display = serve_phones(phones, "127.0.0.1", 0)
     yield phones, display
     display.close()
 
@@ -320,11 +320,11 @@ def test_the_terminal_shows_the_join_address_as_a_qr_code_a_phone_can_read():
 
 
 def test_with_phones_the_scoreboard_answers_this_machine_only_and_the_join_page_everyone(tmp_path, monkeypatch):
-    from voice_host.display.server import reachable_address
-    from voice_host.phones import serve
+    from voice_host.web import reachable_address
+    from voice_host.assembly import serve_phones
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    display = serve(Phones(PLAYERS, code="246813"), None, 0)
+    display = serve_phones(Phones(PLAYERS, code="246813"), None, 0)
     try:
         lan = reachable_address("0.0.0.0")
         assert display.url == f"https://{lan}:{display.port}/"

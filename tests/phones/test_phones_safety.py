@@ -50,12 +50,12 @@ def other(n: int) -> str:
 def served(tmp_path, monkeypatch):
     """The phones' server on 127.0.0.1, its scoreboard open to every address (as with
     --display-host 0.0.0.0), over HTTPS with a fresh certificate; its log in tmp_path."""
-    from voice_host.phones import serve
+    from voice_host.assembly import serve_phones
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     phones = Phones(PLAYERS)
-    display = serve(phones, "127.0.0.1", 0)
+    display = serve_phones(phones, "127.0.0.1", 0)
     yield phones, display
     display.close()
 
@@ -289,8 +289,9 @@ def test_an_idle_connection_is_closed_and_95_of_them_never_make_the_pages_busy(t
 
 
 def test_one_address_holding_hundreds_of_connections_keeps_nobody_else_out(tmp_path, monkeypatch):
-    from voice_host.display import Display, server
-    from voice_host.display.server import MAX_CONNECTIONS, PER_ADDRESS
+    from voice_host.display import Display
+    from voice_host.web import server
+    from voice_host.web.server import MAX_CONNECTIONS, PER_ADDRESS
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setattr(server, "REQUEST_WITHIN", 600.0)  # idle ones not closed meanwhile: only the limit counts
@@ -314,8 +315,9 @@ def test_one_address_holding_hundreds_of_connections_keeps_nobody_else_out(tmp_p
 # ---------------------------------------------------------------------- the host's terminal
 HOST = """
 import sys, time
-from voice_host.phones import Phones, serve
-display = serve(Phones(["Ann", "Ben"]), "127.0.0.1", 0)
+from voice_host.assembly import serve_phones
+from voice_host.phones import Phones
+display = serve_phones(Phones(["Ann", "Ben"]), "127.0.0.1", 0)
 print(display.port, flush=True)
 sys.stdin.readline()
 display.close()

@@ -1,7 +1,7 @@
 """Every player's phone as their microphone: ``voice-host play --phones`` (docs/PHONES.md).
 
-The live page's server (voice_host/display) also serves a player page, ``/join``, over
-HTTPS (browsers give a microphone only to a secure page; cert.py makes a self-signed
+The host's web server (voice_host/web, beside the scoreboard: voice_host.assembly
+composes them) also serves a player page, ``/join``, over HTTPS (browsers give a microphone only to a secure page; cert.py makes a self-signed
 certificate on the first run). A player opens it, types the six-digit join code the
 host says and prints, picks their name, and the page sends the phone's microphone as
 16-bit PCM frames over a websocket (web.py). :class:`Phones` (here) checks the code,
@@ -369,27 +369,6 @@ class Phones:
         return lines
 
 
-def serve(phones: Phones, host: str | None, port: int | None):
-    """The live page's server with the players' page, over HTTPS (voice_host.display.Display):
-    on ``host`` (None: every address, the scoreboard itself to this machine only) and
-    ``port`` (None: the usual one); the scoreboard shows where to join until all have."""
-    from voice_host.display import Display
-    from voice_host.display.server import reachable_address
-    from voice_host.errors import UserError
-    from voice_host.phones import cert, web
-
-    address = host or "0.0.0.0"
-    try:
-        tls = cert.certificate(reachable_address(address).strip("[]"))
-    except OSError as exc:
-        raise UserError(f"I can't keep the phones' certificate in {cert.folder()}: {exc.strerror or exc}.") from exc
-    display = Display.open(address, port, lambda server: web.routes(phones, server), tls, private=host is None)
-    display.hidden = phones.hidden
-    phones.url = display.url + "join"
-    display.also = lambda: {"join": {"url": phones.url, "waiting": phones.missing()}}
-    return display
-
-
 def qr_code(url: str):
     """The join address as a QR code (segno), for the terminal and the scoreboard."""
     import segno
@@ -416,7 +395,7 @@ def terminal_qr(url: str, colour: bool = False) -> str:
 
 def how_to_join(phones: Phones, display) -> str:
     """What the terminal shows: where to go (as text and a QR code), the code, and how to
-    accept the certificate."""
+    accept the certificate of ``display``'s server (the one serving the players' page)."""
     from voice_host.phones import cert
 
     cert_path = display.server.tls[0] if display.server.tls else None
@@ -429,4 +408,4 @@ def how_to_join(phones: Phones, display) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Phones", "Refused", "how_to_join", "new_code", "qr_code", "serve", "terminal_qr"]
+__all__ = ["Phones", "Refused", "how_to_join", "new_code", "qr_code", "terminal_qr"]

@@ -1,4 +1,4 @@
-"""The player page and its websocket, as routes of the live page's server.
+"""The player page and its websocket, as routes of the host's web server (voice_host.web).
 
 - ``GET /join``: the page (code, name, Join); ``/join.js``, ``/join.css``,
   ``/phone-worklet.js``: its script, style and audio worklet, from static/;
@@ -21,7 +21,7 @@ import asyncio
 import json
 from importlib import resources
 
-from voice_host.display.server import embedded
+from voice_host.web import embedded
 
 JOIN_WITHIN = 5.0
 """Seconds a new websocket has to send its join message (the page sends it at once)."""
@@ -52,10 +52,10 @@ def own_view(message: str, player: str) -> dict | None:
             "said": said[-1]["line"] if said else "", "n": said[-1]["n"] if said else 0}
 
 
-def routes(phones, server) -> list:
-    """Starlette routes for ``phones`` (a Phones hub) on ``server`` (display.server.Server:
-    its state, its own origins)."""
-    latest = server.latest
+def routes(phones, server, latest) -> list:
+    """Starlette routes for ``phones`` (a Phones hub) on ``server`` (a voice_host.web.Server:
+    its own origins); ``latest()``: the scoreboard's latest state, (version, JSON text),
+    from which each phone shows its player's view (display.board.Board.latest)."""
     from starlette.responses import HTMLResponse, Response
     from starlette.routing import Route, WebSocketRoute
     from starlette.websockets import WebSocketDisconnect

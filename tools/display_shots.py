@@ -1,6 +1,6 @@
 """Screenshots of the live page, one per game kind, for docs/DISPLAY.md:
 
-    .venv/bin/python -m voice_host.display.shots docs/display
+    .venv/bin/python tools/display_shots.py docs/display
 
 Each game is played from a short script (the seeds and boards fixed, so the pictures
 come out the same), its page served as in play, and Debian's chromium takes the picture

@@ -1,35 +1,28 @@
-"""The page's server: Starlette on uvicorn, in a background thread beside the game.
+"""The host's web server: Starlette on uvicorn, in a background thread beside the game.
 
-Six paths, all GET, every other one 404 (and any Host but its own 421):
+It serves nothing of its own but the pages' icon (``/favicon.ico``); what it serves is
+mounted on it before it starts, each part giving its routes: the scoreboard
+(voice_host.display) and the players' page (voice_host.phones). The assembly composes
+them (voice_host.assembly). A mount may be ``private``: its paths answer this machine
+alone (the scoreboard, when the phones' page is open to the network). Every path not
+mounted is 404, any method not served 405, and any Host but the server's own 421.
 
-- ``/``             the page, with the state now in it (it draws before any script runs)
-- ``/display.css``, ``/display.js``   its style and script, from the package (static/)
-- ``/state.json``   the state now (the same JSON the page gets)
-- ``/events``       server-sent events: the state again after every announcement
-- ``/favicon.ico``  the pages' icon
-
-The game's thread calls :meth:`Display.publish` (through :meth:`Display.said`); that
-stores the message and wakes the server's loop, and never waits on a browser. Each
-stream sends only the latest message, so a slow or stalled browser skips states
-instead of queueing them, and a flood of them costs the game nothing but the lock.
+What every page shares is here: the security headers, the Host check against DNS
+rebinding, the limits on connections (all, and from one address) and on how long a
+request may take, and the server's own log, never the host's terminal.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import socket
 import threading
 import time
-import weakref
-from importlib import resources
 from pathlib import Path
 from typing import Callable
 
 DEFAULT_PORT = 8765
-MAX_STREAMS = 64
-"""Pages open at once; the next one is told to try later (503) until one closes."""
 MAX_CONNECTIONS = 512
 """Connections (pages, streams, phones, idle ones) uvicorn serves at once; beyond it, 503."""
 PER_ADDRESS = 32
@@ -38,8 +31,6 @@ closed at once. This machine's own 127.0.0.1 and ::1 are not counted."""
 REQUEST_WITHIN = 5.0
 """Seconds a connection has to send a whole request, once open and after each answer;
 an idle or slow one is closed then, and holds no place for long."""
-KEEP_ALIVE = 15.0
-"""Seconds between comments on an idle stream, so a browser gone is noticed."""
 SECURITY = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
                                "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -56,10 +47,6 @@ ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width
 """The pages' own icon (/favicon.ico, SVG)."""
 
 
-def asset(name: str) -> str:
-    return resources.files("voice_host.display").joinpath("static", name).read_text(encoding="utf-8")
-
-
 def embedded(message: str) -> str:
     """JSON safe inside the page's ``<script type="application/json">``: no ``<`` can
     close the element, whatever a player's name or word holds."""
@@ -67,73 +54,66 @@ def embedded(message: str) -> str:
 
 
 class Server:
-    """The web server in its thread; ``publish(message)`` from any thread."""
+    """The web server in its thread: ``mount(routes)`` its parts, then ``start()``."""
 
-    def __init__(self, sock: socket.socket, extra: Callable | None = None,
-                 tls: tuple[str, str] | None = None, private: bool = False, log: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, sock: socket.socket, tls: tuple[str, str] | None = None, log: Path | None = None) -> None:
         self.sock = sock
-        self.clock = clock
-        """Its time is each message's ``now`` as it is sent (a timer's deadline is on it)."""
-        self.hosts = own_hosts(*sock.getsockname()[:2])
+        self.host, self.port = sock.getsockname()[:2]
+        self.scheme = "https" if tls else "http"
+        self.hosts = own_hosts(self.host, self.port)
         """The Host headers it answers (its own addresses and names, with its port)."""
-        self.origins = {f"{'https' if tls else 'http'}://{host}" for host in self.hosts}
+        self.origins = {f"{self.scheme}://{host}" for host in self.hosts}
         """The pages' own origins, scheme included: the only ones whose sockets are let in."""
         self.log = log or server_log()
         """The server's own log: a line for each kind of trouble a client caused, never on
         the host's terminal."""
-        self.extra = extra
-        """More routes: ``extra(server)`` -> a list (the phones' page and socket)."""
         self.tls = tls
         """(certificate, key) files: HTTPS instead of HTTP."""
-        self.private = private
-        """The scoreboard's own paths answer this machine only (the extra routes serve anyone)."""
-        self.lock = threading.Lock()
-        self.version, self.message = 0, "{}"
-        self.streams: weakref.WeakSet = weakref.WeakSet()
-        """The streams open now (each gone once its response is: ended, dropped or never started)."""
+        self.mounts: list[tuple[Callable[["Server"], list], bool]] = []
+        """Its parts: each gives its routes (``routes(server)``), private or not."""
         self.closing = False
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.changed: asyncio.Event | None = None
+        """The server's event loop, once it runs: another thread wakes a page through it."""
         self.ready = threading.Event()
         self.server = None
-        self.thread = threading.Thread(target=self._run, name="display", daemon=True)
-        self.page = asset("index.html")
-        self.assets = {"/display.css": (asset("display.css"), "text/css; charset=utf-8"),
-                       "/display.js": (asset("display.js"), "text/javascript; charset=utf-8")}
+        self.thread = threading.Thread(target=self._run, name="web", daemon=True)
 
-    # ------------------------------------------------------------------ the game's side
-    def publish(self, message: str) -> None:
-        """The state to show now (JSON text); the streams are woken, nobody is waited on."""
-        with self.lock:
-            self.version += 1
-            self.message = message
+    @property
+    def url(self) -> str:
+        """The address to open: on this machine, or (every address) from another device."""
+        return f"{self.scheme}://{reachable_address(self.host)}:{self.port}/"
+
+    @property
+    def private(self) -> bool:
+        """Whether some of its paths answer this machine alone."""
+        return any(private for _, private in self.mounts)
+
+    def mount(self, routes: Callable[["Server"], list], private: bool = False) -> None:
+        """Serve ``routes(server)`` (Starlette routes) too; ``private``: to this machine only."""
+        self.mounts.append((routes, private))
+
+    def wake(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` on the server's loop, from any thread (nothing when it is not running)."""
         loop = self.loop
         if loop is not None and not self.closing:
             try:
-                loop.call_soon_threadsafe(self._wake)
+                loop.call_soon_threadsafe(callback)
             except RuntimeError:  # the loop has just closed: nobody is listening
                 pass
-
-    def latest(self) -> tuple[int, str]:
-        """The latest message, stamped with the server's time now (``now``): a page counts a
-        timer down from its deadline, however long after the state it is served."""
-        with self.lock:
-            version, message = self.version, self.message
-        return version, stamped(message, self.clock())
 
     def start(self, timeout: float = 30.0) -> None:
         self.thread.start()
         self.ready.wait(timeout)
 
-    def close(self, timeout: float = 5.0) -> None:
+    def close(self, timeout: float = 5.0, wake: Callable[[], None] | None = None) -> None:
+        """Stop serving; ``wake``: run on the loop first, so open streams see it closing."""
         self.closing = True
         if self.server is not None:
             self.server.should_exit = True
         loop = self.loop
-        if loop is not None:
+        if loop is not None and wake is not None:
             try:
-                loop.call_soon_threadsafe(self._wake)
+                loop.call_soon_threadsafe(wake)
             except RuntimeError:
                 pass
         self.thread.join(timeout)
@@ -141,12 +121,6 @@ class Server:
             self.sock.close()
         except OSError:
             pass
-
-    # ------------------------------------------------------------------ the server's side
-    def _wake(self) -> None:
-        if self.changed is not None:
-            self.changed.set()
-        self.changed = asyncio.Event()
 
     def _run(self) -> None:
         import uvicorn
@@ -178,42 +152,17 @@ class Server:
         from contextlib import asynccontextmanager
 
         from starlette.applications import Starlette
-        from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
+        from starlette.responses import PlainTextResponse, Response
         from starlette.routing import Route
 
         @asynccontextmanager
         async def lifespan(_app):
             self.loop = asyncio.get_running_loop()
-            self.changed = asyncio.Event()
             self.ready.set()
             yield
 
-        async def page(_request):
-            _, message = self.latest()
-            return HTMLResponse(self.page.replace("{{STATE}}", embedded(message)))
-
-        async def state(_request):
-            _, message = self.latest()
-            return Response(message, media_type="application/json")
-
-        def static(path: str) -> Callable:
-            text, kind = self.assets[path]
-
-            async def serve(_request):
-                return Response(text, media_type=kind)
-            return serve
-
         async def icon(_request):
             return Response(ICON, media_type="image/svg+xml")
-
-        async def events(request):
-            if len(self.streams) >= MAX_STREAMS:
-                return PlainTextResponse("Too many pages are open; close one and reload.", 503,
-                                         headers={"Retry-After": "5"})
-            stream = self._stream(request)
-            self.streams.add(stream)
-            return StreamingResponse(stream, media_type="text/event-stream",
-                                     headers={"X-Accel-Buffering": "no"})
 
         async def missing(_request, _exc):
             return PlainTextResponse("Not found: this page shows the game at / and nothing else.", 404)
@@ -221,31 +170,13 @@ class Server:
         async def not_allowed(_request, _exc):
             return PlainTextResponse("This page is read-only.", 405, headers={"Allow": "GET, HEAD"})
 
-        own = [Route("/", page), Route("/state.json", state), Route("/events", events),
-               *(Route(path, static(path)) for path in self.assets)]
-        app = Starlette(routes=[*own, Route("/favicon.ico", icon), *(self.extra(self) if self.extra else ())],
+        mounted = [(routes(self), private) for routes, private in self.mounts]
+        private = {route.path for routes, hidden in mounted if hidden for route in routes}
+        app = Starlette(routes=[Route("/favicon.ico", icon), *(route for routes, _ in mounted for route in routes)],
                         lifespan=lifespan, exception_handlers={404: missing, 405: not_allowed})
         app.router.redirect_slashes = False  # a redirect would name the Host the client sent
-        app = this_machine_only(app, {route.path for route in own}) if self.private else app
+        app = this_machine_only(app, private) if private else app
         return own_host_only(app, self.hosts)
-
-    async def _stream(self, request):
-        """One page's stream: the latest state whenever it changes, a comment when idle."""
-        sent = -1
-        yield "retry: 1000\n\n"
-        while not self.closing:
-            changed = self.changed
-            version, message = self.latest()
-            if version != sent:
-                sent = version
-                yield f"id: {version}\ndata: {message}\n\n"
-                continue
-            try:
-                await asyncio.wait_for(changed.wait(), KEEP_ALIVE)
-            except (asyncio.TimeoutError, TimeoutError):
-                if await request.is_disconnected():
-                    break
-                yield ": still here\n\n"
 
 
 def this_machine_only(app, paths: set[str]):
@@ -419,11 +350,4 @@ def reachable_address(host: str) -> str:
             return socket.gethostname()
 
 
-def stamped(message: str, now: float) -> str:
-    """A message (a JSON object's text) with ``"now"`` first in it."""
-    rest = message.strip()[1:].lstrip()
-    return f'{{"now":{round(now, 3)}' + ("}" if rest == "}" else "," + rest)
-
-
-def dumps(message: dict) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+__all__ = ["DEFAULT_PORT", "SECURITY", "Server", "bind", "embedded", "reachable_address"]
