@@ -222,7 +222,7 @@ class Hearing:
         settled = self.confirm.moved_on(u, body)
         if settled is None:
             self.confirm.waiting.append(u)
-            if self.confirm.owed(q) and u.speaker not in (q.speaker, None) and self.understand.read(body, u.speaker)[0]:
+            if self.confirm.owed(q) and u.speaker not in (q.speaker, None) and self.understand.read(body, u.speaker).text:
                 self._say(self.announce.one_moment(u.speaker, q.speaker))
             return
         self._settle(settled)
@@ -236,7 +236,7 @@ class Hearing:
         if self.settings.unsure(u):
             return False
         named = self.voices.named_by_sound(body)
-        text, match = named[2] if named is not None else self.understand.read(body, u.speaker)
+        text, match = named.reading if named is not None else self.understand.read(body, u.speaker)
         return text is not None and (match is None or match.confidence >= self.settings.confirm_below)
 
     def _hear(self, u: Heard | Again, at: float | None = None) -> None:
@@ -247,18 +247,18 @@ class Hearing:
             return
         body = intents.normalize(u.body or u.text)
         said = self.understand.read(body, u.speaker)                           # which word?
-        speaker, ask, body, (text, match) = self.voices.who(u, body, said)     # who?
-        if text is None:  # table chatter: not an input, so not logged
-            self.correct.missed(u, body)
-            self._say(self.announce.refusal("unclear", {"text": body}))
+        who = self.voices.who(u, body, said)                                   # who?
+        if who.reading.text is None:  # table chatter: not an input, so not logged
+            self.correct.missed(u, who.body)
+            self._say(self.announce.refusal("unclear", {"text": who.body}))
             return
-        question, sentence, text = self.confirm.doubt(u, speaker, ask, body, text, match)  # sure?
-        if question is not None:
-            self._ask(question, sentence)
+        doubt = self.confirm.doubt(u, who)                                     # sure?
+        if doubt.question is not None:
+            self._ask(doubt.question, doubt.sentence)
             return
-        if sentence is not None:
-            self._say(sentence)
-        self._take(Said(u.start if at is None else at, speaker, text, u.text))
+        if doubt.sentence is not None:
+            self._say(doubt.sentence)
+        self._take(Said(u.start if at is None else at, who.speaker, doubt.text, u.text))
 
     def _catch_up(self) -> None:
         """Hear what was said while a question was open, in order, until a new question."""

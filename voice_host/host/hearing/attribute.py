@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import jellyfish
 import numpy as np
 
 from voice_host.host import intents
 from voice_host.host.hearing.heard import Heard, Stage
-from voice_host.host.hearing.understand import Understand
+from voice_host.host.hearing.understand import Reading, Understand
 from voice_host.speech.audio import speech_level
 
 ENROLL = re.compile(r"^(?:i am|i'm|im|my name is|my name's|this is)\s+(\S+)")
@@ -60,6 +60,28 @@ def nearest_name(said: str, players) -> str | None:
     return None
 
 
+class Named(NamedTuple):
+    """A player's name said first ("and jewelers": Ann's), and what follows it."""
+
+    player: str
+    body: str
+    """What was said after the name ("jewelers")."""
+    reading: Reading
+    """What the hearing understood of ``body``."""
+
+
+class Attributed(NamedTuple):
+    """Who said an utterance, as the hearing takes it (Voices.who)."""
+
+    speaker: str | None
+    ask: bool
+    """Whether to ask if it was them."""
+    body: str
+    """What they said, a name said first taken off."""
+    reading: Reading
+    """What the hearing understood of ``body``."""
+
+
 @dataclass
 class Voices(Stage):
     """The table's voices as the hearing knows them (its voice prints, its session)."""
@@ -89,11 +111,10 @@ class Voices(Stage):
         return self.session.players
 
     # ------------------------------------------------------------------ who said a word
-    def who(self, u: Heard, body: str, said: tuple) -> tuple[str | None, bool, str, tuple]:
-        """(the speaker, whether to ask if it was them, the body, what was understood of
-        it): as the speech layer said, unless a first word that sounds like a player's
-        name makes the rest a play ("and jewelers": Ann, jewelers); a name said first
-        teaches that player's voice."""
+    def who(self, u: Heard, body: str, said: Reading) -> Attributed:
+        """Who said ``body`` (what was understood of it: ``said``): as the speech layer
+        said, unless a first word that sounds like a player's name makes the rest a play
+        ("and jewelers": Ann, jewelers); a name said first teaches that player's voice."""
         speaker, ask = u.speaker, u.ask
         method = getattr(u, "speaker_method", None)
         named = self.named_by_sound(body) if method not in ("channel", "name", "answer") else None
@@ -102,27 +123,26 @@ class Voices(Stage):
             ask = False
         if speaker is not None and (named is not None or method == "name"):
             self.learn(speaker, u)
-        return speaker, ask, body, said
+        return Attributed(speaker, ask, body, said)
 
     # ------------------------------------------------------------------ names
     def player_named(self, said: str) -> str | None:
         players = self.players
         return intents.find_player(said, players) or next((p for p in players if sounds_like(said, p)), None)
 
-    def named_by_sound(self, body: str) -> tuple[str, str, tuple] | None:
-        """("Ann", "jewelers", what the hearing understood of "jewelers") for "and
-        jewelers": a first word that sounds like a player's name, when what follows is a
-        play and the whole is not."""
+    def named_by_sound(self, body: str) -> Named | None:
+        """Ann and "jewelers" for "and jewelers": a first word that sounds like a player's
+        name, when what follows is a play and the whole is not."""
         first, _, rest = body.partition(" ")
         name = next((p for p in self.players if sounds_like(first, p)), None) if rest else None
         if name is None:
             return None
         rest = rest.split(" ", 1)[1] if rest.split(" ", 1)[0] in CONNECTORS and " " in rest else rest
         read = self.understand.read
-        if read(body, name)[0] is not None:
+        if read(body, name).text is not None:
             return None
         understood = read(rest, name)
-        return None if understood[0] is None else (name, rest, understood)
+        return None if understood.text is None else Named(name, rest, understood)
 
     def introduced(self, text: str) -> str | None:
         """The player who says who they are: "i am ann ...", "my name is ben", or a name

@@ -34,9 +34,10 @@ a :class:`Settled`: what the hearing then says, plays, hears again or asks next.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from voice_host.host import intents
-from voice_host.host.hearing.attribute import nearest_name
+from voice_host.host.hearing.attribute import Attributed, nearest_name
 from voice_host.host.hearing.correct import said_again
 from voice_host.host.hearing.heard import Again, Heard, Stage
 from voice_host.host.hearing.room import Room
@@ -93,6 +94,17 @@ class Settled:
     """A question to ask next, and its sentence (the word asked for again)."""
 
 
+class Doubt(NamedTuple):
+    """What the host asks before a word is played (Confirm.doubt), if anything."""
+
+    question: Question | None
+    """Who said it, did you say, which spelling; None: nothing is asked."""
+    sentence: str | None
+    """The question's sentence; with no question, a remark to make first (or None)."""
+    text: str
+    """What is played once the question is settled (or at once)."""
+
+
 @dataclass
 class Confirm(Stage):
     """The host's open question, if any, and the utterances waiting on it."""
@@ -108,16 +120,17 @@ class Confirm(Stage):
         return self.session.announcer
 
     # ------------------------------------------------------------------ asking
-    def doubt(self, u: Heard, speaker: str | None, ask: bool, body: str, text: str, match) -> tuple:
-        """(the question to ask before ``text`` is played, its sentence, ``text``): who
-        said it, did you say, which spelling; or (None, a remark to make first or None,
-        the text to play) when the host asks nothing: it is sure, or its doubt is not
-        worth the table's time (:meth:`_worth_asking`)."""
+    def doubt(self, u: Heard, who: Attributed) -> Doubt:
+        """What the host asks before what ``who`` said is played: who said it, did you
+        say, which spelling; or nothing (a remark to make first, perhaps) when it is sure,
+        or its doubt is not worth the table's time (:meth:`_worth_asking`)."""
+        speaker, ask, body, (text, match) = who
         if speaker is None:
-            return Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text), text
+            return Doubt(Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text),
+                         text)
         if ask:
-            return (Question("who", u.start, u.end, speaker, text, u.text, [speaker], utterance=u),
-                    self.announce.was_that(speaker), text)
+            return Doubt(Question("who", u.start, u.end, speaker, text, u.text, [speaker], utterance=u),
+                         self.announce.was_that(speaker), text)
         spelled = is_spelled(body)
         prefix = text[: len(text) - len(match.best)] if match is not None else ""
         word = match.best if match is not None else None
@@ -136,7 +149,7 @@ class Confirm(Stage):
             q = Question("word", u.start, u.end, speaker, prefix + options[0], u.text, options, guess, prefix,
                          fits=self.settings.fits(u), retry=getattr(u, "retry", False),
                          refused=getattr(u, "refused", None))
-            return q, self.announce.did_you_say(options[:2]), text
+            return Doubt(q, self.announce.did_you_say(options[:2]), text)
         if match is not None and not spelled:
             spellings = [w for w in self._spellings(word) if w == word or self._sayable(w)]
             if len(spellings) > 1:
@@ -146,9 +159,9 @@ class Confirm(Stage):
                     options = sorted(spellings, key=len, reverse=True)
                     guess = max(spellings, key=lambda w: value(w) or 0) if None not in values else word
                     q = Question("spelling", u.start, u.end, speaker, text, u.text, options, guess, prefix)
-                    return q, self.announce.which_spelling(options), text
-                return None, self.announce.took_spelling(word), text
-        return None, None, text
+                    return Doubt(q, self.announce.which_spelling(options), text)
+                return Doubt(None, self.announce.took_spelling(word), text)
+        return Doubt(None, None, text)
 
     def _worth_asking(self, u: Heard, weighed: dict[str, float], guess: str) -> list[str]:
         """The readings to ask about (best first, ``guess`` among the first two), or none
@@ -247,7 +260,7 @@ class Confirm(Stage):
                 return Settled(play=Said(q.t, q.speaker, q.prefix + word, q.heard))
             correction = body.removeprefix("no ")  # the word again, or spelled, by the player asked
             if intents.parse(correction, self.session.players).kind in ("word", "unclear"):
-                _, match = self.understand.read(correction, q.speaker)
+                match = self.understand.read(correction, q.speaker).match
                 heard_before = [*q.options, *([q.refused] if q.refused else [])]
                 if match is not None and (correction != body or is_spelled(correction) or
                                           said_again(match.best, heard_before)):  # else a new play: it waits
@@ -275,7 +288,7 @@ class Confirm(Stage):
     def _again(self, q: Question, u: Heard, body: str, retry: bool = False) -> Settled:
         """``u`` says the word asked about again (``body``): heard again as the play,
         unless it is heard as the word its player said no to, whose spelling is asked for."""
-        if q.refused is not None and self.understand.read(body, q.speaker)[0] == q.refused:
+        if q.refused is not None and self.understand.read(body, q.speaker).text == q.refused:
             return self._ask_again(q, u.end, self.announce.spell_it(q.speaker, q.refused))
         return Settled(again=Again.of(u, q.t, q.prefix + body, q.speaker, retry=retry, refused=q.refused))
 

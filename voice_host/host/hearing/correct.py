@@ -149,7 +149,7 @@ class Correct(Stage):
         later = self._since(index)
         if later is None:
             return None
-        text, _ = self.understand.read(word, player)
+        text = self.understand.read(word, player).text
         taken, spelled = records[index].text.removeprefix(prefix), is_spelled(word)
         if text is None or not (spelled or sounds_near(text, taken)):
             return None  # "no body" after jewelers is nobody, a new word

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import NamedTuple
 
 from voice_host.config import tomllib
 from voice_host.host import intents, phrases
@@ -53,6 +54,18 @@ def rewrite(transcript: str) -> str:
     return transcript
 
 
+class Reading(NamedTuple):
+    """What the host understood of what was said: the text to play (None: table chatter),
+    and the words matcher's match behind it (None: a command or question, as heard)."""
+
+    text: str | None
+    match: object | None = None
+    """words.matcher.Match: the best word, how sure, the others weighed."""
+
+
+CHATTER = Reading(None)
+
+
 @dataclass
 class Understand(Stage):
     """Which word a table's utterance is, for this session's game and dictionary."""
@@ -62,16 +75,16 @@ class Understand(Stage):
     _prior: object = field(default=None, repr=False)
     _prior_for: object = field(default=0, repr=False)
 
-    def read(self, body: str, speaker: str | None):
-        """(the text to play, the match behind it): commands pass as heard (match None),
-        words are matched; chatter gives (None, None)."""
+    def read(self, body: str, speaker: str | None) -> Reading:
+        """What ``body`` is taken for: commands pass as heard (no match), words are
+        matched; chatter is :data:`CHATTER`."""
         body = rewrite(body)
         players = self.session.players
         intent = intents.parse(body, players)
         if self.session.interpret(intent, speaker or players[0], self.session.t) is not None:
-            return body, None
+            return Reading(body)
         if intent.kind not in ("word", "unclear"):
-            return body, None
+            return Reading(body)
         prefix, rest = "", body
         m = intents.PLAY.match(body)
         if m:
@@ -81,14 +94,14 @@ class Understand(Stage):
             if phrase:
                 prefix, rest = phrase, body[len(phrase):]
         if not prefix and rest in self.settings.ignore:
-            return None, None
+            return CHATTER
         match = self.words.match(rest)
         if match.best is None:
-            return None, None
+            return CHATTER
         if len(rest.split()) > 1 and match.confidence < self.settings.join_above and not (
                 SPELLED.match(rest) or spelled_letters(tokens(rest)) == match.best):
-            return None, None  # several words that do not make one: chatter (a spelling is one word)
-        return prefix + match.best, match
+            return CHATTER  # several words that do not make one: chatter (a spelling is one word)
+        return Reading(prefix + match.best, match)
 
     def readings(self, alternatives: list, question=None, correcting: bool = True) -> list[tuple[str, float]]:
         """The words a constrained search's sentences (text, score; best first) read as,
