@@ -101,8 +101,10 @@ def miss_kind(said: str, heard: list) -> str:
 
 
 def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words, trimmed: bool = False,
-        room=None, model: str = "base") -> dict:
-    rec = listening.recognizer(model)
+        room=None, model: str = "base", ears: dict[str, str] | None = None) -> dict:
+    """Each word in each condition, heard with each prior setting of ``weights`` by each
+    host of ``ears`` (name -> [speech] second_ear)."""
+    recs = {host: listening.recognizer(model, second_ear) for host, second_ear in (ears or {"with": "auto"}).items()}
     out: dict = {}
     seconds = []
     for row in rows:
@@ -110,7 +112,7 @@ def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words,
         hearings = {w: listening.hearing(words, row["seed"], *w) for w in weights}
         for cond in conditions:
             seed = zlib.crc32(row["word"].encode())
-            for w, hearing in hearings.items():
+            for (host, rec), (w, hearing) in ((r, h) for r in recs.items() for h in hearings.items()):
                 t0 = time.perf_counter()
                 if trimmed:
                     x = rooms.in_condition(audio, audio, cond, seed, room[row["split"]])
@@ -122,8 +124,10 @@ def run(rows: list[dict], weights: list[tuple[float, float]], conditions, words,
                 heard = " / ".join(u.text for u in heard_all).split(" ")[-1] if heard_all else ""
                 right = tr is not None and heard == row["word"] and tr.constrained
                 asked = tr is not None and hearing.settings.unsure(tr)
-                key = (row["split"], cond, w, "weak" if row["weak"] else "good")
-                s = out.setdefault(key, {"n": 0, "right": 0, "asked": 0, "silent": 0, "misses": []})
+                key = (row["split"], cond, (*w, host), "weak" if row["weak"] else "good")
+                s = out.setdefault(key, {"n": 0, "right": 0, "asked": 0, "silent": 0, "misses": [], "opinions": []})
+                if tr is not None and getattr(tr, "opinion", None) is not None:
+                    s["opinions"].append({**listening.opinion(tr, hearing.settings), "right": right})
                 s["n"] += 1
                 s["right"] += right
                 s["asked"] += asked
@@ -144,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weights", default="0:0,DEFAULT", help="POINTS:KNOWN settings to compare; DEFAULT: config")
     ap.add_argument("--misses", action="store_true", help="list the words missed")
     ap.add_argument("--trimmed", action="store_true", help="give the recognizer the word's clip alone, not a recording")
+    listening.add_ear_option(ap)
     args = ap.parse_args(argv)
 
     from voice_host import config
@@ -166,16 +171,18 @@ def main(argv: list[str] | None = None) -> int:
     rows = [r for r in plan(n, words) if r["split"] in splits]
     conditions, room = rooms.prepare(args.conditions, ",".join(CONDITIONS), splits)
     t0 = time.time()
-    res = run(rows, weights, conditions, words, args.trimmed, room, args.model)
+    ears = listening.ears(args.second_ear)
+    res = run(rows, weights, conditions, words, args.trimmed, room, args.model, ears)
+    weights = [(*w, host) for w in weights for host in ears]
     out.say(f"board words ({'clips alone' if args.trimmed else 'as recorded, through the VAD'}): "
             f"{len(rows)} words ({sum(r['weak'] for r in rows)} weak plays), "
-            f"{len(conditions)} conditions, settings {', '.join(f'{p:g}:{k:g}' for p, k in weights)}; "
+            f"{len(conditions)} conditions, settings {', '.join(f'{p:g}:{k:g} {h}' for p, k, h in weights)}; "
             f"{time.time() - t0:.0f} s; latency p50/p95 {res['latency'][0] * 1000:.0f}/{res['latency'][1] * 1000:.0f} ms")
     for (split, cond, w, kind), s in (item for item in res.items() if item[0] != "latency"):
-        out.figures[f"{split}|{kind}|{cond}|{w[0]:g}:{w[1]:g}"] = {
+        out.figures[f"{split}|{kind}|{cond}|{w[0]:g}:{w[1]:g}|{w[2]}"] = {
             "n": s["n"], "right": round(100 * s["right"] / s["n"], 1), "asked": round(100 * s["asked"] / s["n"], 1),
             "silent": round(100 * s["silent"] / s["n"], 1), "misses": s["misses"],
-            "kinds": s.get("kinds", dict.fromkeys(MISSES, 0))}
+            "kinds": s.get("kinds", dict.fromkeys(MISSES, 0)), "opinions": s["opinions"]}
     for split in splits:
         for kind in ("good", "weak"):
             out.say(f"\n{split}, {kind} plays: right / asked / silently wrong, % ({' / '.join(conditions)})")
@@ -188,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
                     cells.append(f"{100 * s['right'] / s['n']:.1f} / {100 * s['asked'] / s['n']:.1f} / "
                                  f"{100 * s['silent'] / s['n']:.1f}")
                 n_words = next((res[(split, c, w, kind)]["n"] for c in conditions if (split, c, w, kind) in res), 0)
-                out.say(f"  prior {w[0]:g}:{w[1]:g} (n={n_words}): " + "   ".join(cells))
+                out.say(f"  prior {w[0]:g}:{w[1]:g}, {w[2]} second ear (n={n_words}): " + "   ".join(cells))
                 kinds = [res[(split, c, w, kind)].get("kinds", {}) for c in conditions if (split, c, w, kind) in res]
                 out.say("      misses by kind: " + ", ".join(
                     f"{m} {' / '.join(str(k.get(m, 0)) for k in kinds)}" for m in MISSES

@@ -86,30 +86,43 @@ def false_starts(room: Room, config) -> dict[str, float]:
     return out
 
 
-def run(rows: list[dict], conditions, room: Room, config=None, model: str = "base") -> dict:
+def run(rows: list[dict], conditions, room: Room, config=None, model: str = "base",
+        ears: dict[str, str] | None = None) -> dict:
+    """Each clip in each condition heard by each host of ``ears`` (name -> [speech]
+    second_ear): right, asked (the host doubts the word: HearingSettings.unsure) and
+    silently wrong (a wrong word taken without a doubt), by split, source, condition
+    and host; with each utterance's second opinion (toolkit.listening.opinion)."""
     from voice_host.hear import table_and_room
     from voice_host.words import Words
 
-    rec = listening.recognizer(model)
     words = Words.load()
     same_sound = words.homophones  # "for" for "four": nobody hears the difference
     hearing = listening.hearing(words)  # what `voice-host hear` without --board hears with
-    ear = listening.listener(rec, hearing.session.players, hearing.sayable(), config)
     out: dict = {}
-    for row in rows:
-        word = load(row["path"])
-        seed = zlib.crc32(row["path"].name.encode())
-        for cond in conditions:
-            x = rooms.in_condition(listening.padded(word), word, cond, seed, room, row["speaker"])
-            heard, _ = table_and_room(listening.cut(ear, x), hearing.settings.background_below)
-            text = " / ".join(u.text for u in heard)
-            last = text.split(" ")[-1]
-            right = len(heard) == 1 and (last == row["word"] or last in same_sound(row["word"]))
-            s = out.setdefault(f"{row['split']}|{row['source']}|{cond}", {"n": 0, "right": 0, "misses": Counter()})
-            s["n"] += 1
-            s["right"] += right
-            if not right:
-                s["misses"][f"{row['word']}->{text or '(nothing)'}"] += 1
+    for host, second_ear in (ears or {"with": "auto"}).items():
+        rec = listening.recognizer(model, second_ear)
+        ear = listening.listener(rec, hearing.session.players, hearing.sayable(), config)
+        for row in rows:
+            word = load(row["path"])
+            seed = zlib.crc32(row["path"].name.encode())
+            for cond in conditions:
+                x = rooms.in_condition(listening.padded(word), word, cond, seed, room, row["speaker"])
+                heard, _ = table_and_room(listening.cut(ear, x), hearing.settings.background_below)
+                text = " / ".join(u.text for u in heard)
+                last = text.split(" ")[-1]
+                right = len(heard) == 1 and (last == row["word"] or last in same_sound(row["word"]))
+                asked = len(heard) == 1 and hearing.settings.unsure(heard[0])
+                s = out.setdefault(f"{row['split']}|{row['source']}|{cond}|{host}",
+                                   {"n": 0, "right": 0, "asked": 0, "silent": 0, "misses": Counter(),
+                                    "opinions": []})
+                s["n"] += 1
+                s["right"] += right
+                s["asked"] += asked
+                s["silent"] += bool(heard) and not right and not asked
+                if len(heard) == 1 and heard[0].opinion is not None:
+                    s["opinions"].append({**listening.opinion(heard[0], hearing.settings), "right": right})
+                if not right:
+                    s["misses"][f"{row['word']}->{text or '(nothing)'}"] += 1
     return out
 
 
@@ -119,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-word", type=int, help="clips a word and split (overrides --quick)")
     ap.add_argument("--data", type=Path, default=default_data(), help="where the recordings are (see the docstring)")
     ap.add_argument("--vad", choices=("webrtc", "silero", "both"), help="[listening] vad (default: the config's)")
+    listening.add_ear_option(ap)
     args = ap.parse_args(argv)
     if not (args.data / "speech_commands_test_v002").exists():
         print(f"real_speech: no recordings under {args.data} (see the docstring for what to put there)",
@@ -134,13 +148,24 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     room = Room.open(args.data)  # babble: three clips a word and split, of every speaker but the one heard
     starts = false_starts(room, config) if room is not None else {}
-    res = run(rows, conditions, room, config, args.model)
+    ears = listening.ears(args.second_ear)
+    res = run(rows, conditions, room, config, args.model, ears)
     out.figures = {k: {"n": v["n"], "right": round(100 * v["right"] / v["n"], 1),
-                       "misses": [m for m, _ in v["misses"].most_common(8)]} for k, v in res.items()}
-    out.table([{"split": k.split("|")[0], "source": k.split("|")[1], "condition": k.split("|")[2], "n": f["n"],
-                "right": f["right"], "misses": ", ".join(f["misses"][:5])} for k, f in out.figures.items()],
+                       "asked": round(100 * v["asked"] / v["n"], 1), "silent": round(100 * v["silent"] / v["n"], 1),
+                       "misses": [m for m, _ in v["misses"].most_common(8)], "opinions": v["opinions"]}
+                   for k, v in res.items()}
+    table = {}
+    for k, f in out.figures.items():
+        split, source, cond, host = k.split("|")
+        row = table.setdefault((split, source, cond), {"split": split, "source": source, "condition": cond,
+                                                       "n": f["n"]})
+        row[host] = f"{f['right']:.1f} / {f['asked']:.1f} / {f['silent']:.1f}"
+        row[f"misses {host}"] = ", ".join(f["misses"][:4])
+    out.say("right / asked / silently wrong, % of clips, for each host (the second ear: [speech] second_ear)")
+    out.table(list(table.values()),
               [("split", "split", "<"), ("source", "source", "<"), ("condition", "condition", "<"),
-               ("n", "n", ">d"), ("right", "right %", ">.1f"), ("misses", "most frequent misses", "<")])
+               ("n", "n", ">d"), *((h, f"{h} second ear", "<") for h in ears),
+               (f"misses {list(ears)[-1]}", f"most frequent misses ({list(ears)[-1]})", "<")])
     out.say(f"VAD {config.vad}: utterances started a minute with nobody playing: " +
             ", ".join(f"{k} {v}" for k, v in starts.items()))
     out.say(f"({time.perf_counter() - t0:.0f} s)")

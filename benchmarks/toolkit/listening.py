@@ -17,12 +17,40 @@ def padded(audio: np.ndarray, before: float = BEFORE, after: float = AFTER) -> n
                            np.zeros(int(after * SAMPLE_RATE), np.float32)])
 
 
-def recognizer(model: str = "base"):
-    """The Moonshine recognizer the host runs with ``[speech] model = model``."""
+def recognizer(model: str = "base", second_ear: str = "auto"):
+    """The Moonshine recognizer the host runs with ``[speech] model = model`` and
+    ``second_ear = second_ear``."""
     from voice_host.speech.recognizing.moonshine import create
     from voice_host.speech.recognizing.moonshine.adapted import delta_for
 
-    return create(delta=delta_for(model))
+    return create(delta=delta_for(model), second_ear=second_ear)
+
+
+EARS = {"without": "off", "with": "whisper"}
+"""The two hosts a benchmark compares (``--second-ear``): Moonshine alone, and with
+whisper as its second ear (``[speech] second_ear``)."""
+
+
+def ears(choice: str) -> dict[str, str]:
+    """``--second-ear`` both / with / without: the hosts to run, by name."""
+    return dict(EARS) if choice == "both" else {choice: EARS[choice]}
+
+
+def add_ear_option(ap) -> None:
+    """``--second-ear``, as every benchmark that hears words takes it."""
+    ap.add_argument("--second-ear", choices=("both", *EARS), default="both",
+                    help="the host with whisper as a second ear, without it, or both side by side (default)")
+
+
+def opinion(u, settings) -> dict | None:
+    """What the second ear did to utterance ``u`` (for tuning moonshine.opinion on a
+    benchmark's --json): the first ear's confidence, the reading, agreed, the lead, and
+    whether the word fits the sound (HearingSettings.fits)."""
+    o = getattr(u, "opinion", None)
+    if o is None:
+        return None
+    return {"confidence": o.confidence, "reading": o.reading, "agreed": o.agreed, "lead": o.lead,
+            "fits": settings.fits(u), "final": u.confidence}
 
 
 def settings():

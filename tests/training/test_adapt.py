@@ -235,7 +235,9 @@ def test_speech_model_setting(tmp_path, monkeypatch):
     from voice_host.host.hearing import HearingSettings
 
     assert config.load()["speech"]["model"] == "base"
-    assert adapted.recognizer_options(HearingSettings.from_config(config.load()).model) == {}
+    speech = HearingSettings.from_config(config.load())
+    assert adapted.recognizer_options(speech.model, "moonshine", speech.second_ear) == {"second_ear": "auto"}
+    assert adapted.recognizer_options(speech.model, "whisper", speech.second_ear) == {}
     if not adapted.SHIPPED.is_file():
         with pytest.raises(adapted.NoAdaptedModel) as e:
             adapted.recognizer_options("adapted", "moonshine")
@@ -245,7 +247,7 @@ def test_speech_model_setting(tmp_path, monkeypatch):
     f = tmp_path / "my.delta"
     deltas.save(f, {"model.decoder.norm.weight": np.full(416, 1e-3, np.float32)})
     monkeypatch.setenv("VOICE_HOST_MOONSHINE_DELTA", str(f))
-    assert adapted.recognizer_options("adapted", "moonshine") == {"delta": f}
+    assert adapted.recognizer_options("adapted", "moonshine", "off") == {"delta": f, "second_ear": "off"}
     with pytest.raises(adapted.NoAdaptedModel, match="engine is whisper"):
         adapted.recognizer_options("adapted", "whisper")
 

@@ -72,6 +72,10 @@ class HearingSettings(Settings, sections=("speech",)):
     """The recognizer: "auto" (the best installed), "moonshine", "whisper" or "vosk"."""
     model: str = "base"
     """Moonshine's weights: "base", or "adapted" (speech.recognizing.moonshine.adapted)."""
+    second_ear: str = "auto"
+    """A second recognizer reading each utterance beside Moonshine: "auto" (whisper tiny.en
+    where faster-whisper and its model are installed), "whisper" or "off"
+    (speech.recognizing.whisper.second; docs/RECOGNIZING.md, "A second opinion")."""
     confirm_below: float = 0.6
     """Match confidence under which a word is confirmed before it is played."""
     confirm_heard_below: float = 0.86

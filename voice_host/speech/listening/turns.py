@@ -26,7 +26,7 @@ from .config import TurnConfig
 from .echo import EchoGate
 from .owners import Owners, quieted
 from ..audio import SAMPLE_RATE
-from ..recognizing.recognizer import Recognizer, Transcript, Word
+from ..recognizing.recognizer import Opinion, Recognizer, Transcript, Word
 from ..speaking.voice import HostVoice
 from .sources import AudioSource
 from .vad import Segment, SegmentAudio, SegmentEnd, SegmentPause, Segmenter, SegmenterEvent, SegmentStart
@@ -73,6 +73,8 @@ class Utterance:
     early: bool = False
     """Ended at a short pause (TurnConfig.guess_after) because what was said so far is a
     whole sentence that cannot go on, not after the full trailing silence."""
+    opinion: Opinion | None = None
+    """A second recognizer's reading, weighed with the first's (Transcript.opinion)."""
     room: float | None = None
     """How loud all the sound on its microphone was before it (dBFS: the median of the 3 s
     of frames before its start, other people's talk included), for the host to judge
@@ -392,7 +394,7 @@ class Listener:
             speaker_method=attr.method, channel=segment.channel,
             ask=attr.confidence < c.ask_below, engine=tr.engine,
             constrained=tr.constrained, alternatives=list(tr.alternatives),
-            audio=audio if self.keep_audio else None, early=early,
+            audio=audio if self.keep_audio else None, early=early, opinion=tr.opinion,
             room=self._owners.room_before(segment, self._segmenter),
         )
         self._next_id += 1

@@ -45,6 +45,24 @@ class Word:
     """The engine's confidence in this word, 0..1."""
 
 
+@dataclass(frozen=True)
+class Opinion:
+    """A second recognizer's reading of an utterance, weighed with the first's
+    (recognizing.moonshine.opinion; the benchmarks count what each changed)."""
+
+    reading: str
+    """What the second ear heard (normalized; "" for nothing)."""
+    candidates: tuple[str, ...]
+    """The sentences of the language its reading stands for."""
+    agreed: bool
+    """Its reading is the first ear's best."""
+    lead: float | None
+    """How far the better of the two readings leads the other (nats); None when the
+    ears agree or the reading stands for no sentence of the language."""
+    confidence: float
+    """The first ear's confidence before the second opinion."""
+
+
 @dataclass
 class Transcript:
     """What a recognizer heard in (part of) an utterance."""
@@ -72,6 +90,8 @@ class Transcript:
     """The unconstrained decode of the same audio, normalized (moonshine)."""
     free_score: float | None = None
     """The free decode's log-likelihood, comparable with `alternatives`' scores."""
+    opinion: Opinion | None = None
+    """A second recognizer's reading of the same audio, weighed with this one's (None: none)."""
     complete: float = 0.0
     """How sure the recognizer is that this is a whole sentence of its language that
     cannot go on (0..1; 0 when it cannot tell): the listener ends an utterance at a
@@ -190,4 +210,4 @@ def constrain_recognizer(recognizer: Recognizer, sayable) -> None:
         recognizer.expect(_closed_phrases(sayable))
 
 
-__all__ = ["Engine", "Recognizer", "Transcript", "WholeUtterance", "Word", "constrain_recognizer", "normalize_text"]
+__all__ = ["Engine", "Opinion", "Recognizer", "Transcript", "WholeUtterance", "Word", "constrain_recognizer", "normalize_text"]

@@ -39,8 +39,14 @@ def owns(model: Path) -> bool:
     return (model / "encoder_model.ort").is_file()
 
 
-def create(model: str | Path | None = None, delta: str | Path | None = None, **options) -> MoonshineRecognizer:
-    """The recognizer; with `delta` (an adaptation delta, see .adapted), the adapted model."""
+def create(model: str | Path | None = None, delta: str | Path | None = None, second_ear: str = "auto",
+           **options) -> MoonshineRecognizer:
+    """The recognizer; with `delta` (an adaptation delta, see .adapted), the adapted model;
+    with the second ear ``[speech] second_ear`` names ("auto": whisper where it is
+    installed; "off": none; speech.recognizing.whisper.second)."""
+    from ..whisper.second import second_ear_for
+
+    options.setdefault("second_ear", second_ear_for(second_ear))
     if delta is not None:
         from .model import load_moonshine_model
 

@@ -33,17 +33,20 @@ def delta_for(model: str | None) -> Path | None:
     return path
 
 
-def recognizer_options(model: str, engine: str = "auto") -> dict:
-    """Extra options for engines.make_recognizer from the setting [speech] model
-    (HearingSettings.model): {} for "base", {"delta": PATH} for "adapted" (Moonshine only)."""
-    delta = delta_for(model)
-    if delta is None:
-        return {}
+def recognizer_options(model: str, engine: str = "auto", second_ear: str = "auto") -> dict:
+    """Extra options for engines.make_recognizer from the ``[speech]`` settings
+    (HearingSettings): the weights ``model`` names ({"delta": PATH} for "adapted",
+    Moonshine only) and, for Moonshine, the second ear ``second_ear`` names
+    (speech.recognizing.whisper.second)."""
     if engine == "auto":
         from ..engines import resolve_engine
 
         engine = resolve_engine("auto")
+    options = {"second_ear": second_ear} if engine == "moonshine" else {}
+    delta = delta_for(model)
+    if delta is None:
+        return options
     if engine != "moonshine":
         raise NoAdaptedModel(f'The adapted recognizer is a Moonshine one, and the speech engine is {engine}; '
                              'set [speech] model = "base".')
-    return {"delta": delta}
+    return {**options, "delta": delta}

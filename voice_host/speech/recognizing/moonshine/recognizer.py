@@ -28,12 +28,13 @@ from typing import Sequence
 import numpy as np
 
 from ...audio import SAMPLE_RATE
-from ..recognizer import Transcript, WholeUtterance, Word, normalize_text
+from ..recognizer import Opinion, Transcript, WholeUtterance, Word, normalize_text
 from ..sayable import Language, Sayable
 from ..duration import LengthFit
 from .confidence import calibrated, evidence
 from .decode import Decoded, _posterior, decode, lm_scores
 from .model import MoonshineModel, load_moonshine_model
+from .opinion import candidates, weigh
 
 CHATTER_MARGIN = 8.0
 """How many nats the free decode must score above the best sayable sentence for the
@@ -161,7 +162,7 @@ class MoonshineRecognizer(WholeUtterance):
     def __init__(self, model_path: str | Path | None = None, cpu_threads: int | None = None,
                  beam_size: int = 8, chatter_margin: float = CHATTER_MARGIN, convert: bool = True,
                  lm_weight: float = LM_WEIGHT, _model: MoonshineModel | None = None, second_pass: bool = True,
-                 length_weight: float = LENGTH_WEIGHT):
+                 length_weight: float = LENGTH_WEIGHT, second_ear=None):
         self.model = _model if _model is not None else load_moonshine_model(model_path, cpu_threads, convert)
         self.model_path = self.model.model_dir
         self.beam_size = beam_size
@@ -169,6 +170,11 @@ class MoonshineRecognizer(WholeUtterance):
         self.lm_weight = lm_weight
         self.second_pass = second_pass
         self.length_weight = length_weight
+        self.second_ear = second_ear
+        """A second recognizer (speech.recognizing.whisper.second.SecondEar) whose reading of
+        each constrained utterance is weighed with this one's (.opinion); None: this one alone."""
+        self.opinion: Opinion | None = None
+        """The last constrained result's second opinion, for benchmarks."""
         self._sayable: Sayable | None = None
         self._chunks: list[np.ndarray] = []
         self.last: Decoded | None = None
@@ -209,7 +215,7 @@ class MoonshineRecognizer(WholeUtterance):
     def clone(self) -> "MoonshineRecognizer":
         other = MoonshineRecognizer(beam_size=self.beam_size, chatter_margin=self.chatter_margin,
                                     lm_weight=self.lm_weight, _model=self.model, second_pass=self.second_pass,
-                                    length_weight=self.length_weight)
+                                    length_weight=self.length_weight, second_ear=self.second_ear)
         other._sayable = self._sayable
         return other
 
@@ -241,8 +247,9 @@ class MoonshineRecognizer(WholeUtterance):
         lang = sayable.language() if sayable is not None else None
         game_prior = sayable.prior if sayable is not None else None
         fit = LengthFit.of(audio, weight=self.length_weight) if lang is not None and self.length_weight else None
+        pending = self.second_ear.hear(audio) if self.second_ear is not None and lang is not None else None
         d = decode(self.model, audio, lang, beam=self.beam_size, free=True, prior=game_prior, fit=fit)
-        self.last, self.evidence = d, None
+        self.last, self.evidence, self.opinion = d, None, None
         dur = audio.size / SAMPLE_RATE
         free_norm = normalize_text(d.free)
         n_free = max(1, d.free_tokens)
@@ -259,6 +266,12 @@ class MoonshineRecognizer(WholeUtterance):
             self._second_pass(d, audio, lang, free_norm, alts)
             searched += self._spelling_pass(d, audio, lang, free_norm, alts)
             searched += self._phrase_pass(d, audio, lang, free_norm, alts)
+        reading = pending.result() if pending is not None else ""
+        theirs = candidates(reading, lang, next(iter(alts), ""))
+        scored = [c for c in theirs if c not in alts]
+        if scored:  # the second ear's reading, scored by this one on the same encoder output
+            d.absorb(decode(self.model, audio, Sayable.closed(scored).language(), beam=max(self.beam_size, len(scored)),
+                            free=False, hidden=d.hidden))
         found = sorted(dict(d.second + d.constrained).items(), key=lambda kv: -kv[1])
         for text, score in found:
             alts.setdefault(normalize_text(text), score)
@@ -267,11 +280,9 @@ class MoonshineRecognizer(WholeUtterance):
             top, seen = [], set()  # the best way of writing each of the RESCORE best sentences
             for text, score in found:
                 key = normalize_text(text)
-                if key not in seen:
+                if key not in seen and (len(top) < RESCORE or key in theirs):
                     seen.add(key)
                     top.append((text, score))
-                    if len(top) >= RESCORE:
-                        break
             lm = lm_scores(self.model, [d.ids[t] for t, _ in top])
             alts = {}
             for (text, score), prior in sorted(zip(top, lm), key=lambda x: -(x[0][1] - self.lm_weight * x[1])):
@@ -295,9 +306,12 @@ class MoonshineRecognizer(WholeUtterance):
         self.evidence = evidence(alternatives, _posterior([s for _, s in alternatives]), free_norm,
                                  d.free_score - acoustic)
         conf = calibrated(self.evidence)
+        if pending is not None:
+            first = next((text for text, _ in alternatives if text not in scored), best_text)  # the first ear's own
+            conf, self.opinion = weigh(conf, alternatives, first, reading, theirs)
         raw = raw_of[best_text]
         return self._transcript(best_text, raw, conf, dur, free=free_norm, free_score=d.free_score,
-                                alternatives=alternatives, constrained=True,
+                                alternatives=alternatives, constrained=True, opinion=self.opinion,
                                 complete=_complete(lang, alternatives, d.free_score - acoustic))
 
     def _second_pass(self, d: Decoded, audio: np.ndarray, lang: Language, free_norm: str,
