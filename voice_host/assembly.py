@@ -92,7 +92,8 @@ class LiveHost:
 def build(session, recognizer, source, *, cfg: dict | None = None, settings: HearingSettings | None = None,
           turns: TurnConfig | None = None, voice=None, speaker=None, channel_players=None, voiceprints=None,
           on_hear=None, acknowledge=None, notices=None, phones=None, recording: bool = False) -> LiveHost:
-    """The live host for ``session``, hearing ``source`` through ``recognizer``.
+    """The live host for ``session``, hearing ``source`` through ``recognizer`` (None: the
+    caller hands the listener its own sources, as ``voice-host hear`` does each file).
 
     ``cfg``: the settings' sections (``[speech]``, ``[listening]``), unless ``settings``
     (HearingSettings) or ``turns`` (TurnConfig) are given; neither: the defaults.
