@@ -95,7 +95,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from toolkit import report, rooms
+from toolkit import listening, report, rooms
 from toolkit.splits import TABLE_PLAYERS as SPLITS
 from toolkit.voices import add_noise, place, say, speech_bounds
 
@@ -386,7 +386,7 @@ def _host(engine: str, voices: dict[str, str], prior: tuple[float, ...] | None, 
     hearing: list = []
     s = Session(new_header("prolix-classic", list(voices), 1, cfg), Words.load(), out)
     settings = HearingSettings.from_config(cfg)
-    rec = make_recognizer(engine, **recognizer_options(settings.model, engine))
+    rec = make_recognizer(engine, **recognizer_options(settings.model, engine, settings.second_ear))
 
     def host(source, heard=None, **options):
         def on_hear(u) -> None:
@@ -743,6 +743,7 @@ def main(argv=None) -> int:
                     help="[speech] background_below (0: the room's talk is not told apart)")
     ap.add_argument("--plan", action="store_true", help="print the words chosen and stop")
     ap.add_argument("--trace", action="store_true", help="print what was heard and said")
+    listening.add_ear_option(ap)
     args = ap.parse_args(argv)
     if args.trace:
         TRACE.append(True)
@@ -786,7 +787,9 @@ def main(argv=None) -> int:
     who = {"one": "One-microphone table, after one enrollment sentence each",
            "channels": "A microphone channel per player", "names": "One microphone, the name said before every word"}
     out.say(f"{who[args.mics]}, engine {args.engine}, {per} words per player chosen on the board")
-    out.say(f"{'split':9} {'noise':6} {'prior':6} {'ask<':4} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} {'silent':>6} "
+    ears = listening.ears(args.second_ear)
+    out.say(f"{'split':9} {'noise':6} {'prior':6} {'ask<':4} {'ear':7} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} "
+            f"{'silent':>6} "
             f"{'q/word':>6} {'s/q':>5} {'s/word':>6} {'c/word':>6} {'who':>6} {'stray':>5} {'RTF':>5}")
     for split in args.splits.split(","):
         voices, plan = SPLITS[split], games[split]
@@ -799,7 +802,8 @@ def main(argv=None) -> int:
         for snr in conds:
             label = ("clean" if snr is None else f"{snr:g} dB" if isinstance(snr, float) else snr) + \
                 ("+talk" if args.talk is not None else "")
-            for prior in priors:
+            for prior, (ear, second_ear) in ((p, e) for p in priors for e in ears.items()):
+                SPEECH["second_ear"] = second_ear
                 runs = []
                 mixed = audio if snr is None else in_condition(audio, players, snr, room[split])  # nobody answers
                 if not args.no_recording:
@@ -814,12 +818,12 @@ def main(argv=None) -> int:
                                                                unheard, room[split], live=True)))
                 for kind, r in runs:
                     head = f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}"
-                    out.say((head.ljust(24) if len(head) < 24 else head + " ") + f"{prior[2]:<4g} " +
+                    out.say((head.ljust(24) if len(head) < 24 else head + " ") + f"{prior[2]:<4g} {ear:7} " +
                             f"{kind:9} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} {r['silent']:6.1%} "
                             f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['lost']:6.1f} {r['corrections']:6.2f} "
                             f"{r['attribution']:6.1%} {r['stray']:5d} "
                             f"{r['rtf']:5.2f}")
-                    out.figures[f"{split}|{label}|{prior[0]:g}:{prior[1]:g}|{prior[2]:g}|{kind}"] = {
+                    out.figures[f"{split}|{label}|{prior[0]:g}:{prior[1]:g}|{prior[2]:g}|{ear}|{kind}"] = {
                         k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
                     if r["misses"]:
                         out.say("          missed: " + ", ".join(r["misses"]))
