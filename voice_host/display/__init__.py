@@ -54,10 +54,11 @@ class Display:
         self.failed = False
 
     @classmethod
-    def open(cls, host: str = DEFAULT_HOST, port: int | None = None, clock=time.monotonic) -> "Display":
+    def open(cls, host: str = DEFAULT_HOST, port: int | None = None, private: bool = False,
+             clock=time.monotonic) -> "Display":
         """Serve the page alone on ``host``:``port`` (None: the usual port, or any free one
         when another program has it); a UserError when it can't."""
-        display = cls(web.Server(web.listen(host, port)), clock=clock)
+        display = cls(web.Server(web.listen(host, port)), private, clock=clock)
         display.server.start()
         return display
 
