@@ -171,6 +171,7 @@ class Heard:
     constrained: bool = False
     alternatives: tuple = ()
     room: float | None = None
+    opinion: object | None = None
 
     @property
     def end(self) -> float:

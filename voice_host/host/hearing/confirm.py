@@ -169,17 +169,20 @@ class Confirm(Stage):
         most doubts: the word fits the sound, the recognizer is not far from sure of it
         (``take_above``), no other reading near it (within ``ask_within`` nats of the
         best) scores differently on the board, and the room is quiet enough for "No, ..."
-        to be heard (hearing.room). A reading far below the best is never offered."""
+        to be heard (hearing.room). A reading far below the best is never offered,
+        except what the second ear heard instead."""
         value = self.session.game.word_value
         top = next(iter(weighed.values()))
-        near = [w for w, score in weighed.items() if top - score <= self.settings.ask_within or w == guess]
+        second = self._second_reading(u, guess)
+        near = [w for w, score in weighed.items()
+                if top - score <= self.settings.ask_within or w in (guess, second)]
         torn = any(value(w) != value(guess) for w in near)
         if self.settings.fits(u) and u.confidence >= self.settings.take_above and not torn and self.room.quiet:
             return []
-        if guess not in near[:2]:  # the guess is always one of the two asked about
-            near.remove(guess)
-            near.insert(1, guess)
-        return near
+        asked = list(dict.fromkeys([near[0], guess]))  # the guess is always one of the two asked about,
+        if len(asked) == 1 and second is not None:  # and so is the second ear's reading where it differed
+            asked.append(second)
+        return asked + [w for w in near if w not in asked]
 
     def _meant(self, weighed: dict[str, float]) -> str:
         """The word a player would have meant, should nobody answer, among the words the
@@ -213,7 +216,21 @@ class Confirm(Stage):
         if same and len(options) == 1:  # torn only between spellings that score the same: no doubt
             return None
         options = {w: score for w, score in options.items() if self._sayable(w) and (w == word or self._plausible(w))}
-        return dict(list(options.items())[:3]) or None  # alone, it is asked about alone: "Did you say snack?"
+        kept = dict(list(options.items())[:3])
+        second = self._second_reading(u, word)
+        if second in options and second not in kept:  # what the second ear heard is always weighed
+            kept.popitem()
+            kept[second] = options[second]
+        return kept or None  # alone, it is asked about alone: "Did you say snack?"
+
+    def _second_reading(self, u: Heard, word: str) -> str | None:
+        """The word the second ear heard instead of ``word``, when the two ears differed
+        (speech.recognizing.moonshine.opinion): offered whenever the host asks."""
+        o = getattr(u, "opinion", None)
+        if o is None or o.agreed:
+            return None
+        heard = self.understand.readings([(c, 0.0) for c in o.candidates], self.question)
+        return next((w for w, _ in heard if w != word), None)
 
     def _plausible(self, word: str) -> bool:
         """Whether a reading is a play a player would make: not one that scores nothing on
