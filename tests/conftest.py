@@ -21,6 +21,25 @@ from support import Core, Table, need, voice_host  # noqa: E402
 from toolkit import synth as _synth  # noqa: E402
 
 
+MARKED_BY_FIXTURE = {
+    "model": {"moon", "moonshine_ready", "vosk_model_dir", "vosk_rec", "whisper_rec", "embedder", "tts", "say"},
+    "browser": {"browser"},
+    "slow": {"play"},
+}
+"""The markers (pyproject.toml) a test gets from the fixtures it uses; a test that loads a
+model, opens Chromium or runs voice-host some other way is marked by hand."""
+
+
+def pytest_collection_modifyitems(items):
+    """Mark each test by the fixtures it uses (MARKED_BY_FIXTURE), so that
+    ``-m "not model and not browser and not slow"`` runs the core alone."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for mark, fixtures in MARKED_BY_FIXTURE.items():
+            if used & fixtures:
+                item.add_marker(mark)
+
+
 @pytest.fixture
 def play(tmp_path):
     """play(script, players=..., *extra) -> (result dict, host lines)."""

@@ -12,7 +12,10 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 from support import ROOT, need
+
+pytestmark = pytest.mark.model  # the demo hears its players with the default recognizer
 
 
 def test_demo_runs_the_whole_pipeline():

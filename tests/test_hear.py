@@ -3,11 +3,14 @@ game's prior it would use on that board."""
 
 from __future__ import annotations
 
+import pytest
 import numpy as np
 from toolkit import synth as _synth
 from support import voice_host
 
 from voice_host.speech.audio import write_wav
+
+pytestmark = pytest.mark.model  # voice-host hear: the default recognizer
 
 BOARD = "W B J S L C D G"
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import numpy as np
 from support import need, voice_host
 
 from voice_host.speech.audio import write_wav
+
+pytestmark = pytest.mark.model  # voice-host hear on real recordings
 
 DATA = Path("/usr/share/pocketsphinx/test/data")
 

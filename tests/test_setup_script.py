@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the set-up scripts, run
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -30,6 +30,7 @@ def test_each_frame_is_judged_once_at_its_own_time(echo_gate):
     assert not any(gated for t, gated in judged if 2.0 <= t < 2.22)  # the player, the host gone
 
 
+@pytest.mark.slow
 def test_the_report_counts_every_case_of_the_host_alone(echo_gate, capsys):
     assert echo_gate.main(["--json"]) == 0
     import json

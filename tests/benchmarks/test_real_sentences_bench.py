@@ -23,6 +23,7 @@ def test_a_transcript_and_a_reading_are_compared_as_spoken_words(bench):
     assert bench.words("eight of spades four of clubs") == ["8", "of", "spades", "4", "of", "clubs"]
 
 
+@pytest.mark.model
 def test_the_base_model_reads_real_sentences_and_cards_with_few_word_errors(bench, capsys, tmp_path):
     need(bench.DATA.joinpath("librivox").exists(), f"{bench.DATA} (Debian's pocketsphinx-testdata) is not installed")
     assert bench.main(["--json", "--data", str(tmp_path)]) == 0  # no AN4 recordings there: pocketsphinx alone

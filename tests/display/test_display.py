@@ -24,6 +24,8 @@ from support import ROOT, Table, need
 from voice_host.display import Display
 from voice_host.display.view import view
 
+pytestmark = pytest.mark.slow  # the live page's server and the command line
+
 CHROMIUM = support.CHROMIUM
 PATIENCE = 90.0
 """Seconds a condition may take on a loaded machine before a test gives up on it."""
@@ -350,6 +352,7 @@ def test_browsers_that_flood_drop_and_come_back_leave_the_game_as_it_was(words, 
 
 
 # ---------------------------------------------------------------------- the command line
+@pytest.mark.browser
 def test_voice_host_play_with_display_prints_the_address_and_serves_the_game_as_it_goes(tmp_path):
     need(CHROMIUM, "chromium (apt-get install chromium) opens the page")
     proc = subprocess.Popen(

@@ -129,6 +129,7 @@ def test_variants(variant, limits):
     assert DexikonSettings.from_config(config.load(overrides={"dexikon": {"variant": variant}})).limits == limits
 
 
+@pytest.mark.slow
 def test_an_unknown_variant_is_refused_at_the_start():
     proc = voice_host("play", "--game", "dexikon", "--players", "Ann,Ben", "--variant", "short", "--script",
                       "/dev/null", "--no-voice")

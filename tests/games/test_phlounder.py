@@ -6,6 +6,7 @@ round's scores are worked by hand in the comments.
 
 from __future__ import annotations
 
+import pytest
 from support import by_name, voice_host
 
 from voice_host.games.phlounder import actions as A
@@ -197,6 +198,7 @@ def test_two_teams_of_three_triple_the_bell_penalty_and_bonus(play):
     assert by_name(result)["Eve"]["total"] == 21 and by_name(result)["Ben"]["total"] == -15
 
 
+@pytest.mark.slow
 def test_teams_must_split_the_table_evenly():
     proc = voice_host("play", "--game", "phlounder", "--players", "Ann,Ben,Cat",
                       "--teams", "Ann+Ben", "--script", "/dev/null", "--no-voice")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from support import voice_host
 
 from voice_host.host.intents import parse
@@ -18,6 +19,7 @@ def test_a_lone_at_sign_is_answered_and_the_game_goes_on(table):
                     "Ann scores 15 points for jewelers.", "Ann, draw 2 tiles and tell me the letters."]
 
 
+@pytest.mark.slow
 def test_a_lone_at_sign_typed_does_not_end_the_game():
     proc = voice_host("play", "--players", "Ann,Ben,Cat", "--seed", "1", "--no-voice", "--typed",
                       "--start", "Ann", "--board", "W B J S L C D G", stdin="@\nAnn: jewelers\n")
@@ -34,6 +36,7 @@ def test_accents_are_folded_before_anything_else(table, words):
     assert t.state.used == [("cafe", "Ann")]
 
 
+@pytest.mark.slow
 def test_accents_in_the_word_command():
     proc = voice_host("word", "café", "sauté", "--used", "jalapeño:Ann")
     assert proc.stdout.splitlines() == ["cafe: valid", "saute: valid"]

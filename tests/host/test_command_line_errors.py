@@ -13,6 +13,8 @@ from support import voice_host
 from voice_host import cli
 from voice_host.games import REGISTRY
 
+pytestmark = pytest.mark.slow  # voice-host run as a command
+
 PLAY = ["play", "--players", "Ann,Ben,Cat", "--no-voice"]
 
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import sys
 
+import pytest
 from support import voice_host
 
 from voice_host.host.log import EventLog
+
+pytestmark = pytest.mark.slow  # voice-host run as a command
 
 PLAYERS = ("--players", "Ann,Ben,Cat", "--seed", "11")
 

@@ -17,6 +17,8 @@ from voice_host import app, config
 from voice_host.host.log import EventLog
 from voice_host.host.session import Session, new_header
 
+pytestmark = pytest.mark.slow  # voice-host run as a command
+
 BOARD = "W B J S L C D G"
 
 

@@ -9,9 +9,12 @@ import subprocess
 import sys
 import time
 
+import pytest
 from support import ROOT, voice_host
 
 from voice_host.host.log import EventLog
+
+pytestmark = pytest.mark.slow  # voice-host run as a command
 
 # A digital-bag game (the host draws the tiles, seeded): words, interrupts, a timer, a
 # challenge and a cheapie, so the replay has every kind of input to get right.

@@ -23,6 +23,8 @@ from support import ROOT, ctrl_c_reaches_it, need, voice_host
 from voice_host import cli
 from voice_host.games import REGISTRY
 
+pytestmark = pytest.mark.slow  # voice-host run as a command
+
 BOARD = "W B J S L C D G"
 SAID_BOARD = "Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G."
 README = (ROOT / "README.md").read_text(encoding="utf-8")

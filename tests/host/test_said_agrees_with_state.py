@@ -8,6 +8,8 @@ from support import voice_host
 
 from voice_host.host import intents
 
+pytestmark = pytest.mark.slow  # voice-host run as a command
+
 B = "@board W B J S L C D G"
 
 

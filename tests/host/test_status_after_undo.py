@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from support import voice_host
+
+pytestmark = pytest.mark.slow  # voice-host run as a command
 
 
 def test_undo_in_a_game_without_a_board_reads_scores_and_turn():

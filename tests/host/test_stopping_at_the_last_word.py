@@ -10,7 +10,10 @@ import subprocess
 import sys
 import time
 
+import pytest
 from support import ROOT, Table, ctrl_c_reaches_it
+
+pytestmark = pytest.mark.slow  # voice-host run as a command
 
 ONE_ROUND = {"prolix": {"rounds_3_players": 1, "last_challenge_window": 30}}
 

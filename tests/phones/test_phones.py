@@ -27,6 +27,8 @@ from voice_host.phones import MAX_FAILURES, Phones, Refused
 from voice_host.phones.source import PhoneSource
 from voice_host.speech.audio import SAMPLE_RATE, write_wav
 
+pytestmark = pytest.mark.slow  # the phones' server over HTTPS
+
 PATIENCE = 60.0
 """Seconds a condition may take on a loaded machine before a test gives up on it."""
 PLAYERS = ("Ann", "Ben", "Cat")
@@ -343,6 +345,7 @@ def test_with_phones_the_scoreboard_answers_this_machine_only_and_the_join_page_
         display.close()
 
 
+@pytest.mark.browser
 def test_the_scoreboard_shows_where_to_join_until_every_player_has(served):
     from selenium.webdriver.common.by import By
 
@@ -548,6 +551,7 @@ class LiveGame:
         return {p["name"]: [w["word"] for w in p["words"]] for p in self.session.result()["players"]}
 
 
+@pytest.mark.browser
 def test_a_phone_in_a_real_browser_joins_and_its_word_goes_on_its_players_sheet(served, say, tmp_path,
                                                                                  moonshine_ready):
     from selenium.webdriver.common.by import By
@@ -570,6 +574,7 @@ def test_a_phone_in_a_real_browser_joins_and_its_word_goes_on_its_players_sheet(
     assert sheets["Ann"][:1] in (["pocket"], ["packet"]) and sheets["Ben"] == sheets["Cat"] == [], game.said
 
 
+@pytest.mark.browser
 def test_two_phones_and_the_laptops_microphone_play_a_game_each_word_on_its_players_sheet(served, say, tmp_path,
                                                                                           moonshine_ready):
     """Ann and Ben on their phones (two browsers, each with its own fake microphone), Cat at
@@ -622,6 +627,7 @@ def table_wavs(folder, say, turns, talk_from: float, seconds: float) -> dict[str
     return paths
 
 
+@pytest.mark.browser
 def test_three_phones_that_hear_each_other_and_the_room_put_each_word_once_on_its_players_sheet(served, say, tmp_path,
                                                                                              moonshine_ready):
     """Three players each on their phone (three browsers, fake microphones fed from WAVs):

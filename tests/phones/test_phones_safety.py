@@ -30,6 +30,8 @@ from voice_host.host.announcer import Announcer
 from voice_host import phones as hub
 from voice_host.phones import Phones, Refused
 
+pytestmark = pytest.mark.slow  # the phones' server, probed over the network
+
 PLAYERS = ("Ann", "Ben", "Cat")
 PATIENCE = 60.0
 
@@ -396,6 +398,7 @@ def test_the_certificates_folder_is_private_whatever_the_umask(tmp_path):
     assert (where / cert.KEY).stat().st_mode & 0o777 == 0o600
 
 
+@pytest.mark.browser
 def test_the_phone_page_says_why_it_was_refused_and_when_to_try_again(served):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

@@ -24,6 +24,8 @@ from training.synth import read_manifest, synthesize
 from voice_host.speech.recognizing.moonshine import adapted
 from voice_host.speech.recognizing.moonshine.delta import DamagedDelta, checksum, dequantize, load
 
+pytestmark = pytest.mark.model  # the training tool: torch and Moonshine's weights
+
 VOICES = ["flite:rms", "espeak:en-us+m3"]
 
 

@@ -20,6 +20,8 @@ from support import need
 
 from training import guard, mix, voices
 
+pytestmark = pytest.mark.model  # the training tool: torch and Moonshine's weights
+
 RATE = 16000
 
 

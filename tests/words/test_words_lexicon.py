@@ -87,6 +87,7 @@ def _write(path: Path, lines: list[str]) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_table_word_list_with_allow_and_deny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VOICE_HOST_CACHE", str(tmp_path / "cache"))
     settings = LexiconSettings(
@@ -106,6 +107,7 @@ def test_table_word_list_with_allow_and_deny(tmp_path: Path, monkeypatch: pytest
     assert words.best([("j", 5), ("z", 5), ("r", 1)], 2) == [("zorbing", 6), ("zorb", 6)]
 
 
+@pytest.mark.slow
 def test_cache_is_read_on_second_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VOICE_HOST_CACHE", str(tmp_path))
     wordlist = tmp_path / "list.txt"

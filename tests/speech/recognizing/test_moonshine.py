@@ -20,6 +20,8 @@ from voice_host.speech.recognizing.engines import ENGINES, available_engines, ma
 from voice_host.speech.recognizing.recognizer import Transcript
 from voice_host.speech.recognizing.sayable import Language, Sayable
 
+pytestmark = pytest.mark.model  # the Moonshine engine
+
 NAMES = ("ann", "ben", "cat")
 PHRASES = ("yes", "no", "how much time", "whose turn", "board", "scores", "challenge", "challenge ann",
            "challenge ben", "challenge cat", *NAMES)

@@ -13,6 +13,8 @@ from voice_host.speech.recognizing.moonshine.opinion import AGREED, CLEAR, DOUBT
 from voice_host.speech.recognizing.sayable import Sayable
 from voice_host.speech.recognizing.whisper.second import once, reading, second_ear_for
 
+pytestmark = pytest.mark.model  # Moonshine and whisper tiny.en, both ears
+
 DATA = Path("/usr/share/pocketsphinx/test/data")  # Debian's pocketsphinx-testdata: real people
 
 

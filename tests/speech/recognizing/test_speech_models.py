@@ -14,6 +14,8 @@ import pytest
 from voice_host.speech.recognizing import models
 from voice_host.speech.recognizing.models import ChecksumMismatch, ModelNotFound, fetch, find_vosk_model
 
+pytestmark = pytest.mark.slow  # a local file server and the command line
+
 
 @pytest.fixture
 def server(tmp_path):

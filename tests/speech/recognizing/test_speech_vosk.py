@@ -10,6 +10,8 @@ from voice_host.speech.recognizing.engines import make_recognizer
 from voice_host.speech.recognizing.vosk import VoskRecognizer
 from voice_host.speech.audio import SAMPLE_RATE
 
+pytestmark = pytest.mark.model  # the vosk engine
+
 
 def silence(seconds: float) -> np.ndarray:
     return np.zeros(int(seconds * SAMPLE_RATE), np.float32)

@@ -11,6 +11,8 @@ from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource
 from voice_host.speech.listening.turns import listen
 
+pytestmark = pytest.mark.model  # the whisper engine
+
 
 def padded(audio: np.ndarray) -> np.ndarray:
     z = np.zeros(int(0.3 * SAMPLE_RATE), np.float32)

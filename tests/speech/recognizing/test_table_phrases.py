@@ -4,6 +4,7 @@ spelled out ("m u s t"), "Ben, what's the score?" as "ben lapses"."""
 
 from __future__ import annotations
 
+import pytest
 import numpy as np
 from support import voice_host
 
@@ -12,6 +13,8 @@ from voice_host.speech.audio import write_wav
 from voice_host.speech.listening.attribution import split_name_prefix
 from voice_host.speech.recognizing.sayable import Sayable
 from voice_host.words.prior import SearchPrior
+
+pytestmark = pytest.mark.model  # the default recognizer
 
 BOARD = "M N G S N L J Z"
 PLAYERS = ["Ann", "Ben", "Cat"]

@@ -17,6 +17,8 @@ from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.speaking.system_voice import Synthesizer
 from voice_host.speech.speaking.voice import TtsVoice
 
+pytestmark = pytest.mark.model  # the host's voice engines: Piper and pyttsx3
+
 
 @pytest.fixture(scope="session")
 def piper():

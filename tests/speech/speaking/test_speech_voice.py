@@ -15,6 +15,8 @@ from voice_host.speech.listening.sources import ArraySource
 from voice_host.speech.listening.turns import Discarded, SpeechStarted, listen
 from voice_host.speech.speaking.voice import HostPlayback, TtsVoice
 
+pytestmark = pytest.mark.model  # the host's voice, heard back by the recognizers
+
 HOST_LINE = "Bob scores twelve points for jewelers. Alice, it is your turn, the timer is running."
 
 
