@@ -125,7 +125,7 @@ def heard_meaning(heard: list, hearing=None):
     body, speaker = intents.normalize(u.body or u.text), u.speaker if u.speaker_method == "name" else None
     named = hearing.voices.named_by_sound(body) if hearing is not None and speaker is None else None
     if named is not None:
-        speaker, body = named[0], named[1]
+        speaker, body = named.player, named.body
     kind, word, target = meaning(body)
     return kind, word, target or (speaker if kind == "sheet" and body == "sheet" else None)
 
