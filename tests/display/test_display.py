@@ -26,7 +26,6 @@ from voice_host.display.view import view
 
 pytestmark = pytest.mark.slow  # the live page's server and the command line
 
-CHROMIUM = support.CHROMIUM
 PATIENCE = 90.0
 """Seconds a condition may take on a loaded machine before a test gives up on it."""
 
@@ -354,7 +353,7 @@ def test_browsers_that_flood_drop_and_come_back_leave_the_game_as_it_was(words, 
 # ---------------------------------------------------------------------- the command line
 @pytest.mark.browser
 def test_voice_host_play_with_display_prints_the_address_and_serves_the_game_as_it_goes(tmp_path):
-    need(CHROMIUM, "chromium (apt-get install chromium) opens the page")
+    need(support.CHROMIUM, "chromium (apt-get install chromium) opens the page")
     proc = subprocess.Popen(
         [sys.executable, "-m", "voice_host.cli", "play", "--players", "Ann,Ben,Cat", "--start", "Ann",
          "--board", "W B J S L C D G", "--no-voice", "--typed", "--display", "--display-port", "0"],
@@ -371,7 +370,7 @@ def test_voice_host_play_with_display_prints_the_address_and_serves_the_game_as_
             return state.get("view") and state["view"]["players"][0]["total"] == 15 and state
 
         wait_for(scored, "Ann's 15 points on the page")
-        dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
+        dom = subprocess.run([support.CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
                              capture_output=True, text=True, timeout=PATIENCE).stdout
         assert 'data-name="Ann" data-total="15"' in dom and "jewelers" in dom
         proc.stdin.close()
