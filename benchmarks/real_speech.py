@@ -28,7 +28,11 @@ does), then cut into utterances by the live listener's VAD and heard with the ho
 language and prior on the board a game with no `--board` draws (`voice-host hear`
 without a board), which leaves out an utterance far quieter than the recording's
 loudest, as the room's. Right: one utterance, and the word heard (or a word of the same
-sound: "for" for "four"). Conditions, besides clean:
+sound: "for" for "four"); asked: the host doubts an utterance heard (it asks, or takes
+the word and says it in the score); silently wrong: an utterance heard as another word
+without a doubt (in babble, the other talkers' words heard as plays too). Each is
+printed for the host with and without its second ear (`--second-ear`, [speech]
+second_ear). Conditions, besides clean:
 real kitchen noise (Speech Commands' "doing the dishes") at 10 dB; babble, four other
 speakers' words summed under the word at 15 dB; and a far microphone, the word through a
 real living-room impulse response (MIT IR survey), 12 dB quieter than said near the
@@ -89,9 +93,10 @@ def false_starts(room: Room, config) -> dict[str, float]:
 def run(rows: list[dict], conditions, room: Room, config=None, model: str = "base",
         ears: dict[str, str] | None = None) -> dict:
     """Each clip in each condition heard by each host of ``ears`` (name -> [speech]
-    second_ear): right, asked (the host doubts the word: HearingSettings.unsure) and
-    silently wrong (a wrong word taken without a doubt), by split, source, condition
-    and host; with each utterance's second opinion (toolkit.listening.opinion)."""
+    second_ear): right (one utterance, the word), asked (the host doubts an utterance:
+    HearingSettings.unsure) and silently wrong (an utterance heard as another word and
+    taken without a doubt: the babble's words too), by split, source, condition and
+    host; with each utterance's second opinion (toolkit.listening.opinion)."""
     from voice_host.hear import table_and_room
     from voice_host.words import Words
 
@@ -109,18 +114,18 @@ def run(rows: list[dict], conditions, room: Room, config=None, model: str = "bas
                 x = rooms.in_condition(listening.padded(word), word, cond, seed, room, row["speaker"])
                 heard, _ = table_and_room(listening.cut(ear, x), hearing.settings.background_below)
                 text = " / ".join(u.text for u in heard)
-                last = text.split(" ")[-1]
-                right = len(heard) == 1 and (last == row["word"] or last in same_sound(row["word"]))
-                asked = len(heard) == 1 and hearing.settings.unsure(heard[0])
+                said = [u.text.split(" ")[-1] in (row["word"], *same_sound(row["word"])) for u in heard]
+                doubted = [hearing.settings.unsure(u) for u in heard]
+                right = said == [True]
                 s = out.setdefault(f"{row['split']}|{row['source']}|{cond}|{host}",
                                    {"n": 0, "right": 0, "asked": 0, "silent": 0, "misses": Counter(),
                                     "opinions": []})
                 s["n"] += 1
                 s["right"] += right
-                s["asked"] += asked
-                s["silent"] += bool(heard) and not right and not asked
-                if len(heard) == 1 and heard[0].opinion is not None:
-                    s["opinions"].append({**listening.opinion(heard[0], hearing.settings), "right": right})
+                s["asked"] += any(doubted)
+                s["silent"] += any(not ok and not doubt for ok, doubt in zip(said, doubted))
+                s["opinions"] += [{**listening.opinion(u, hearing.settings), "right": ok}
+                                  for u, ok in zip(heard, said) if u.opinion is not None]
                 if not right:
                     s["misses"][f"{row['word']}->{text or '(nothing)'}"] += 1
     return out

@@ -11,7 +11,9 @@ far the better reading led the other, whether the word fits the sound, and wheth
 word taken was right) and replays the weighing of speech.recognizing.moonshine.opinion
 with each setting of a grid:
 
-- AGREED: the confidence of a word both ears heard (0: agreeing changes nothing);
+- AGREED: the confidence of a word both ears heard (0: agreeing changes nothing),
+  AGREED_FROM: ... when the first ear was at least this sure of it, FORMS: ... and no
+  other form of its word was within this many nats of it (0: off);
 - CLEAR: the lead (nats) at which differing ears still take the better reading;
 - DOUBTED: the confidence, at most, of a word they differ on with neither clearly ahead;
 - LONE: whether a reading that stands for no sentence of the language (the second ear
@@ -35,18 +37,20 @@ from collections import defaultdict
 
 from toolkit import report
 
-GRID = {"agreed": (0.0, 0.86, 0.9, 0.95), "clear": (1.0, 2.0, 3.0, 4.0, 6.0, float("inf")),
-        "doubted": (0.45, 0.85), "lone": (False, True)}
+GRID = {"agreed": (0.0, 0.86, 0.9, 0.95), "agreed_from": (0.0, 0.2, 0.4, 0.6), "forms": (0.0, 2.0, 4.0),
+        "clear": (1.0, 2.0, 3.0, 4.0, 6.0, float("inf")), "doubted": (0.45, 0.85), "lone": (False, True)}
 SILENT_WEIGHT = 3
 
 
-def confidence(o: dict, agreed: float, clear: float, doubted: float, lone: bool) -> float:
+def confidence(o: dict, agreed: float, agreed_from: float, forms: float, clear: float, doubted: float,
+               lone: bool) -> float:
     """The word's confidence once weighed with this setting (as moonshine.opinion.weigh)."""
     c = o["confidence"]
     if not o["reading"]:
         return c
     if o["agreed"]:
-        return max(c, agreed)
+        form_near = o.get("form") is not None and o["form"] <= forms
+        return c if c < agreed_from or form_near else max(c, agreed)
     if o["lead"] is None:
         return min(c, doubted) if lone else c
     return c if o["lead"] >= clear else min(c, doubted)
@@ -97,8 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         cost = sum(SILENT_WEIGHT * s + a for a, s in (rates(data[k], setting, below) for k in tuning))
         if best_cost is None or cost < best_cost - 1e-9:
             best, best_cost = setting, cost
-    shipped = {"agreed": opinion.AGREED, "clear": opinion.CLEAR, "doubted": opinion.DOUBTED, "lone": False}
-    alone = {"agreed": 0.0, "clear": 0.0, "doubted": 1.0, "lone": False}  # the first ear's own confidence
+    shipped = {"agreed": opinion.AGREED, "agreed_from": opinion.AGREED_FROM, "forms": opinion.FORMS,
+               "clear": opinion.CLEAR, "doubted": opinion.DOUBTED, "lone": False}
+    alone = {**shipped, "agreed": 0.0, "clear": 0.0, "doubted": 1.0}  # the first ear's own confidence
     out.say(f"chosen on tuning: {best}; shipped: {shipped}")
     rows = []
     for key in sorted(data):

@@ -44,13 +44,22 @@ def add_ear_option(ap) -> None:
 
 def opinion(u, settings) -> dict | None:
     """What the second ear did to utterance ``u`` (for tuning moonshine.opinion on a
-    benchmark's --json): the first ear's confidence, the reading, agreed, the lead, and
-    whether the word fits the sound (HearingSettings.fits)."""
+    benchmark's --json): the first ear's confidence, the reading, agreed, the lead,
+    whether the word fits the sound (HearingSettings.fits), and how far below the best
+    the nearest other form of its word was (nats; None: none among the alternatives)."""
+    from voice_host.words.morphology import forms_of_one_word
+
     o = getattr(u, "opinion", None)
     if o is None:
         return None
+    best, top = u.alternatives[0] if u.alternatives else ("", 0.0)
+    word = best.split()[-1] if best else ""
+    form = min((top - score for text, score in u.alternatives[1:]
+                if text.split() and text.split()[-1] != word and forms_of_one_word(text.split()[-1], word)),
+               default=None)
     return {"confidence": o.confidence, "reading": o.reading, "agreed": o.agreed, "lead": o.lead,
-            "fits": settings.fits(u), "final": u.confidence}
+            "fits": settings.fits(u), "final": u.confidence, "form": form,
+            "second_confidence": o.second_confidence}
 
 
 def settings():

@@ -11,7 +11,7 @@ from support import need
 
 from voice_host.speech.recognizing.moonshine.opinion import AGREED, CLEAR, DOUBTED, candidates, weigh
 from voice_host.speech.recognizing.sayable import Sayable
-from voice_host.speech.recognizing.whisper.second import once, reading, second_ear_for
+from voice_host.speech.recognizing.whisper.second import Heard, once, reading, second_ear_for
 
 pytestmark = pytest.mark.model  # Moonshine and whisper tiny.en, both ears
 
@@ -62,7 +62,7 @@ def test_both_ears_read_a_real_command_alike_and_the_word_is_taken_as_sure(ears)
 def test_real_card_names_are_read_by_the_second_ear_on_its_own(ears):
     said = {"001.wav": "ten of clubs", "003.wav": "seven of clubs"}
     for name, words in said.items():
-        assert ears.second_ear.read(real(f"cards/{name}")) == words
+        assert ears.second_ear.read(real(f"cards/{name}")).text == words
 
 
 def test_a_second_reading_that_is_no_sentence_of_the_language_changes_nothing(ears):
@@ -78,27 +78,27 @@ def test_a_second_reading_that_is_no_sentence_of_the_language_changes_nothing(ea
 
 
 def test_the_ears_agreeing_makes_a_doubted_word_sure():
-    conf, opinion = weigh(0.4, [("cat", -3.0), ("cad", -3.5)], "cat", "cat", ["cat"])
+    conf, opinion = weigh(0.4, [("cat", -3.0), ("cad", -3.5)], "cat", Heard("cat", 0.9), ["cat"])
     assert conf == AGREED and opinion.agreed and opinion.lead is None
-    conf, _ = weigh(0.97, [("cat", -3.0)], "cat", "cat", ["cat"])
+    conf, _ = weigh(0.97, [("cat", -3.0)], "cat", Heard("cat", 0.9), ["cat"])
     assert conf == 0.97  # never less sure than the first ear was
 
 
 def test_ears_that_differ_with_neither_clearly_ahead_make_the_host_ask():
     alternatives = [("cat", -3.0), ("cut", -3.0 - CLEAR / 2)]
-    conf, opinion = weigh(0.95, alternatives, "cat", "cut", ["cut"])
+    conf, opinion = weigh(0.95, alternatives, "cat", Heard("cut", 0.9), ["cut"])
     assert conf == DOUBTED and not opinion.agreed and opinion.lead == pytest.approx(CLEAR / 2)
-    conf, _ = weigh(0.3, alternatives, "cat", "cut", ["cut"])
+    conf, _ = weigh(0.3, alternatives, "cat", Heard("cut", 0.9), ["cut"])
     assert conf == 0.3
 
 
 def test_a_reading_clearly_behind_leaves_the_first_ears_confidence():
-    conf, opinion = weigh(0.95, [("cat", -3.0), ("cut", -3.0 - CLEAR - 1)], "cat", "cut", ["cut"])
+    conf, opinion = weigh(0.95, [("cat", -3.0), ("cut", -3.0 - CLEAR - 1)], "cat", Heard("cut", 0.9), ["cut"])
     assert conf == 0.95 and opinion.lead == pytest.approx(CLEAR + 1)
 
 
 def test_the_second_ear_heard_nothing_leaves_the_first_ears_confidence():
-    conf, opinion = weigh(0.95, [("cat", -3.0)], "cat", "", [])
+    conf, opinion = weigh(0.95, [("cat", -3.0)], "cat", Heard("", 0.0), [])
     assert conf == 0.95 and opinion.reading == "" and opinion.lead is None
 
 

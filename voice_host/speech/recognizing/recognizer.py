@@ -61,6 +61,8 @@ class Opinion:
     ears agree or the reading stands for no sentence of the language."""
     confidence: float
     """The first ear's confidence before the second opinion."""
+    second_confidence: float = 0.0
+    """How sure the second ear was of its reading (0..1)."""
 
 
 @dataclass

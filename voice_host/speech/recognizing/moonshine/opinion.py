@@ -18,15 +18,36 @@ from ..sayable import Language
 AGREED = 0.9
 """The confidence of a sentence both ears heard (at least: the first ear's own may be
 higher): over ``[speech] confirm_heard_below``, so it is taken without a question."""
+AGREED_FROM = 0.0
+"""... when the first ear was at least this sure of it on its own."""
+FORMS = 0.0
+"""... and no other form of its word scored within this many nats of it (0: any): both
+ears lose a word's ending alike ("judgment" for "judgments"), so agreeing does not
+settle which form was said."""
 CLEAR = 3.0
 """Nats by which one ear's reading must lead the other's (Moonshine's scores with the
 game's prior) to be taken when they differ."""
 DOUBTED = 0.45
 """The confidence, at most, of a sentence the ears differ on with neither clearly
 ahead: under ``[speech] take_above``, so the host asks between them."""
+PROMPT_WORDS = 0
+"""The board's best plays (by the game's prior) told the second ear as its prompt (0:
+none; whisper then hears what it hears, the board unknown to it)."""
 NEAR = 2
 """Words of the language, nearest a second reading that is not one, scored in its
 place (the project's matcher: "full wood" -> "fullwood", "forward")."""
+
+
+def prompt(sayable, words: int | None = None) -> str | None:
+    """The second ear's prompt: the ``words`` (PROMPT_WORDS) plays the game's prior
+    favours most, or None."""
+    n = PROMPT_WORDS if words is None else words
+    if not n or sayable is None or sayable.prior is None or not sayable.words:
+        return None
+    import numpy as np
+
+    best = np.argsort(-sayable.prior.bonus, kind="stable")[:n]
+    return ", ".join(sayable.words[i] for i in best)
 
 
 def candidates(reading: str, lang: Language, first: str) -> list[str]:
@@ -51,24 +72,43 @@ def candidates(reading: str, lang: Language, first: str) -> list[str]:
     return [c for c in dict.fromkeys(found) if lang.accepts(c)]
 
 
-def weigh(confidence: float, alternatives: list[tuple[str, float]], first: str, reading: str,
-          theirs: list[str]) -> tuple[float, Opinion]:
+def weigh(confidence: float, alternatives: list[tuple[str, float]], first: str, second, theirs: list[str]
+          ) -> tuple[float, Opinion]:
     """The confidence of the best of ``alternatives`` (sentence -> score, best first,
     both ears' readings among them) once the second ear is heard: ``first`` is the first
-    ear's own best, ``reading`` the second ear's, ``theirs`` the sentences it stands for."""
+    ear's own best, ``second`` what the second ear heard (whisper.second.Heard), ``theirs``
+    the sentences its reading stands for."""
+    reading, sure_of_it = second if second is not None else ("", 0.0)
     best = alternatives[0][0] if alternatives else ""
+
+    def opinion(agreed: bool, lead: float | None) -> Opinion:
+        return Opinion(reading, tuple(theirs), agreed, lead, confidence, sure_of_it)
+
     if not reading:
-        return confidence, Opinion(reading, tuple(theirs), False, None, confidence)
+        return confidence, opinion(False, None)
     if reading == first and best == first:
-        return max(confidence, AGREED), Opinion(reading, tuple(theirs), True, None, confidence)
+        sure = confidence >= AGREED_FROM and not _another_form(alternatives, FORMS)
+        return (max(confidence, AGREED) if sure else confidence), opinion(True, None)
     scores = dict(alternatives)
     mine = scores.get(first)
     other = max((scores[c] for c in theirs if c in scores and c != first), default=None)
     if mine is None or other is None:
-        return confidence, Opinion(reading, tuple(theirs), False, None, confidence)
+        return confidence, opinion(False, None)
     lead = abs(mine - other)
-    opinion = Opinion(reading, tuple(theirs), False, lead, confidence)
-    return (confidence if lead >= CLEAR else min(confidence, DOUBTED)), opinion
+    return (confidence if lead >= CLEAR else min(confidence, DOUBTED)), opinion(False, lead)
 
 
-__all__ = ["AGREED", "CLEAR", "DOUBTED", "Opinion", "candidates", "weigh"]
+def _another_form(alternatives: list[tuple[str, float]], within: float) -> bool:
+    """Whether another form of the best sentence's word ("judgments" for "judgment")
+    scored within ``within`` nats of it."""
+    if within <= 0 or not alternatives:
+        return False
+    from voice_host.words.morphology import forms_of_one_word
+
+    best, top = alternatives[0]
+    word = best.split()[-1] if best else ""
+    return any(top - score <= within and text.split()[-1:] != [word] and forms_of_one_word(text.split()[-1], word)
+               for text, score in alternatives[1:] if text)
+
+
+__all__ = ["AGREED", "AGREED_FROM", "CLEAR", "FORMS", "DOUBTED", "Opinion", "candidates", "prompt", "weigh"]

@@ -34,7 +34,7 @@ from ..duration import LengthFit
 from .confidence import calibrated, evidence
 from .decode import Decoded, _posterior, decode, lm_scores
 from .model import MoonshineModel, load_moonshine_model
-from .opinion import candidates, weigh
+from .opinion import candidates, prompt, weigh
 from .passes import phrase_pass, second_pass, spelling_pass
 
 CHATTER_MARGIN = 8.0
@@ -214,7 +214,7 @@ class MoonshineRecognizer(WholeUtterance):
         lang = sayable.language() if sayable is not None else None
         game_prior = sayable.prior if sayable is not None else None
         fit = LengthFit.of(audio, weight=self.length_weight) if lang is not None and self.length_weight else None
-        pending = self.second_ear.hear(audio) if self.second_ear is not None and lang is not None else None
+        pending = None if self.second_ear is None or lang is None else self.second_ear.hear(audio, prompt(sayable))
         d = decode(self.model, audio, lang, beam=self.beam_size, free=True, prior=game_prior, fit=fit)
         self.last, self.evidence, self.opinion = d, None, None
         dur = audio.size / SAMPLE_RATE
@@ -233,8 +233,8 @@ class MoonshineRecognizer(WholeUtterance):
             second_pass(self, d, audio, lang, free_norm, alts)
             searched += spelling_pass(self, d, audio, lang, free_norm, alts)
             searched += phrase_pass(self, d, audio, lang, free_norm, alts)
-        reading = pending.result() if pending is not None else ""
-        theirs = candidates(reading, lang, next(iter(alts), ""))
+        second = pending.result() if pending is not None else None
+        theirs = candidates(second.text if second else "", lang, next(iter(alts), ""))
         scored = [c for c in theirs if c not in alts]
         if scored:  # the second ear's reading, scored by this one on the same encoder output
             d.absorb(decode(self.model, audio, Sayable.closed(scored).language(), beam=max(self.beam_size, len(scored)),
@@ -275,7 +275,7 @@ class MoonshineRecognizer(WholeUtterance):
         conf = calibrated(self.evidence)
         if pending is not None:
             first = next((text for text, _ in alternatives if text not in scored), best_text)  # the first ear's own
-            conf, self.opinion = weigh(conf, alternatives, first, reading, theirs)
+            conf, self.opinion = weigh(conf, alternatives, first, second, theirs)
         raw = raw_of[best_text]
         return self._transcript(best_text, raw, conf, dur, free=free_norm, free_score=d.free_score,
                                 alternatives=alternatives, constrained=True, opinion=self.opinion,

@@ -12,9 +12,11 @@ reading is the words said once (:func:`once`), numbers as words ("8," -> "eight"
 
 from __future__ import annotations
 
+import math
 import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -48,9 +50,17 @@ def reading(text: str) -> str:
     return " ".join(once(words))
 
 
+class Heard(NamedTuple):
+    """What the second ear heard: its reading (:func:`reading`; "" for nothing) and how
+    sure whisper was of it (the mean probability of its tokens, 0..1)."""
+
+    text: str
+    confidence: float
+
+
 class SecondEar:
     """whisper tiny.en (int8, one thread) reading an utterance in the background:
-    :meth:`hear` starts it and returns at once, its future's result is the reading."""
+    :meth:`hear` starts it and returns at once, its future's result is what it heard."""
 
     name = "whisper"
 
@@ -71,9 +81,8 @@ class SecondEar:
         """Start reading ``audio`` (16 kHz mono) on the second ear's own thread."""
         return self._pool.submit(self.read, np.asarray(audio, np.float32).reshape(-1), prompt)
 
-    def read(self, audio: np.ndarray, prompt: str | None = None) -> str:
-        """What whisper hears in ``audio`` (``prompt``: words it is told to expect),
-        normalized and said once; "" for nothing."""
+    def read(self, audio: np.ndarray, prompt: str | None = None) -> Heard:
+        """What whisper hears in ``audio`` (``prompt``: words it is told to expect)."""
         import ctranslate2
 
         window = min(audio.size + int(self.pad * SAMPLE_RATE), int(WINDOW * SAMPLE_RATE))
@@ -87,9 +96,9 @@ class SecondEar:
         if prompt:
             start = [tok.sot_prev, *tok.encode(" " + prompt.strip())[-PROMPT_TOKENS:], *start]
         result = self.model.model.generate(encoded, [start], beam_size=1, max_length=MAX_TOKENS + len(start),
-                                           suppress_blank=True)
+                                           suppress_blank=True, return_scores=True)
         ids = [i for i in result[0].sequences_ids[0] if i < tok.eot]
-        return reading(tok.decode(ids))
+        return Heard(reading(tok.decode(ids)), math.exp(result[0].scores[0]) if result[0].scores else 0.0)
 
 
 SETTINGS = ("auto", "whisper", "off")
@@ -112,4 +121,4 @@ def second_ear_for(setting: str = "auto") -> SecondEar | None:
     return SecondEar()
 
 
-__all__ = ["PAD", "SETTINGS", "SecondEar", "once", "reading", "second_ear_for"]
+__all__ = ["PAD", "SETTINGS", "Heard", "SecondEar", "once", "reading", "second_ear_for"]
