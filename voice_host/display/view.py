@@ -22,13 +22,7 @@ The English (labels, notes) is the host's, here: the games only hold data.
 
 from __future__ import annotations
 
-from functools import singledispatch
-
 from voice_host.games.base import Game
-from voice_host.games.dexikon.rules import Dexikon
-from voice_host.games.phlounder.rules import Phlounder
-from voice_host.games.prolix.common import ProlixGame
-from voice_host.games.road.rules import RoadGame
 from voice_host.host.announce.phlounder import FAULTS, labelled, target_phrase
 from voice_host.host.announce.text import names, plural, title
 
@@ -89,9 +83,13 @@ def round_of(result: dict) -> str:
     return f"Round {n} of {of}" if n and of else f"Round {n}" if n else ""
 
 
-@singledispatch
 def family(game: Game, out: dict, result: dict) -> None:
-    """A game the page knows no more of: the players and their words."""
+    """What the page shows of the game's own family (Game.family); a game it knows no
+    more of shows the players and their words."""
+    FAMILIES.get(game.family, _any)(game, out, result)
+
+
+def _any(game: Game, out: dict, result: dict) -> None:
     out["status"] = round_of(result)
 
 
@@ -100,8 +98,7 @@ def by_name(out: dict) -> dict:
 
 
 # ---------------------------------------------------------------------- Prolix
-@family.register
-def _prolix(game: ProlixGame, out: dict, result: dict) -> None:
+def _prolix(game: Game, out: dict, result: dict) -> None:
     s = game.state
     out["status"] = round_of(result)
     out["board"] = {"label": "Board", "columns": [
@@ -159,8 +156,7 @@ PHLOUNDER_PHASES = {"setup": "Not started", "roll": "Waiting for the roll", "rac
                     "reports": "Reports after the bell", "over": "Final scores"}
 
 
-@family.register
-def _phlounder(game: Phlounder, out: dict, result: dict) -> None:
+def _phlounder(game: Game, out: dict, result: dict) -> None:
     s = game.state
     out["status"] = " · ".join(x for x in (round_of(result), PHLOUNDER_PHASES.get(s.phase, "")) if x)
     if not s.rounds:
@@ -190,8 +186,7 @@ def _phlounder(game: Phlounder, out: dict, result: dict) -> None:
 
 
 # ---------------------------------------------------------------------- Dexikon
-@family.register
-def _dexikon(game: Dexikon, out: dict, result: dict) -> None:
+def _dexikon(game: Game, out: dict, result: dict) -> None:
     s = game.state
     out["status"] = round_of(result) if s.phase != "last" else "Last words"
     if s.phase == "turns":
@@ -216,8 +211,7 @@ def _dexikon(game: Dexikon, out: dict, result: dict) -> None:
 
 
 # ---------------------------------------------------------------------- the road game
-@family.register
-def _road(game: RoadGame, out: dict, result: dict) -> None:
+def _road(game: Game, out: dict, result: dict) -> None:
     s = game.state
     out["status"] = round_of(result)
     if s.phase == "turns":
@@ -234,3 +228,6 @@ def _road(game: RoadGame, out: dict, result: dict) -> None:
             facts.append(fact("Mulligans", p["mulligans"]))
         if p.get("passes"):
             facts.append(fact("Passes", p["passes"]))
+
+
+FAMILIES = {"prolix": _prolix, "phlounder": _phlounder, "dexikon": _dexikon, "road": _road}

@@ -174,6 +174,9 @@ class Game:
         interrupt; None otherwise (not an interrupt, or refused anyway)."""
         return None
 
+    family: ClassVar[str] = ""
+    """Which family of games this is ("prolix", "phlounder", "dexikon", "road"): the
+    shell shows and words a game by its family, never by its class."""
     score_unit: ClassVar[str] = "point"
     """What a total counts (a duel counts marks)."""
     undoable_actions: ClassVar[tuple[type[Action], ...]] = (PlayWord, Challenge, Answer, Move)

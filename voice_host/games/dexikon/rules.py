@@ -27,6 +27,8 @@ from voice_host.games.scoring import ranking
 class Dexikon(Game, name="dexikon", players=(1, 5)):
     """The Dexikon scorekeeper for 1 to 5 players (one: the solo rules)."""
 
+    family = "dexikon"
+
     settings_class = DexikonSettings
 
     def new_state(self, setup: Setup) -> DexikonState:

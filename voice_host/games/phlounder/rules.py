@@ -31,6 +31,8 @@ NEEDS = {"N": "NOUN", "V": "VERB"}
 class Phlounder(Game, name="phlounder", players=(2, 6)):
     """Phlounder for 2 to 6 players, or partners: two or three teams of 2, two teams of 3."""
 
+    family = "phlounder"
+
     settings_class = PhlounderSettings
 
     def new_state(self, setup: Setup) -> PhlounderState:

@@ -109,6 +109,8 @@ class ProlixState(TurnOrder):
 class ProlixGame(Game):
     """The board, the bag and the checks; subclasses supply the turn flow."""
 
+    family = "prolix"
+
     status_questions = ("board", "turn")
     undoable_actions = (*Game.undoable_actions, A.FlipTimer, A.SetBoard, A.Draw)
     detail_events = (*Game.detail_events, E.BoardShown, E.TilesDrawn)

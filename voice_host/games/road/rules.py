@@ -70,6 +70,8 @@ class RoadState(TurnOrder):
 class RoadGame(Game, name="road", players=(2, 4)):
     """The road game scorekeeper for 2 to 4 players."""
 
+    family = "road"
+
     settings_class = RoadSettings
 
     def new_state(self, setup: Setup) -> RoadState:
