@@ -228,3 +228,19 @@ def chromium(*args: str, insecure: bool = False):
                 "--disable-extensions", *args):
         options.add_argument(arg)
     return webdriver.Chrome(options=options, service=Service(driver_path))
+
+
+LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")
+"""Real people reading aloud (Debian's pocketsphinx-testdata): the talk of a room."""
+
+
+def room_talk(seconds: float, seed: int) -> np.ndarray:
+    """Real people reading aloud, one recording after another (LibriVox), at speech level 1."""
+    need(LIBRIVOX.is_dir(), "Debian's pocketsphinx-testdata (real recorded speech) is not installed")
+    from voice_host.speech.audio import SAMPLE_RATE, read_wav, speech_level
+
+    clips = [read_wav(p)[:, 0] for p in sorted(LIBRIVOX.glob("*.wav"))]
+    order = np.random.default_rng(seed).permutation(len(clips))
+    track = np.concatenate([clips[i] / 10 ** (speech_level(clips[i]) / 20) for i in order])
+    track = np.resize(track, int(seconds * SAMPLE_RATE))
+    return track.astype(np.float32)

@@ -604,7 +604,7 @@ def table_wavs(folder, say, turns, talk_from: float, seconds: float) -> dict[str
     their times, every other player's 12 dB lower and 20 ms later (a metre away), and from
     ``talk_from`` other people talking in the room (real recordings: LibriVox), 20 dB under
     the phone's own player."""
-    from test_a_microphone_per_player import room_talk
+    from support import room_talk
 
     from voice_host.speech.audio import resample, speech_level
 

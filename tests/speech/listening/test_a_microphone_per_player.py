@@ -11,20 +11,18 @@ that player's word open nor becomes an utterance of its own.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
-from support import need
+from support import need, room_talk
 
 from voice_host.phones import Phones
 from voice_host.phones.source import PhoneSource
-from voice_host.speech.audio import SAMPLE_RATE, read_wav
+from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource
 
 PLAYERS = ("Ann", "Ben", "Cat")
 VOICES = {"Ann": "fest_slt", "Ben": "rms", "Cat": "awb"}
-LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")
 
 
 def dB(x: float) -> float:
@@ -117,18 +115,6 @@ def test_two_players_who_speak_at_the_same_moment_both_count(say, moon):
     at_once = [(6.5, "Ann", say("basket", VOICES["Ann"])), (6.5, "Ben", say("yellow", VOICES["Ben"]))]
     heard, _ = listened(ArraySource(table(first + at_once, 9.0)), moon)
     assert sorted((u.speaker, u.body) for u, _ in heard[3:]) == [("Ann", "basket"), ("Ben", "yellow")]
-
-
-def room_talk(seconds: float, seed: int) -> np.ndarray:
-    """Real people reading aloud, one recording after another (LibriVox), at speech level 1."""
-    need(LIBRIVOX.is_dir(), "Debian's pocketsphinx-testdata (real recorded speech) is not installed")
-    from voice_host.speech.audio import speech_level
-
-    clips = [read_wav(p)[:, 0] for p in sorted(LIBRIVOX.glob("*.wav"))]
-    order = np.random.default_rng(seed).permutation(len(clips))
-    track = np.concatenate([clips[i] / dB(speech_level(clips[i])) for i in order])
-    track = np.resize(track, int(seconds * SAMPLE_RATE))
-    return track.astype(np.float32)
 
 
 def test_talk_under_a_players_own_microphone_never_holds_their_word_open_nor_is_heard(say, moon):
