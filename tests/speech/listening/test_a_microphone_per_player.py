@@ -11,7 +11,6 @@ that player's word open nor becomes an utterance of its own.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from support import need, room_talk
