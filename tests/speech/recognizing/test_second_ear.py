@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from support import need
 
-from voice_host.speech.recognizing.moonshine.opinion import AGREED, CLEAR, DOUBTED, candidates, weigh
+from voice_host.speech.recognizing.moonshine.opinion import AGREED, AGREED_FROM, CLEAR, DOUBTED, FORMS, candidates, weigh
 from voice_host.speech.recognizing.sayable import Sayable
 from voice_host.speech.recognizing.whisper.second import Heard, once, reading, second_ear_for
 
@@ -78,10 +78,19 @@ def test_a_second_reading_that_is_no_sentence_of_the_language_changes_nothing(ea
 
 
 def test_the_ears_agreeing_makes_a_doubted_word_sure():
-    conf, opinion = weigh(0.4, [("cat", -3.0), ("cad", -3.5)], "cat", Heard("cat", 0.9), ["cat"])
-    assert conf == AGREED and opinion.agreed and opinion.lead is None
+    conf, opinion = weigh(0.7, [("cat", -3.0), ("cad", -3.5)], "cat", Heard("cat", 0.9), ["cat"])
+    assert conf == AGREED and opinion.agreed and opinion.lead is None and opinion.confidence == 0.7
     conf, _ = weigh(0.97, [("cat", -3.0)], "cat", Heard("cat", 0.9), ["cat"])
     assert conf == 0.97  # never less sure than the first ear was
+
+
+def test_agreeing_on_a_word_the_first_ear_barely_heard_or_on_one_of_its_forms_settles_nothing():
+    conf, opinion = weigh(AGREED_FROM - 0.1, [("oh", -3.0)], "oh", Heard("oh", 0.9), ["oh"])
+    assert conf == AGREED_FROM - 0.1 and opinion.agreed  # both hear "oh" in a kitchen's noise
+    forms = [("judgment", -3.0), ("judgments", -3.0 - FORMS / 2)]  # both ears lose the S alike
+    assert weigh(0.7, forms, "judgment", Heard("judgment", 0.9), ["judgment"])[0] == 0.7
+    far = [("judgment", -3.0), ("judgments", -3.0 - FORMS - 1)]
+    assert weigh(0.7, far, "judgment", Heard("judgment", 0.9), ["judgment"])[0] == AGREED
 
 
 def test_ears_that_differ_with_neither_clearly_ahead_make_the_host_ask():

@@ -17,19 +17,24 @@ from ..sayable import Language
 
 AGREED = 0.9
 """The confidence of a sentence both ears heard (at least: the first ear's own may be
-higher): over ``[speech] confirm_heard_below``, so it is taken without a question."""
-AGREED_FROM = 0.0
-"""... when the first ear was at least this sure of it on its own."""
-FORMS = 0.0
+higher): over ``[speech] confirm_heard_below``, so it is taken without a question,"""
+AGREED_FROM = 0.6
+"""... when the first ear was at least this sure of it on its own (both ears hear "oh"
+or "yeah" in a kitchen's noise where a word was said),"""
+FORMS = 4.0
 """... and no other form of its word scored within this many nats of it (0: any): both
 ears lose a word's ending alike ("judgment" for "judgments"), so agreeing does not
 settle which form was said."""
-CLEAR = 3.0
+CLEAR = 1.0
 """Nats by which one ear's reading must lead the other's (Moonshine's scores with the
 game's prior) to be taken when they differ."""
 DOUBTED = 0.45
 """The confidence, at most, of a sentence the ears differ on with neither clearly
-ahead: under ``[speech] take_above``, so the host asks between them."""
+ahead: under ``[speech] take_above``, so the host asks between them.
+
+The five were chosen together by benchmarks/second_opinion.py on the tuning split of
+real_speech.py and board_words.py: the fewest questions among the settings that take
+no more words silently wrong than the first ear alone in any tuning condition."""
 PROMPT_WORDS = 0
 """The board's best plays (by the game's prior) told the second ear as its prompt (0:
 none; whisper then hears what it hears, the board unknown to it)."""
