@@ -432,26 +432,16 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         return super().mode_query(q)
 
     def result(self) -> dict:
-        s = self.state
-        over = self.finished
-        players = []
+        s, over, players = self.state, self.finished, []
         for p in s.players:
             total, marked = self.totals(p)
             sheet = s.sheets[p]
-            words = [
-                {"word": e.word, "score": e.score, "value": e.value, "kind": "regular" if e.word else "zero",
-                 "round": e.round, "counts": counts}
-                for e, counts in marked
-            ]
-            words += [
-                {"word": e.word, "score": e.score, "value": e.value, "penalty": e.penalty, "kind": "interrupt",
-                 "round": e.round, "counts": True}
-                for e in sheet.interrupts
-            ]
-            words += [
-                {"word": e.word, "score": 0, "value": e.value, "kind": "tiebreak", "round": e.round, "counts": False}
-                for e in sheet.lost_ties
-            ]
+            words = [{"word": e.word, "score": e.score, "value": e.value, "kind": "regular" if e.word else "zero",
+                      "round": e.round, "counts": counts} for e, counts in marked]
+            words += [{"word": e.word, "score": e.score, "value": e.value, "penalty": e.penalty, "kind": "interrupt",
+                       "round": e.round, "counts": True} for e in sheet.interrupts]
+            words += [{"word": e.word, "score": 0, "value": e.value, "kind": "tiebreak", "round": e.round,
+                       "counts": False} for e in sheet.lost_ties]
             players.append({"name": p, "total": total, "words": words, "interrupts": len(sheet.interrupts),
                             "failed_challenges": sheet.failed_challenges, "out": sheet.out})
         winners = list(self._winners()[1]) if over else []
