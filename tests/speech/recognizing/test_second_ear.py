@@ -12,7 +12,7 @@ from support import need
 from voice_host.speech.recognizing.moonshine import opinion as opinion_module
 from voice_host.speech.recognizing.moonshine.opinion import AGREED, AGREED_FROM, DOUBTED, candidates, weigh
 from voice_host.speech.recognizing.sayable import Sayable
-from voice_host.speech.recognizing.whisper.second import Heard, once, reading, second_ear_for
+from voice_host.speech.recognizing.whisper.second import SecondReading, once, reading, second_ear_for
 
 pytestmark = pytest.mark.model  # Moonshine and whisper tiny.en, both ears
 
@@ -80,40 +80,40 @@ def test_a_second_reading_that_is_no_sentence_of_the_language_changes_nothing(ea
 
 def test_the_ears_agreeing_makes_a_doubted_word_sure():
     doubted = (AGREED_FROM + AGREED) / 2
-    conf, opinion = weigh(doubted, [("cat", -3.0), ("cad", -3.5)], "cat", Heard("cat", 0.9), ["cat"])
+    conf, opinion = weigh(doubted, [("cat", -3.0), ("cad", -3.5)], "cat", SecondReading("cat", 0.9), ["cat"])
     assert conf == AGREED and opinion.agreed and opinion.lead is None and opinion.confidence == doubted
-    conf, _ = weigh(0.97, [("cat", -3.0)], "cat", Heard("cat", 0.9), ["cat"])
+    conf, _ = weigh(0.97, [("cat", -3.0)], "cat", SecondReading("cat", 0.9), ["cat"])
     assert conf == 0.97  # never less sure than the first ear was
 
 
 def test_agreeing_on_a_word_the_first_ear_barely_heard_or_on_one_of_its_forms_settles_nothing(monkeypatch):
-    conf, opinion = weigh(AGREED_FROM - 0.1, [("oh", -3.0)], "oh", Heard("oh", 0.9), ["oh"])
+    conf, opinion = weigh(AGREED_FROM - 0.1, [("oh", -3.0)], "oh", SecondReading("oh", 0.9), ["oh"])
     assert conf == AGREED_FROM - 0.1 and opinion.agreed  # both hear "oh" in a kitchen's noise
     monkeypatch.setattr(opinion_module, "FORMS", 4.0)
     sure = (AGREED_FROM + AGREED) / 2
     forms = [("judgment", -3.0), ("judgments", -5.0)]  # both ears lose the S alike
-    assert weigh(sure, forms, "judgment", Heard("judgment", 0.9), ["judgment"])[0] == sure
+    assert weigh(sure, forms, "judgment", SecondReading("judgment", 0.9), ["judgment"])[0] == sure
     far = [("judgment", -3.0), ("judgments", -8.0)]
-    assert weigh(sure, far, "judgment", Heard("judgment", 0.9), ["judgment"])[0] == AGREED
+    assert weigh(sure, far, "judgment", SecondReading("judgment", 0.9), ["judgment"])[0] == AGREED
 
 
 def test_ears_that_differ_make_the_host_ask_however_far_apart_they_are():
     for below in (0.5, 5.0, 50.0):
-        conf, opinion = weigh(0.95, [("cat", -3.0), ("cut", -3.0 - below)], "cat", Heard("cut", 0.9), ["cut"])
+        conf, opinion = weigh(0.95, [("cat", -3.0), ("cut", -3.0 - below)], "cat", SecondReading("cut", 0.9), ["cut"])
         assert conf == DOUBTED and not opinion.agreed and opinion.lead == pytest.approx(below)
-    conf, _ = weigh(0.3, [("cat", -3.0), ("cut", -3.5)], "cat", Heard("cut", 0.9), ["cut"])
+    conf, _ = weigh(0.3, [("cat", -3.0), ("cut", -3.5)], "cat", SecondReading("cut", 0.9), ["cut"])
     assert conf == 0.3  # never surer for it
 
 
 def test_with_a_clear_lead_the_better_reading_keeps_the_first_ears_confidence(monkeypatch):
     monkeypatch.setattr(opinion_module, "CLEAR", 3.0)
-    conf, opinion = weigh(0.95, [("cat", -3.0), ("cut", -7.0)], "cat", Heard("cut", 0.9), ["cut"])
+    conf, opinion = weigh(0.95, [("cat", -3.0), ("cut", -7.0)], "cat", SecondReading("cut", 0.9), ["cut"])
     assert conf == 0.95 and opinion.lead == pytest.approx(4.0)
-    assert weigh(0.95, [("cat", -3.0), ("cut", -4.5)], "cat", Heard("cut", 0.9), ["cut"])[0] == DOUBTED
+    assert weigh(0.95, [("cat", -3.0), ("cut", -4.5)], "cat", SecondReading("cut", 0.9), ["cut"])[0] == DOUBTED
 
 
 def test_the_second_ear_heard_nothing_leaves_the_first_ears_confidence():
-    conf, opinion = weigh(0.95, [("cat", -3.0)], "cat", Heard("", 0.0), [])
+    conf, opinion = weigh(0.95, [("cat", -3.0)], "cat", SecondReading("", 0.0), [])
     assert conf == 0.95 and opinion.reading == "" and opinion.lead is None
 
 

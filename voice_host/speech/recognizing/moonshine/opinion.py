@@ -81,7 +81,7 @@ def weigh(confidence: float, alternatives: list[tuple[str, float]], first: str, 
           ) -> tuple[float, Opinion]:
     """The confidence of the best of ``alternatives`` (sentence -> score, best first,
     both ears' readings among them) once the second ear is heard: ``first`` is the first
-    ear's own best, ``second`` what the second ear heard (whisper.second.Heard), ``theirs``
+    ear's own best, ``second`` what the second ear heard (whisper.second.SecondReading), ``theirs``
     the sentences its reading stands for."""
     reading, sure_of_it = second if second is not None else ("", 0.0)
     best = alternatives[0][0] if alternatives else ""

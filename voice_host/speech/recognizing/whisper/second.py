@@ -50,7 +50,7 @@ def reading(text: str) -> str:
     return " ".join(once(words))
 
 
-class Heard(NamedTuple):
+class SecondReading(NamedTuple):
     """What the second ear heard: its reading (:func:`reading`; "" for nothing) and how
     sure whisper was of it (the mean probability of its tokens, 0..1)."""
 
@@ -81,7 +81,7 @@ class SecondEar:
         """Start reading ``audio`` (16 kHz mono) on the second ear's own thread."""
         return self._pool.submit(self.read, np.asarray(audio, np.float32).reshape(-1), prompt)
 
-    def read(self, audio: np.ndarray, prompt: str | None = None) -> Heard:
+    def read(self, audio: np.ndarray, prompt: str | None = None) -> SecondReading:
         """What whisper hears in ``audio`` (``prompt``: words it is told to expect)."""
         import ctranslate2
 
@@ -98,7 +98,7 @@ class SecondEar:
         result = self.model.model.generate(encoded, [start], beam_size=1, max_length=MAX_TOKENS + len(start),
                                            suppress_blank=True, return_scores=True)
         ids = [i for i in result[0].sequences_ids[0] if i < tok.eot]
-        return Heard(reading(tok.decode(ids)), math.exp(result[0].scores[0]) if result[0].scores else 0.0)
+        return SecondReading(reading(tok.decode(ids)), math.exp(result[0].scores[0]) if result[0].scores else 0.0)
 
 
 SETTINGS = ("auto", "whisper", "off")
@@ -121,4 +121,4 @@ def second_ear_for(setting: str = "auto") -> SecondEar | None:
     return SecondEar()
 
 
-__all__ = ["PAD", "SETTINGS", "Heard", "SecondEar", "once", "reading", "second_ear_for"]
+__all__ = ["PAD", "SETTINGS", "SecondReading", "SecondEar", "once", "reading", "second_ear_for"]
