@@ -36,14 +36,18 @@ def arguments(doc: str, quick: str, conditions: str | None = None, available=Non
 
 def overrides(given: list[str]) -> dict:
     """``--set`` values as config overrides: ["listening.guess_after=0.1"] ->
-    {"listening": {"guess_after": 0.1}} (values in TOML: 0.1, true, "silero")."""
+    {"listening": {"guess_after": 0.1}} (values in TOML: 0.1, true, "silero"; a bare
+    word is a string: speech.second_ear=off)."""
     import tomllib
 
     out: dict = {}
     for item in given:
         key, _, value = item.partition("=")
         section, _, name = key.rpartition(".")
-        out.setdefault(section, {})[name] = tomllib.loads(f"v = {value}")["v"]
+        try:
+            out.setdefault(section, {})[name] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            out.setdefault(section, {})[name] = value
     return out
 
 
