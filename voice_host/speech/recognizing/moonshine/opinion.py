@@ -24,9 +24,9 @@ or "yeah" in a kitchen's noise where a word was said, and the babble's own words
 FORMS = 0.0
 """... and no other form of its word scored within this many nats of it (0: any form
 may): both ears can lose an ending alike ("judgment" for "judgments")."""
-CLEAR = float("inf")
+CLEAR = 1.0
 """Nats by which one ear's reading must lead the other's (Moonshine's scores with the
-game's prior) to be taken when they differ (infinite: never; the host asks)."""
+game's prior) to be taken when they differ; nearer, the host asks."""
 DOUBTED = 0.45
 """The confidence, at most, of a sentence the ears differ on with neither clearly
 ahead: under ``[speech] take_above``, so the host asks between them."""
@@ -36,8 +36,8 @@ none): on board words it agreed on 26 of 39 tuning words clean instead of 16, an
 asked 38.5% of them instead of 64.1%, with no word more taken silently wrong.
 
 The weighing was chosen by benchmarks/second_opinion.py on the tuning split of
-real_speech.py and board_words.py: the fewest words silently wrong in the worst
-condition, then in all, then the fewest questions."""
+real_speech.py and board_words.py: the fewest questions among the settings that take no
+more words silently wrong than the first ear alone in any tuning condition."""
 NEAR = 2
 """Words of the language, nearest a second reading that is not one, scored in its
 place (the project's matcher: "full wood" -> "fullwood", "forward")."""
