@@ -62,8 +62,6 @@ class SecondEar:
     """whisper tiny.en (int8, one thread) reading an utterance in the background:
     :meth:`hear` starts it and returns at once, its future's result is what it heard."""
 
-    name = "whisper"
-
     def __init__(self, model_path: str | Path | None = None, *, pad: float = PAD, threads: int = 1,
                  _model=None):
         from faster_whisper.tokenizer import Tokenizer
