@@ -192,6 +192,18 @@ def said(t, hearing, *utterances) -> list[str]:
     return t.heard[before:]
 
 
+def unsure(start, text, alternatives=(), confidence=0.55, speaker="Ann") -> Heard:
+    """A constrained recognizer's utterance it was unsure of: ``alternatives`` its n-best,
+    best first."""
+    return Heard(start, text, speaker, confidence=confidence, constrained=True,
+                 alternatives=[(a, -float(i)) for i, a in enumerate(alternatives)])
+
+
+def spoke(*spans):
+    """A host's voice that spoke over these (start, end) spans of the game clock."""
+    return lambda since, until: sum(max(0.0, min(e, until) - max(s, since)) for s, e in spans)
+
+
 def wait_for(condition, what: str, patience: float):
     """Poll ``condition()`` until it is truthy (returned), failing after ``patience``
     seconds: a condition a loaded machine may take a while to reach, never a timing."""
