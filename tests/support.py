@@ -204,6 +204,12 @@ def spoke(*spans):
     return lambda since, until: sum(max(0.0, min(e, until) - max(s, since)) for s, e in spans)
 
 
+def pcm(seconds: float, rate: int, tone: float = 440.0) -> bytes:
+    """``seconds`` of a tone at ``rate``, as a phone sends its audio: 16-bit little-endian PCM."""
+    t = np.arange(int(seconds * rate)) / rate
+    return (0.5 * np.sin(2 * np.pi * tone * t) * 32767).astype("<i2").tobytes()
+
+
 def wait_for(condition, what: str, patience: float):
     """Poll ``condition()`` until it is truthy (returned), failing after ``patience``
     seconds: a condition a loaded machine may take a while to reach, never a timing."""
