@@ -22,7 +22,8 @@ from toolkit import synth as _synth  # noqa: E402
 
 
 MARKED_BY_FIXTURE = {
-    "model": {"moon", "moonshine_ready", "vosk_model_dir", "vosk_rec", "whisper_rec", "embedder", "tts", "say"},
+    "model": {"moon", "moonshine_ready", "vosk_model_dir", "vosk_rec", "whisper_rec", "embedder", "tts", "piper",
+              "say"},
     "browser": {"browser"},
     "slow": {"play"},
 }
@@ -185,3 +186,13 @@ def tts():
         need(False, str(e))
     yield s
     s.close()
+
+
+@pytest.fixture(scope="session")
+def piper():
+    """The host's default voice, Piper, rendering to audio."""
+    from voice_host.speech.speaking import tts as engines
+
+    why = engines.piper_available()
+    need(why is None, f"Piper is not installed: {why}")
+    return engines.PiperSynthesizer()

@@ -204,6 +204,11 @@ def spoke(*spans):
     return lambda since, until: sum(max(0.0, min(e, until) - max(s, since)) for s, e in spans)
 
 
+def rms(x: np.ndarray) -> float:
+    """The root mean square of ``x`` (0 for no samples)."""
+    return float(np.sqrt(np.mean(np.square(x, dtype=np.float64)))) if x.size else 0.0
+
+
 def pcm(seconds: float, rate: int, tone: float = 440.0) -> bytes:
     """``seconds`` of a tone at ``rate``, as a phone sends its audio: 16-bit little-endian PCM."""
     t = np.arange(int(seconds * rate)) / rate
