@@ -17,7 +17,7 @@ def padded(audio: np.ndarray, before: float = BEFORE, after: float = AFTER) -> n
                            np.zeros(int(after * SAMPLE_RATE), np.float32)])
 
 
-def recognizer(model: str = "base", second_ear: str = "auto"):
+def recognizer(model: str = "base", second_ear: str = "off"):
     """The Moonshine recognizer the host runs with ``[speech] model = model`` and
     ``second_ear = second_ear``."""
     from voice_host.speech.recognizing.moonshine import create

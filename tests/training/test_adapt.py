@@ -238,7 +238,7 @@ def test_speech_model_setting(tmp_path, monkeypatch):
 
     assert config.load()["speech"]["model"] == "base"
     speech = HearingSettings.from_config(config.load())
-    assert adapted.recognizer_options(speech.model, "moonshine", speech.second_ear) == {"second_ear": "auto"}
+    assert adapted.recognizer_options(speech.model, "moonshine", speech.second_ear) == {"second_ear": "off"}
     assert adapted.recognizer_options(speech.model, "whisper", speech.second_ear) == {}
     if not adapted.SHIPPED.is_file():
         with pytest.raises(adapted.NoAdaptedModel) as e:

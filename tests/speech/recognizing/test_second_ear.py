@@ -128,3 +128,14 @@ def test_the_setting_turns_the_second_ear_off_or_asks_for_an_unknown_one():
     assert second_ear_for("off") is None
     with pytest.raises(ValueError, match="it can be"):
         second_ear_for("parakeet")
+
+
+def test_the_setting_reaches_the_recognizer_the_host_plays_with(ears):
+    from argparse import Namespace
+
+    from voice_host.assembly import recognizer_for
+    from voice_host.host.hearing import HearingSettings
+
+    asked = Namespace(engine="moonshine", model=None)
+    assert recognizer_for(asked, HearingSettings(second_ear="whisper")).second_ear is not None
+    assert recognizer_for(asked, HearingSettings()).second_ear is None  # off unless asked for

@@ -72,10 +72,12 @@ class HearingSettings(Settings, sections=("speech",)):
     """The recognizer: "auto" (the best installed), "moonshine", "whisper" or "vosk"."""
     model: str = "base"
     """Moonshine's weights: "base", or "adapted" (speech.recognizing.moonshine.adapted)."""
-    second_ear: str = "auto"
-    """A second recognizer reading each utterance beside Moonshine: "auto" (whisper tiny.en
-    where faster-whisper and its model are installed), "whisper" or "off"
-    (speech.recognizing.whisper.second; docs/RECOGNIZING.md, "A second opinion")."""
+    second_ear: str = "off"
+    """A second recognizer reading each utterance beside Moonshine: "off", "auto" (whisper
+    tiny.en where faster-whisper and its model are installed) or "whisper"
+    (speech.recognizing.whisper.second; docs/RECOGNIZING.md, "A second opinion"). Off by
+    default: it measured mixed (fewer words taken silently wrong at a table, a few more
+    in real rooms, more questions) and cost the answer ~260 ms."""
     confirm_below: float = 0.6
     """Match confidence under which a word is confirmed before it is played."""
     confirm_heard_below: float = 0.86

@@ -39,11 +39,11 @@ def owns(model: Path) -> bool:
     return (model / "encoder_model.ort").is_file()
 
 
-def create(model: str | Path | None = None, delta: str | Path | None = None, second_ear: str = "auto",
+def create(model: str | Path | None = None, delta: str | Path | None = None, second_ear: str = "off",
            **options) -> MoonshineRecognizer:
     """The recognizer; with `delta` (an adaptation delta, see .adapted), the adapted model;
-    with the second ear ``[speech] second_ear`` names ("auto": whisper where it is
-    installed; "off": none; speech.recognizing.whisper.second)."""
+    with the second ear ``[speech] second_ear`` names ("off": none; "auto": whisper
+    where it is installed; speech.recognizing.whisper.second)."""
     from ..whisper.second import second_ear_for
 
     options.setdefault("second_ear", second_ear_for(second_ear))

@@ -33,7 +33,7 @@ def delta_for(model: str | None) -> Path | None:
     return path
 
 
-def recognizer_options(model: str, engine: str = "auto", second_ear: str = "auto") -> dict:
+def recognizer_options(model: str, engine: str = "auto", second_ear: str = "off") -> dict:
     """Extra options for engines.make_recognizer from the ``[speech]`` settings
     (HearingSettings): the weights ``model`` names ({"delta": PATH} for "adapted",
     Moonshine only) and, for Moonshine, the second ear ``second_ear`` names
