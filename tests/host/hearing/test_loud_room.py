@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 import support
 
-from voice_host.host.hearing import Hearing, HearingSettings
 from voice_host.speech.audio import SAMPLE_RATE, speech_over_noise
 
 LOUD = "It's loud here, and I'm missing words: one at a time, please, and closer to the microphone."
@@ -45,12 +44,6 @@ def missed(start, noise, **kw) -> support.Heard:
     """A word the host would leave out: a sentence forced onto a sound it does not fit."""
     return heard(start, "jawbones", noise, confidence=1.0, constrained=True,
                  alternatives=[("jawbones", -2.15), ("jawbone", -8.6)], **kw)
-
-
-@pytest.fixture
-def ear(table):
-    t = table()
-    return t, Hearing(t.session, t.session.words, HearingSettings())
 
 
 def test_a_word_missed_at_one_microphone_in_a_loud_room_offers_the_phones_before_it_is_asked_for_again(ear):

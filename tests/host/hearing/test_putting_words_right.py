@@ -17,12 +17,6 @@ Unsure = support.unsure
 spoke = support.spoke
 
 
-@pytest.fixture
-def ear(table):
-    t = table()
-    return t, Hearing(t.session, t.session.words, HearingSettings())
-
-
 said = support.said
 
 

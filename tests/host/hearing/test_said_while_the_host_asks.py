@@ -10,10 +10,8 @@ first, and the next player told so at once).
 
 from __future__ import annotations
 
-import pytest
 import support
 
-from voice_host.host.hearing import Hearing, HearingSettings
 from voice_host.host.records import Said
 from voice_host.host.session import Session
 
@@ -29,12 +27,6 @@ def Unsure(start, text, alternatives=(), confidence=0.55, speaker="Ann", fit=0.0
 def Misheard(start, speaker="Ann") -> support.Heard:
     """A question ("Whose turn is it?") heard as a word that fits its sound badly."""
     return Unsure(start, "cheers", ["cheers", "chews"], speaker=speaker, fit=-2.15)
-
-
-@pytest.fixture
-def ear(table):
-    t = table()
-    return t, Hearing(t.session, t.session.words, HearingSettings())
 
 
 def plays(t) -> list[tuple[float, str, str]]:

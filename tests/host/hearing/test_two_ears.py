@@ -1,20 +1,12 @@
 """What the host does with a second ear's reading (speech.recognizing.moonshine.opinion):
-where the ears differ it asks between what each heard, however far the second reading
-is below the first; where they agree it asks nothing."""
+when it asks about a word the ears differed on, it asks between what each heard, however
+far the second reading is below the first; where they agree it asks nothing."""
 
 from __future__ import annotations
 
-import pytest
 import support
 
-from voice_host.host.hearing import Hearing, HearingSettings
 from voice_host.speech.recognizing.recognizer import Opinion
-
-
-@pytest.fixture
-def ear(table):
-    t = table()
-    return t, Hearing(t.session, t.session.words, HearingSettings())
 
 
 def heard(text, alternatives, confidence, opinion, speaker="Ann") -> support.Heard:
