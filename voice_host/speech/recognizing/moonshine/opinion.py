@@ -49,10 +49,18 @@ def prompt(sayable, words: int | None = None) -> str | None:
     n = PROMPT_WORDS if words is None else words
     if not n or sayable is None or sayable.prior is None or not sayable.words:
         return None
-    import numpy as np
+    key = (sayable.prior, sayable.words, n)  # one board's prior serves every utterance on it
+    if any(a is not b for a, b in zip(_last_prompt, key)):
+        import numpy as np
 
-    best = np.argsort(-sayable.prior.bonus, kind="stable")[:n]
-    return ", ".join(sayable.words[i] for i in best)
+        best = np.argsort(-sayable.prior.bonus, kind="stable")[:n]
+        _last_prompt[:] = [*key, ", ".join(sayable.words[i] for i in best)]
+    return _last_prompt[3]
+
+
+_last_prompt: list = [None, None, None, None]
+"""The last prompt worked out: its prior, its words, its length and the text (sorting a
+dictionary's bonuses takes a few ms, on every utterance of a board otherwise)."""
 
 
 def candidates(reading: str, lang: Language, first: str) -> list[str]:
@@ -84,14 +92,13 @@ def weigh(confidence: float, alternatives: list[tuple[str, float]], first: str, 
     ear's own best, ``second`` what the second ear heard (whisper.second.SecondReading), ``theirs``
     the sentences its reading stands for."""
     reading, sure_of_it = second if second is not None else ("", 0.0)
-    best = alternatives[0][0] if alternatives else ""
 
     def opinion(agreed: bool, lead: float | None) -> Opinion:
         return Opinion(reading, tuple(theirs), agreed, lead, confidence, sure_of_it)
 
     if not reading:
         return confidence, opinion(False, None)
-    if reading == first and best == first:
+    if reading == first:  # then no sentence of its own was added: ``first`` is the best
         sure = confidence >= AGREED_FROM and not _another_form(alternatives, FORMS)
         return (max(confidence, AGREED) if sure else confidence), opinion(True, None)
     scores = dict(alternatives)

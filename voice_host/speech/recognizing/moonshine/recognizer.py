@@ -74,6 +74,8 @@ end as a short one are, with the board's prior, mostly not in the n-best at all)
 as the guard a scorekeeper has, at a weight that moves nothing it should not."""
 RESCORE = 8
 """How many of the search's best sentences are rescored that way."""
+
+
 def _letters(lang: Language, sentence: str) -> int:
     """How many letters `sentence` spells (0 when it is not a spelling)."""
     words = normalize_text(sentence).split()
@@ -97,8 +99,6 @@ def _in(strings: list[str], s: str) -> bool:
 
     i = bisect_left(strings, s)
     return i < len(strings) and strings[i] == s
-
-
 
 
 def _complete(lang: Language, alternatives: list[tuple[str, float]], free_over: float) -> float:
