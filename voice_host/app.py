@@ -54,6 +54,8 @@ def load_config(path: str | None, extra: dict) -> dict:
         raise UserError(f"{path} is a folder, not a settings file.") from None
     except UnicodeDecodeError:
         raise UserError(f"{path} is not a text file, so it can't hold settings.") from None
+    except config.SettingsProblem as exc:  # a key or value the host can't use, with the nearest known key
+        raise UserError(str(exc)) from None
     except (OSError, ValueError) as exc:  # tomllib.TOMLDecodeError is a ValueError
         raise UserError(f"I can't use the settings in {path}: {exc}.") from None
 

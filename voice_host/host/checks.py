@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from voice_host.config_schema import SET_SIZE, TIE_WINDOW, TIMER
 from voice_host.games.errors import Unplayable
 from voice_host.host.announce import reason
 from voice_host.host.files import read_user_text
@@ -101,12 +102,13 @@ def option_problem(game: str, given: dict) -> str | None:
 
 def number_problems(timer: float | None, tie_window: float | None, set_size: int | None,
                     pace: float | None) -> str | None:
-    """A timer, tie window, bag size or pace that makes no sense, said; else None."""
-    if timer is not None and not 0 < timer <= 3600:
-        return f"--timer needs a number of seconds above 0, not {timer:g}."
-    if tie_window is not None and not 0 <= tie_window <= 10:
-        return f"--tie-window needs seconds from 0 to 10, not {tie_window:g}."
-    if set_size is not None and set_size < 0:
+    """A timer, tie window, bag size or pace that makes no sense, said; else None. The
+    limits are a settings file's too (voice_host.config_schema)."""
+    if timer is not None and not TIMER[0] < timer <= TIMER[1]:
+        return f"--timer needs a number of seconds above {TIMER[0]:g}, not {timer:g}."
+    if tie_window is not None and not TIE_WINDOW[0] <= tie_window <= TIE_WINDOW[1]:
+        return f"--tie-window needs seconds from {TIE_WINDOW[0]:g} to {TIE_WINDOW[1]:g}, not {tie_window:g}."
+    if set_size is not None and set_size < SET_SIZE:
         return f"--set-size needs the number of tiles in the set, not {set_size}."
     if pace is not None and pace < 0:
         return f"--pace needs seconds of 0 or more, not {pace:g}."
