@@ -24,6 +24,7 @@ table's requests about the phones are answered before the hearing sees them
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -125,7 +126,7 @@ def build(session, recognizer, source, *, cfg: dict | None = None, settings: Hea
     spoke = voice_time(voice, session.t) if getattr(voice, "history", None) is not None else None
     hearing = Hearing(session, session.words, settings, on_hear=on_hear, voiceprints=voiceprints,
                       ears=EngineEars(listener, recognizer.name, prints is not None), host_speech=spoke)
-    hear = table_requests(hearing.hear, session, phones) if phones is not None else hearing.hear
+    hear = table_requests(hearing.hear, session, phones, channel_players) if phones is not None else hearing.hear
     return LiveHost(session, hearing, listener, source, floor, hear, channel_players, notices)
 
 
@@ -283,26 +284,50 @@ def serve_phones(phones, host: str | None, port: int | None):
 
 
 # ---------------------------------------------------------------------- the phones' requests
-def table_requests(hear: Callable, session, phones) -> Callable:
+def table_requests(hear: Callable, session, phones, channel_players=None) -> Callable:
     """With --phones, ``hear`` after the table's requests about the phones ("new code",
     "free Ann's phone"): those are answered as they are heard and never reach the game;
-    everything else does."""
-    from voice_host.host.intents import phones_request
+    everything else does. Only the table asks them: the laptop's microphone (a channel
+    of ``channel_players`` that is None) or the host's terminal. Said into a player's
+    phone, only "free my phone" is done (that seat); anything else is told to ask at the
+    laptop."""
+    from voice_host.host.intents import normalize, phones_request, plain
 
     def heard(u) -> None:
-        asked = phones_request(u.body or u.text, session.players)
+        text = u.body or u.text
+        channel = getattr(u, "channel", None)
+        owner = channel_players[channel] if channel_players and isinstance(channel, int) \
+            and 0 <= channel < len(channel_players) else None
+        if owner is not None and MY_PHONE.match(plain(normalize(text))):
+            session.say(answer_phones(session, phones, ("free", owner)))
+            return
+        asked = phones_request(text, session.players)
         if asked is None:
             hear(u)
             return
-        session.say(answer_phones(session, phones, asked))
+        session.say(answer_phones(session, phones, asked) if owner is None else only_the_table(asked))
     return heard
 
 
+MY_PHONE = re.compile(r"^(?:free|disconnect|drop|release) my phone$")
+"""Said into a player's own phone: free that seat ("free my phone")."""
+
+
+def only_the_table(asked: tuple[str, str | None]) -> str:
+    """What the host says when a phone asks what only the table may ask."""
+    what = "ask for a new code" if asked[0] == "new code" else "free another player's phone"
+    return (f"Only the table can {what}: say it at the laptop or type it there. "
+            "Say 'free my phone' to free your own.")
+
+
 def answer_phones(session, phones, asked: tuple[str, str | None]) -> str:
-    """Do what the table asked of the phones (intents.phones_request) and say it."""
+    """Do what the table asked of the phones (intents.phones_request) and say it. A seat
+    freed gets a fresh code at once, so the old code cannot take it again."""
     if asked[0] == "new code":
         return session.announcer.phones_new_code(phones.renew())
-    return session.announcer.phone_freed(asked[1], phones.free(asked[1]))
+    freed = phones.free(asked[1])
+    said = session.announcer.phone_freed(asked[1], freed)
+    return f"{said} {session.announcer.phones_new_code(phones.renew())}" if freed else said
 
 
 def typed_requests(session, phones, stream) -> Callable[[], list[str]]:

@@ -121,13 +121,47 @@ def test_the_table_says_new_code_or_free_anns_phone_and_the_game_never_hears_it(
     for text in ("Free Ann's phone.", "free cat phone", "new code", "jewelers", "free zed's phone"):
         hear(SimpleNamespace(body=text, text=text))
     assert [u.body for u in game] == ["jewelers", "free zed's phone"]
-    assert said[:2] == ["Ann's phone is disconnected; Ann can join again from any phone with the code.",
-                        "Cat has no phone connected; Cat can join from any phone with the code."]
+    assert said[0].startswith("Ann's phone is disconnected; Ann can join again from any phone with the code. "
+                              "The new join code is")  # a freed seat gets a fresh code
+    assert said[1] == "Cat has no phone connected; Cat can join from any phone with the code."
     assert phones.code != "123456" and said[2] == Announcer().phones_new_code(phones.code)
     assert not phones.is_connected(ann) and phones.notices(Announcer()) == []  # the freeing said once, not as a loss
     with pytest.raises(Refused, match="not the join code"):
         phones.join("123456", "Ann", 48000, "10.0.0.2")
     assert phones.join(phones.code, "Ann", 48000, "10.0.0.2")
+
+
+def test_only_the_table_frees_a_seat_or_changes_the_code_a_phone_frees_only_its_own():
+    """A stranger who joined a free seat says "free Ben's phone" and "new code" into it:
+    nothing happens (and the game never hears it); said at the laptop's microphone it is
+    done, and the freed seat gets a fresh code at once, so the old one cannot retake it.
+    A player's own phone may free its own seat ("free my phone")."""
+    from types import SimpleNamespace
+
+    from voice_host.assembly import table_requests
+
+    phones = Phones(PLAYERS, code="123456")
+    ben = phones.join("123456", "Ben", 48000, "10.0.0.2")
+    cat = phones.join("123456", "Cat", 48000, "10.0.0.66")  # a stranger, in Cat's free seat
+    said, game = [], []
+    session = SimpleNamespace(players=list(PLAYERS), announcer=Announcer(), say=said.append)
+    channels = [*PLAYERS, None]  # a phone a player, then the laptop's microphone
+    hear = table_requests(game.append, session, phones, channels)
+    for text in ("Free Ben's phone.", "new code"):
+        hear(SimpleNamespace(body=text, text=text, channel=2))  # into Cat's phone
+    assert game == [] and phones.is_connected(ben) and phones.code == "123456"
+    hear(SimpleNamespace(body="free my phone", text="free my phone", channel=2))
+    assert not phones.is_connected(cat)  # "free my phone": its own seat only
+    assert phones.code != "123456", "a freed seat gets a fresh code"
+    code = phones.code
+    assert all("Only the table" in line for line in said[:2]) and said[2].startswith("Cat's phone is disconnected")
+    assert Announcer().phones_new_code(code) in said[2]
+    hear(SimpleNamespace(body="free Ben's phone", text="free Ben's phone", channel=3))  # the laptop's microphone
+    assert not phones.is_connected(ben) and phones.code != code
+    for old in ("123456", code):
+        with pytest.raises(Refused, match="not the join code"):
+            phones.join(old, "Ben", 48000, "10.0.0.66")
+    assert phones.join(phones.code, "Ben", 48000, "10.0.0.2")
 
 
 # ---------------------------------------------------------------------- stopping
