@@ -176,6 +176,8 @@ class Listening(Section):
     copy_spread: float | None = number("a number of dB", least=0, default=None)
     channel_confidence: float | None = share(default=None)
     name_confidence: float | None = share(default=None)
+    echo_cancel: bool | None = Field(None, description="true or false")
+    echo_gate: Literal["on", "off", "converging"] | None = None
 
 
 class Piper(Section):

@@ -162,7 +162,7 @@ def test_the_page_shows_each_players_score_the_board_and_whose_turn_after_each_p
 
     page = w("@draw R T\nAnn: cowbell")  # Cat's turn: Ann interrupts, and has one interrupt fewer
     assert shown_totals(page) == totals(w.game)
-    assert page["players"]["Ann"]["words"] == ["jewelers", "cowbell"]
+    assert page["players"]["Ann"]["words"] == ["cowbell", "jewelers"]  # the latest first
     left = w.game.settings.interrupt_slots - len(w.game.state.sheets["Ann"].interrupts)
     assert page["players"]["Ann"]["facts"]["Interrupts left"] == str(left) == "5"
 

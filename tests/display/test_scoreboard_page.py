@@ -32,6 +32,18 @@ def test_after_the_game_ends_nothing_is_shown_as_open_to_a_challenge(table):
     assert shown["timer"] is None and shown["status"] == "Final scores"
 
 
+def test_a_card_shows_the_latest_words_first_whatever_part_of_the_sheet_they_are_on(table):
+    """Prolix Classic's sheet keeps words, interrupts and lost ties apart: Cat's interrupt
+    came before her two words, and Ben's lost tie before his, so neither is the latest."""
+    t = table()
+    t("Ann: jewelers\n@draw M N\nBen: cowbell\n[+0] Cat: jawbone\n@draw T P\nBen: jumbo\n@draw R H\n"
+      "Cat: month\n@draw S L\nAnn: slither\n@draw B D\nBen: bread\n@draw C G\nCat: cobbled")
+    cards = {p["name"]: [(w["word"], w["note"]) for w in p["words"]] for p in view(t.game)["players"]}
+    assert cards == {"Ann": [("slither", ""), ("jewelers", "")],
+                     "Ben": [("bread", ""), ("jumbo", ""), ("cowbell", "lost the tie, does not count")],
+                     "Cat": [("cobbled", ""), ("month", "does not count"), ("jawbone", "interrupt, penalty 2")]}
+
+
 def test_a_players_total_of_one_is_one_mark_on_the_page_and_the_phone(table):
     import json
 
@@ -230,7 +242,7 @@ def fits(browser, game: str, moment: str, sheets: dict, version: int) -> None:
             shown = page["players"][name]["words"]
             assert page["players"][name]["all"] == len(said), (game, size, name)
             if said:
-                assert shown and shown == said[-len(shown):], (game, moment, size, name, shown)  # the latest ones
+                assert shown and shown == said[:len(shown)], (game, moment, size, name, shown)  # the latest ones
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -17,6 +17,10 @@ the page (static/display.js) draws any of them without knowing which game it is:
                   "words": [{"word": "jewelers", "score": 12, "note": "crossed out"}]}],
      "winners": ["Ann"]}
 
+A player's words are the latest played first (a sheet's own order is by kind: Prolix
+Classic's words, then its interrupts, then its lost ties; its entries' ``at`` put them
+back in the order they were said), so a card that has room for three shows the last three.
+
 The English (labels, notes) is the host's, here: the games only hold data.
 """
 
@@ -58,9 +62,18 @@ def view(game: Game) -> dict:
     return out
 
 
+def latest_first(words: list[dict]) -> list[dict]:
+    """A sheet's entries, the latest said first: by their ``at`` (game-clock seconds) where
+    the sheet keeps it, a later entry first at the same moment; else the sheet's order reversed."""
+    order = list(range(len(words)))
+    if words and all("at" in w for w in words):
+        order.sort(key=lambda i: (words[i]["at"], i))
+    return [words[i] for i in reversed(order)]
+
+
 def player(p: dict, unit: str) -> dict:
     words = []
-    for w in p.get("words", ()):
+    for w in latest_first(list(p.get("words", ()))):
         notes = [NOTES[w["kind"]]] if w.get("kind") in NOTES else []
         if w.get("penalty"):
             notes.append(f"penalty {w['penalty']}")

@@ -164,14 +164,14 @@
     return page.scrollHeight > window.innerHeight || page.scrollWidth > window.innerWidth;
   }
 
-  function keepWords(most) {  // each player's latest `most` words; "+ N earlier" for the rest
+  function keepWords(most) {  // each player's latest `most` words (the list is newest first); "+ N earlier" after
     for (const list of document.querySelectorAll("#players .words")) {
       const words = [...list.querySelectorAll(".word")];
       let more = list.querySelector(".more");
       const hidden = Math.max(0, words.length - most);
-      words.forEach((w, i) => { w.hidden = i < hidden; });
+      words.forEach((w, i) => { w.hidden = i >= most; });
       if (!hidden) { if (more) more.remove(); continue; }
-      if (!more) { more = el("li", "more"); list.insertBefore(more, list.firstChild); }
+      if (!more) { more = el("li", "more"); list.appendChild(more); }
       more.textContent = "+ " + hidden + (hidden === 1 ? " earlier word" : " earlier words");
     }
   }

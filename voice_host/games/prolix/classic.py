@@ -181,20 +181,20 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             s.used.append((x.word, x.player))
             if x.player not in winners:
                 s.sheets[x.player].lost_ties.append(Entry(x.word, values[x.player][0], round=s.round,
-                                                          tiles=values[x.player][1]))
+                                                          tiles=values[x.player][1], at=x.t))
         s.last = LastPlay(before, list(said), list(winners))
         s.timer.holder = None
         if winners == [active]:
             word = mine[0].word
             value, flips = values[active]
-            s.sheets[active].regular.append(Entry(word, value, round=s.round, tiles=flips))
+            s.sheets[active].regular.append(Entry(word, value, round=s.round, tiles=flips, at=mine[0].t))
             events.append(E.WordScored(active, word, value, flips))
             return events + self._move_then(active, "next")
         for x in said:
             if x.player in winners:
                 value, flips = values[x.player]
                 sheet = s.sheets[x.player]
-                sheet.interrupts.append(Entry(x.word, value, self.penalty, round=s.round, tiles=flips))
+                sheet.interrupts.append(Entry(x.word, value, self.penalty, round=s.round, tiles=flips, at=x.t))
                 events.append(E.Interrupted(x.player, x.word, value, self.penalty, value - self.penalty, active, flips))
                 if len(sheet.interrupts) >= self.settings.interrupt_slots:
                     sheet.out = True
@@ -214,7 +214,7 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
         s.timer.holder = None
         if s.interrupts == 1:
             return self._move_then(self._right_of(s.active), "again")
-        s.sheets[s.active].regular.append(Entry(None, 0, round=s.round))
+        s.sheets[s.active].regular.append(Entry(None, 0, round=s.round, at=s.clock))
         return [E.TurnLost(s.active, s.round)] + self._move_then(s.active, "next")
 
     def _move_then(self, drawer: str, then: str) -> list[E.Event]:
@@ -437,11 +437,11 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             total, marked = self.totals(p)
             sheet = s.sheets[p]
             words = [{"word": e.word, "score": e.score, "value": e.value, "kind": "regular" if e.word else "zero",
-                      "round": e.round, "counts": counts} for e, counts in marked]
+                      "round": e.round, "at": e.at, "counts": counts} for e, counts in marked]
             words += [{"word": e.word, "score": e.score, "value": e.value, "penalty": e.penalty, "kind": "interrupt",
-                       "round": e.round, "counts": True} for e in sheet.interrupts]
+                       "round": e.round, "at": e.at, "counts": True} for e in sheet.interrupts]
             words += [{"word": e.word, "score": 0, "value": e.value, "kind": "tiebreak", "round": e.round,
-                       "counts": False} for e in sheet.lost_ties]
+                       "at": e.at, "counts": False} for e in sheet.lost_ties]
             players.append({"name": p, "total": total, "words": words, "interrupts": len(sheet.interrupts),
                             "failed_challenges": sheet.failed_challenges, "out": sheet.out})
         winners = list(self._winners()[1]) if over else []

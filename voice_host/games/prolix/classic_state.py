@@ -22,6 +22,9 @@ class Entry:
     round: int = 0
     tiles: tuple[tuple[str, int], ...] = ()
     """(letter, points) of each tile the word flipped."""
+    at: float = 0.0
+    """Game-clock seconds when it was said (a lost turn: when it was lost): the order the
+    sheet's three lists were played in, as the scoreboard shows them."""
 
     @property
     def score(self) -> int:
