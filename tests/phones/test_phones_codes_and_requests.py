@@ -50,7 +50,7 @@ def test_guessing_from_hundreds_of_addresses_is_held_to_the_servers_own_rate_and
             per_minute.append(checked - sum(per_minute))
         if second == 600:  # in the middle of it, a player with the code, from a phone of their own
             assert phones.join("314159", "Ben", 48000, "10.9.9.9")
-    assert per_minute[0] <= len(addresses) + hub.WRONG_BURST + hub.WRONG_PER_MINUTE  # each address's first try
+    assert per_minute[0] <= hub.FREE_TRIES * len(addresses) + hub.WRONG_BURST + hub.WRONG_PER_MINUTE  # first tries
     assert max(per_minute[1:]) <= hub.WRONG_PER_MINUTE + 1
     days = 10 ** 6 / 2 / (sum(per_minute[1:]) / len(per_minute[1:])) / 60 / 24
     assert days >= 30, f"{days:.1f} days"
@@ -62,6 +62,43 @@ def test_guessing_from_hundreds_of_addresses_is_held_to_the_servers_own_rate_and
     assert held.value.retry and "try again in" in str(held.value)
     phones.renew()  # "new code": everyone is forgiven the old one
     assert phones.code != "314159" and phones.join(phones.code, "Cat", 48000, addresses[0])
+
+
+def test_a_player_from_a_new_address_is_checked_however_many_addresses_guessed_before():
+    now = [0.0]
+    phones = Phones(PLAYERS, code="314159", clock=lambda: now[0])
+    for n in range(6000):  # more addresses than are remembered one by one, one wrong code each
+        now[0] = n * 0.01
+        with pytest.raises(Refused):
+            phones.join("000000", "Ann", 48000, f"10.{n // 62500}.{n // 250 % 250}.{n % 250 + 1}")
+    for n in range(5):  # players with the code, each from an address of their own
+        now[0] += 1
+        assert phones.join("314159", PLAYERS[n % 3], 48000, f"10.99.0.{n + 1}")
+        phones.leave(phones.by_player[PLAYERS[n % 3]])
+
+
+def test_one_typo_does_not_lock_a_player_out_while_others_guess():
+    now = [0.0]
+    phones = Phones(PLAYERS, code="314159", clock=lambda: now[0])
+    guessers = [f"10.0.0.{i + 1}" for i in range(50)]
+    for second in range(60):
+        now[0] = float(second)
+        for address in guessers:  # the server's allowance spent, all the time
+            try:
+                phones.join(f"{second:06d}", "Ann", 48000, address)
+            except Refused:
+                pass
+        if second in (30, 50):  # a player mistypes once, then types the code
+            with pytest.raises(Refused, match="not the join code"):
+                phones.join("314158", "Ben", 48000, f"10.1.0.{second}")
+            assert phones.join("314159", "Ben", 48000, f"10.1.0.{second}")
+            phones.leave(phones.by_player["Ben"])
+    ann = phones.join("314159", "Ann", 48000, "10.2.0.1")  # a player who joined, dropped and mistyped again
+    phones.leave(ann)
+    for _ in range(hub.FREE_TRIES + 1):
+        with pytest.raises(Refused, match="not the join code"):
+            phones.join("000000", "Ann", 48000, "10.2.0.1")
+    assert phones.join("314159", "Ann", 48000, "10.2.0.1")
 
 
 def test_a_locked_out_phone_is_told_when_to_try_again():

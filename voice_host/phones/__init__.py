@@ -20,6 +20,7 @@ the whole server (:meth:`Phones.join`); the table can free a seat and change the
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import sys
 import secrets
@@ -35,8 +36,9 @@ from voice_host.speech.audio import SAMPLE_RATE
 
 RATES = (8000, 192000)
 """The sample rates a phone may announce (Hz), both included."""
-MAX_FRAME_SECONDS = 1.0
-"""The longest frame a phone may send at once; a longer one is malformed."""
+MAX_FRAME_SECONDS = 0.5
+"""The longest frame a phone may send at once (its page sends 40 ms); a longer one is
+malformed (and one over the server's 64 KiB closes the socket)."""
 BUFFERED = 5.0
 """Seconds of a phone's audio kept while the host has not read it; older audio goes first."""
 LATE = 0.3
@@ -51,14 +53,23 @@ MAX_FAILURES = 5
 LOCKOUT = 60.0
 WRONG_PER_MINUTE = 10
 """Wrong join codes the whole server checks a minute, from addresses that have already
-given a wrong one (an address's first try is always checked): guessing one of a
-million codes takes 50,000 minutes (35 days) on average at this rate, from any number
-of addresses, while a player with the code always gets in."""
+given :data:`FREE_TRIES` wrong ones (an address's first tries are always checked):
+guessing one of a million codes takes 50,000 minutes (35 days) on average at this rate,
+from any number of addresses, while a player with the code always gets in."""
 WRONG_BURST = 10
 """Wrong codes checked at once before :data:`WRONG_PER_MINUTE` holds them back."""
+FREE_TRIES = 3
+"""Wrong codes from one address always checked, whatever others guess: a player who
+mistypes the code once or twice still gets in at once."""
+TRIED_SLOTS = 1 << 22
+"""Slots the addresses' wrong codes are counted in (a byte each, 4 MiB): an address is
+counted in the slot a secret hash gives it, so millions of guessing addresses are told
+apart from a new one in all but about one case in 4 million for each."""
 REMEMBERED = 4096
-"""Addresses whose wrong codes are remembered; beyond it, any new address counts as one
-that has given a wrong code (its tries come out of the server's own allowance)."""
+"""Addresses whose wrong codes in a row (the lockout) are remembered; beyond it the
+longest unheard is forgotten (its tries still count in its slot)."""
+JOINED_REMEMBERED = 64
+"""Addresses that joined this game: always checked, never counted among guessers."""
 CHURN = 10.0
 """Seconds after the host said a player's phone joined or was lost before it says it
 again: a phone that joins and leaves in a loop is said once, then its last state."""
@@ -128,7 +139,13 @@ class Phones:
         self.drained: dict[str, _Phone] = {}
         """Phones gone whose last audio is still to be heard."""
         self.failures: dict[str, tuple[int, float]] = {}
-        """Address -> (wrong codes in a row, until when it waits after too many)."""
+        """Address -> (wrong codes in a row, until when it waits after too many), the
+        longest unheard first (at most :data:`REMEMBERED`)."""
+        self.tried = np.zeros(TRIED_SLOTS, np.uint8)
+        """Wrong codes from each address (in its slot) this code."""
+        self.salt = secrets.token_bytes(16)
+        self.joined_from: dict[str, None] = {}
+        """Addresses that joined this game (the table's own phones): always checked."""
         self.allowance = float(WRONG_BURST)
         """Wrong codes the server may still check now from addresses already wrong once."""
         self.refilled = clock()
@@ -151,10 +168,11 @@ class Phones:
 
         A wrong code is counted against its address (after :data:`MAX_FAILURES` the
         address waits :data:`LOCKOUT` seconds, the right code or not) and, from an address
-        already wrong once, against the whole server (:data:`WRONG_PER_MINUTE`): when
-        that is spent, such addresses are told to wait and their code is not checked.
-        An address that has given no wrong code is always checked, so a player with the
-        code gets in however many others guess."""
+        already wrong :data:`FREE_TRIES` times, against the whole server
+        (:data:`WRONG_PER_MINUTE`): when that is spent, such addresses are told to wait
+        and their code is not checked. An address's first tries are always checked, and
+        an address that joined is always checked, so a player with the code (or one who
+        mistyped it once or twice) gets in however many others guess."""
         now = self.clock()
         who = _who(address)
         with self.lock:
@@ -165,17 +183,25 @@ class Phones:
                 raise Refused(why="locked", retry=until - now)
             if count >= MAX_FAILURES:
                 count = 0
-            known = who in self.failures or len(self.failures) >= REMEMBERED
+            slot = self._slot(who)
+            known = self.tried[slot] >= FREE_TRIES and who not in self.joined_from
             if known and self.allowance < 1:
                 self._guessed()
                 raise Refused(why="guessing", retry=(1 - self.allowance) * 60 / WRONG_PER_MINUTE)
             if not isinstance(code, str) or not hmac.compare_digest(code.strip().encode(), self.code.encode()):
                 if known:
                     self.allowance -= 1
-                if len(self.failures) < REMEMBERED or who in self.failures:
-                    self.failures[who] = (count + 1, now + LOCKOUT)
+                self.tried[slot] = min(255, int(self.tried[slot]) + 1)
+                self.failures.pop(who, None)  # the longest unheard first
+                self.failures[who] = (count + 1, now + LOCKOUT)
+                while len(self.failures) > REMEMBERED:
+                    del self.failures[next(iter(self.failures))]
                 raise Refused(why="code")
             self.failures.pop(who, None)
+            self.joined_from.pop(who, None)
+            self.joined_from[who] = None
+            while len(self.joined_from) > JOINED_REMEMBERED:
+                del self.joined_from[next(iter(self.joined_from))]
             if not isinstance(name, str) or name not in self.players:
                 raise Refused(why="name")
             if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not RATES[0] <= rate <= RATES[1]:
@@ -225,6 +251,11 @@ class Phones:
                 phone.chunks.append(RELEASED)
                 phone.talking = False
 
+    def _slot(self, who: str) -> int:
+        """The slot ``who``'s wrong codes are counted in (a keyed hash: nobody can aim at another's)."""
+        digest = hashlib.blake2b(who.encode(), key=self.salt, digest_size=8).digest()
+        return int.from_bytes(digest, "little") % TRIED_SLOTS
+
     def _guessed(self) -> None:
         """Someone keeps trying wrong codes: the host says so, once a code (the lock held)."""
         if not self.guessing_said:
@@ -237,6 +268,8 @@ class Phones:
         with self.lock:
             self.code = new_code()
             self.failures.clear()
+            self.tried[:] = 0
+            self.salt = secrets.token_bytes(16)
             self.allowance, self.refilled = float(WRONG_BURST), self.clock()
             self.guessing_said = False
             return self.code
