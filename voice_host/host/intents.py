@@ -94,7 +94,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "softer": ("speak softer", "volume down", "not so loud", "softer please", "speak quieter", "talk quieter"),
     "repeat": ("repeat", "say that again", "say again", "again", "pardon", "what did you say", "repeat that",
                "say it again", "what was that", "come again", "what did you just say", "one more time",
-               "i didn't catch that", "i missed that"),
+               "i didn't catch that", "i missed that", "sorry", "what", "huh", "excuse me", "pardon me",
+               "sorry what", "i beg your pardon"),
     "undo": ("undo", "undo that", "take that back", "scratch that", "take it back", "undo the last one", "undo my word",
              "cancel that", "undo the last word"),
     "help": ("help", "what can i say", "commands", "what are the rules", "what can we say", "what do i say",
@@ -102,6 +103,15 @@ PHRASES: dict[str, tuple[str, ...]] = {
              "what can i ask"),
     "yes": ("yes", "yeah", "yep", "i know it", "i know that word", "correct", "right"),
     "no": ("no", "nope", "never heard of it", "i don't know it", "wrong"),
+    "wait": ("wait", "hold on", "pause", "hang on", "wait a second", "wait a minute", "wait a moment", "one moment",
+             "one second", "just a second", "just a moment", "hold on a second", "hang on a second",
+             "give me a second", "give me a moment", "let me think", "wait wait", "hold on hold on"),
+    "quiet": ("stop", "be quiet", "quiet", "shh", "shush", "hush", "stop talking", "quiet please", "enough"),
+    "thanks": ("okay", "ok", "thanks", "thank you", "thanks a lot", "thank you very much", "never mind", "nevermind",
+               "ready", "i am ready", "go", "let us go", "alright", "all right", "okay then", "ok then",
+               "um", "umm", "uh", "uhm", "er", "erm", "hmm", "hm", "mm", "uh oh", "oops"),
+    "next": ("next", "skip", "done", "i am done", "pass", "i pass", "next player", "skip me", "skip it", "next one",
+             "your turn", "my turn", "next please"),
     "play_what": ("play", "i play", "my word is", "my word", "interrupt", "interrupts with", "interrupt with"),
 }
 """Spoken phrases per command. Extend them; do not change them (scripts depend on them).
@@ -122,6 +132,13 @@ QUESTIONS = ("board", "scores", "turn", "words", "sheet", "sheets", "time", "bag
 """Questions: answered from the game's state, never a word (say "play time" for the word)."""
 HOST = ("repeat", "spell", "brief", "full", "slower", "faster", "louder", "softer", "help", "undo")
 """What the host itself answers: the voice, what it said, the help."""
+TALK = ("wait", "quiet", "thanks", "next")
+"""Table talk, never a play on its own (ruling 94): "wait" is answered "Take your time.",
+"stop" hushes the host, "thanks" and the like need no answer, and "next", "skip", "done"
+or "pass" (where the game has no pass: its own phrases come first) are answered with
+whose turn it is. Said as a play ("play wait", "my word is go") they are words."""
+FILLERS = frozenset(("um", "umm", "uh", "uhm", "uhh", "er", "erm", "hmm", "hm", "mm", "mmm", "ah", "ahh", "eh"))
+"""Sounds that are no word, said before one: "um, jewelers" is jewelers."""
 HOW = re.compile(r"^(?:how (?:did|does|do|much did|many points did|was|were) (\S+?)(?:'s)? (?:score|scored|get)"
                  r"|which tiles (?:made|scored|gave) (\S+)|how was (\S+) scored"
                  r"|how many points (?:was|is|for) (\S+)|what did (\S+) (?:score|get)"
@@ -139,7 +156,7 @@ PUNCTUATED = re.compile(r"^[a-z][a-z'\-]*[a-z]$")
 
 _LOOKUP = {phrase: kind for kind, phrases in PHRASES.items() for phrase in phrases}
 
-CONTRACTIONS = {"what's": "what is", "whats": "what is", "what're": "what are", "who's": "who is", "whos": "who is",
+CONTRACTIONS = {"i'm": "i am", "what's": "what is", "whats": "what is", "what're": "what are", "who's": "who is", "whos": "who is",
                 "how's": "how is", "there's": "there is", "it's": "it is", "that's": "that is", "let's": "let us"}
 """Contractions said either way: "what's on the board" is "what is on the board"."""
 OPENINGS = ("can you please", "could you please", "can you tell me", "could you tell me", "can you", "could you",
@@ -224,10 +241,26 @@ class Intent:
 def normalize(text: str) -> str:
     """Accents folded (café -> cafe: tiles and cards carry none, and the dictionary is
     folded the same way), lower case, punctuation around words dropped, inner
-    apostrophes/hyphens kept."""
+    apostrophes/hyphens kept, and the fillers before what is said ("um, jewelers") left
+    out."""
+    words = normalize_words(text)
+    while len(words) > 1 and words[0] in FILLERS:
+        del words[0]
+    return " ".join(words)
+
+
+def normalize_words(text: str) -> list[str]:
+    """The words of ``text`` as :func:`normalize` reads them, fillers kept."""
     text = fold(text).lower().replace("’", "'")
     text = re.sub(r"[^a-z0-9'\- ]+", " ", text)
-    return " ".join(w.strip("'-") if not PUNCTUATED.match(w) else w for w in text.split()).strip()
+    return [w.strip("'-") if not PUNCTUATED.match(w) else w for w in text.split() if w.strip("'-")]
+
+
+def hesitant(text: str) -> bool:
+    """Whether ``text`` starts with a filler ("um and"): what follows is the word, but said
+    with a hesitation no sure answer has."""
+    first = normalize_words(text)[:1]
+    return bool(first) and first[0] in FILLERS
 
 
 def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
@@ -236,7 +269,7 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
     if said in _LOOKUP:
         return Intent(_LOOKUP[said], text=text)
     asked = _PLAIN.get(plain(said)) if " " in said else None  # a word said alone is never rephrased
-    if asked in QUESTIONS or asked in HOST:  # not yes or no: "no, thanks" may put a word right
+    if asked in QUESTIONS or asked in HOST or asked in TALK:  # not yes or no: "no, thanks" may put a word right
         return Intent(asked, text=text)
     words = said.split()
     if not words:

@@ -110,6 +110,11 @@ class Speaker:
         if self.file is not None:
             self.file.cue(name, self.clock() if t is None else t)
 
+    def hush(self) -> None:
+        """Stop speaking now ("stop", "be quiet"): the sentence being said and those queued."""
+        if self.voice is not None:
+            self.voice.stop()
+
     def adjust(self, rate_step: float = 0, volume_step: float = 0):
         """"slower"/"faster" (rate_step -1/+1), "softer"/"louder" (volume_step -1/+1):
         the new tts.Level (at_limit when a bound stopped it); None when printing only."""

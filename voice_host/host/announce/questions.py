@@ -232,6 +232,9 @@ class HostSentences:
     def confirm_undo(self, owner: str, asker: str, what: str) -> str:
         return f"{owner}, {asker} asks to undo your '{what}'. Say yes or no."
 
+    def take_your_time(self) -> str:
+        return "Take your time."
+
     def kept(self, owner: str, what: str) -> str:
         return f"{owner} says no: '{what}' stays."
 

@@ -204,9 +204,13 @@ class Hearing:
         nothing), a request of the host at the moment the game waits at, and the question
         is asked again; a play or a command of its own settles the question as the host
         would (hearing.confirm.Confirm.moved_on) and is heard at once; what is owed to
-        the player asked, or an answer not its speaker's to give, waits for it."""
+        the player asked, or an answer not its speaker's to give, waits for it; table talk
+        ("wait") is answered and the question stays open."""
         q = self.question
         asked = intents.parse(body, self.session.players).kind
+        if asked in intents.TALK and u.speaker is not None:  # "wait": answered, and the question stays open
+            self._hear(u, at=self.session.t)
+            return
         if asked in intents.QUESTIONS or (asked in intents.HOST and asked != "undo"):
             if u.speaker is None or u.ask:  # "Who said ...?" would take the open question's place
                 self.confirm.waiting.append(u)
@@ -232,8 +236,9 @@ class Hearing:
 
     def _an_input(self, body: str, u: Heard) -> bool:
         """Is ``body`` a command, or a word heard surely enough not to ask "Did you
-        say ...?" (a player's name may come first)? What the opening does not hold for."""
-        if self.settings.unsure(u):
+        say ...?" (a player's name may come first), said without hesitation? What the
+        opening does not hold for."""
+        if self.settings.unsure(u) or intents.hesitant(u.body or u.text):  # "um and": a fragment, not an answer
             return False
         named = self.voices.named_by_sound(body)
         text, match = named.reading if named is not None else self.understand.read(body, u.speaker)

@@ -141,6 +141,8 @@ class Voices(Stage):
         read = self.understand.read
         if read(body, name).text is not None:
             return None
+        if intents.parse(rest, self.players).kind in intents.TALK and " " not in rest:
+            rest = f"play {rest}"  # talk after a name is that player's play ("Ann, wait": wait)
         understood = read(rest, name)
         return None if understood.text is None else Named(name, rest, understood)
 

@@ -35,6 +35,7 @@ class Inputs:
     _act: Callable[..., list[str]]
     _undo: Callable[[str | None, bool], list[str]]
     _host_request: Callable[..., list[str]]
+    _talk: Callable[..., list[str]]
     _refuse: Callable[[str, dict, bool], list[str]]
     _say: Callable[..., list[str]]
     _say_lines: Callable[[list[str], bool], list[str]]
@@ -64,11 +65,11 @@ class Inputs:
             return self._refuse("too_long", {"letters": max(map(len, tokens)), "longest": longest}, quiet)
         intent = intents.parse(record.text, self.players)
         t = self.t
-        if self.asking is not None and self.asking.player == player:
+        if self.asking is not None and self.asking.player == player and intent.kind not in intents.TALK:
             asked, self.asking = self.asking, None  # anything else from the player asked: the question lapses
             if intent.kind in ("yes", "no"):
                 return self._answered(index, asked, intent.kind == "yes", quiet)
-        if (intent.kind in intents.HOST or intent.kind in intents.QUESTIONS) \
+        if (intent.kind in intents.HOST or intent.kind in intents.QUESTIONS or intent.kind == "next") \
                 and self.game.settles_at(windows=False) is not None:
             self.held.append(index)  # answered once the words said just before are settled
             return []
@@ -81,6 +82,8 @@ class Inputs:
                 fixed = self._near_command(intent, player, t)  # "chalenge" is the command, not a word
                 if fixed is not None:
                     return self._utterance_as(index, record, fixed, quiet)
+        if action is None and intent.kind in intents.TALK:  # talk, where the game has no phrase of its own for it
+            return self._talk(index, intent.kind, player, quiet)
         if action is None:
             action = phrases.common.action(intent, player, t, self.players)
         if isinstance(action, E.Refused):

@@ -41,6 +41,7 @@ class Saying:
     addressee: str | None
     _undo: Callable[[str | None, bool], list[str]]
     """host.session.history.History's."""
+    _act: Callable[..., list[str]]
 
     def say(self, line: str) -> None:
         """Say one host sentence that is not about the game state (questions to the table)."""
@@ -73,6 +74,19 @@ class Saying:
             return []
         level = adjust(rate_step=steps[0], volume_step=steps[1]) if adjust is not None else None
         return self._say_lines([self.announcer.voice_adjusted(kind, level)], quiet)
+
+    def _talk(self, index: int, kind: str, player: str, quiet: bool) -> list[str]:
+        """Table talk (host.intents.TALK), never a play: "wait" is given time, "stop"
+        hushes the host, "next" is told whose turn it is, "thanks" needs no answer."""
+        if kind == "wait":
+            return self._say_lines([self.announcer.take_your_time()], quiet)
+        if kind == "next":
+            return self._act(index, A.Query(self.t, "turn", player), quiet)
+        if kind == "quiet" and not quiet:
+            hush = getattr(self.speak, "hush", None)  # a voice that can stop (a plain print cannot)
+            if hush is not None:
+                hush()
+        return []
 
     def _refuse(self, code: str, params: dict, quiet: bool) -> list[str]:
         self.refused = self._addressed(self.announcer.refusal(code, params))
