@@ -44,7 +44,7 @@ def test_after_an_illegal_bell_the_next_dice_are_heard_and_late_reports_answered
         "The challenge succeeds: zzzzq is void, it is not in the dictionary.",
         "Round 1: Ann's bell was illegal, Ann's zzzzq: it is not in the dictionary. Ann minus 5; Ben plus 7; Cat plus 7.",
         "End of round 1. Scores: Ben 7; Cat 7; Ann -5.",
-        "Round 2 of 11: say roll when you're ready.",
+        "Round 2 of 11: Ben, say roll when you're ready.",
         "Round 1 is already scored: the bell was illegal, so no other words count. Say roll for the next round.",
         "The dice say: a 6-letter verb. Go!",
         "The dice are rolled: a 6-letter verb. Say bell when your word is done.",
@@ -60,5 +60,5 @@ def test_a_ringer_reporting_unused_letters_ends_the_round_at_once(words):
     assert said[-3:] == [
         "Round 1: Ben's bell was illegal, Ben left letters unused. Ben minus 5; Cat plus 7; Ann plus 7.",
         "End of round 1. Scores: Ann 7; Cat 7; Ben -5.",
-        "Round 2 of 11: say roll when you're ready.",
+        "Round 2 of 11: Ben, say roll when you're ready.",
     ]

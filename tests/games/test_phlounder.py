@@ -105,7 +105,7 @@ def test_eleven_rounds_every_scoring_rule(play):
     assert (ruin["word"], ruin["unused"], ruin["score"], ruin["counts"]) == ("ruin", 3, 1, True)
     assert [r["legal"] for r in result["round_scores"]] == [True, True, True, False, False, True, True, True, True,
                                                             False, True]
-    assert lines[:3] == ["Phlounder for Ann, Ben and Cat: 11 rounds.", "Round 1 of 11: say roll when you're ready.",
+    assert lines[:3] == ["Phlounder for Ann, Ben and Cat: 11 rounds.", "Round 1 of 11: Ann, say roll when you're ready.",
                          "The dice say: a 5-letter noun. Go!"]
     assert "Bell! Ben, your word? Cat and Ann: your words and unused letters." in lines
     assert "Round 1: Ben rang with table: 2 plus 5 is 7. Cat no word, 2 unused: minus 2. Ann ruin 4, minus 3 unused is 1." in lines
@@ -229,7 +229,9 @@ def test_the_host_rolls_seeded_dice_and_refusals_change_nothing(core):
     assert c(A.PlayWord, "Ann", "table") == [E.Refused("no_bell", {}, "Ann")]
     assert c.state.phase == "roll"
     any_verb = E.Target("*", "V", (4, 7))
-    assert c(A.Roll, "Ben") == [E.DiceRolled(any_verb, None, "Ben")]
+    assert c(A.Roll, "Ben") == [E.Refused("not_your_roll", {"player": "Ben", "roller": "Ann"}, "Ben")]  # ruling 95
+    assert c.state.phase == "roll" and c.state.round.target is None
+    assert c(A.Roll, "Ann") == [E.DiceRolled(any_verb, None, "Ann")]
     again = core(game="phlounder", players="Ann,Ben", start=None, board=None, seed=5)
     assert again(A.Roll, "Ann") == [E.DiceRolled(any_verb, None, "Ann")]  # the same seed, the same roll
     assert c(A.Roll, "Ann") == [E.Refused("dice_rolled", {"target": any_verb}, "Ann")]
@@ -247,7 +249,7 @@ def test_refusals_are_said(table):
     t = table("Ann,Ben", game="phlounder", start=None, board=None, seed=5)
     assert t("Ben: bell\nAnn: table")[-2:] == [
         "Roll the dice first: say roll.", "Nobody has rung the bell yet: words come after the bell."]
-    assert t("Ben: roll")[-1] == "Ben rolls: a verb of 4 to 7 letters. Go!"
+    assert t("Ann: roll")[-1] == "Ann rolls: a verb of 4 to 7 letters. Go!"
     t("Ann: bell\nAnn: ruin")
     assert t("Ann: ruin")[-1] == "Ann, you already reported ruin. Say undo to change it."
     assert t("Ben: roll")[-1] == "First I need the words of Ben."
@@ -287,3 +289,26 @@ def test_words_marks_the_words_a_challenge_voided_and_the_bells_that_were_illega
     t("@dice 5N\nCat: bell\nCat: happy")
     assert t("Ann: words") == [
         "Words played: table by Ben, flurb by Ann (voided), happy by Cat (an illegal bell)."]
+
+
+def test_the_dice_pass_on_every_round_and_whose_turn_names_who_rolls(table):
+    """Ruling 95: the first player named rolls round 1; the dice pass on clockwise every
+    round, with the host's dice or the table's (``@dice``); a roll out of turn changes nothing."""
+    t = table("Ann,Ben,Cat", game="phlounder", start=None, board=None, seed=5)
+    assert t("Cat: whose turn")[-2:] == ["Round 1 of 11: Ann, say roll when you're ready.",
+                                         "Round 1 of 11: waiting for Ann to roll."]
+    before = (t.game.result(), t.state.phase, t.state.rng.getstate())
+    assert t("Ben: roll") == ["It's Ann's roll this round, Ben: the dice pass to the next player every round."]
+    assert (t.game.result(), t.state.phase, t.state.rng.getstate()) == before
+    assert t("Ann: roll") == ["Ann rolls: a verb of 4 to 7 letters. Go!"]
+    said = t("Ann: bell\nAnn: jump\nBen: no word\nCat: no word")
+    assert said[-1] == "Round 2 of 11: Ben, say roll when you're ready."
+    assert t("Ann: roll") == ["It's Ben's roll this round, Ann: the dice pass to the next player every round."]
+    assert t("Ann: whose turn") == ["Round 2 of 11: waiting for Ben to roll."]
+    t("@dice 5N")  # the table's own dice: Ben's roll
+    said = t("Cat: bell\nCat: table\nAnn: no word\nBen: no word")
+    assert said[-1] == "Round 3 of 11: Cat, say roll when you're ready."
+    assert t("Ben: roll")[-1] == "It's Cat's roll this round, Ben: the dice pass to the next player every round."
+    t("Cat: roll\nCat: undo")  # undone: still Cat's roll
+    assert t("Ben: whose turn") == ["Round 3 of 11: waiting for Cat to roll."]
+    assert t.state.round.target is None

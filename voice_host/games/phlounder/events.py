@@ -28,10 +28,12 @@ class Target(Record):
 
 
 class RollAwaited(Event):
-    """A round begins: the host waits for someone to ask for the roll."""
+    """A round begins: the host waits for the roll of the player whose roll it is."""
 
     round: int
     rounds: int
+    roller: str | None = None
+    """Who rolls this round: the dice pass on clockwise every round."""
 
 
 class DiceRolled(Event):
@@ -113,6 +115,8 @@ class PhlounderStatus(Event):
     target: Target | None = None
     ringer: str | None = None
     missing: tuple[str, ...] = ()
+    roller: str | None = None
+    """Waiting for the roll: whose roll it is."""
 
 
 class ReportsStatus(Event):

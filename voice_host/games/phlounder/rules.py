@@ -90,6 +90,8 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
         match action:
             case A.Roll(player=player):
                 self.known(player)
+                if s.phase == Phase.ROLL and player != self.roller():
+                    raise Refusal("not_your_roll", player=player, roller=self.roller())
                 return self._roll(self._rolled(), player)
             case A.SetDice(faces=faces):
                 return self._roll(self._faces(faces), None)
@@ -130,7 +132,14 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
         s = self.state
         s.rounds.append(Round(len(s.rounds) + 1))
         s.phase = Phase.ROLL
-        return [E.RollAwaited(s.round.number, self.settings.rounds)]
+        return [E.RollAwaited(s.round.number, self.settings.rounds, self.roller())]
+
+    def roller(self, number: int | None = None) -> str:
+        """Who rolls round ``number`` (None: the round in play): the first player named
+        rolls the first round, and the dice pass on clockwise every round (ruling 95)."""
+        s = self.state
+        n = s.round.number if number is None else number
+        return s.players[(n - 1) % len(s.players)]
 
     def _target(self, number_face: str, letter: str) -> E.Target:
         return E.Target(number_face, letter, (self.settings.min_length, self.settings.max_length))
@@ -377,7 +386,8 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
             return [E.ScoresReport(self.standings(), r.number, self.settings.rounds)]
         if q.kind == "turn":
             return [E.PhlounderStatus(r.number, self.settings.rounds, s.phase, r.target, r.ringer,
-                                      self._missing() if s.phase == Phase.REPORTS else ())]
+                                      self._missing() if s.phase == Phase.REPORTS else (),
+                                      self.roller() if s.phase == Phase.ROLL else None)]
         if q.kind == "board":
             return [E.DiceShown(r.number, r.target, r.children)]
         if q.kind == "words":  # every word said since the first bell, round by round

@@ -50,6 +50,8 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "dice_rolled": lambda target: f"The dice are rolled: {target_phrase(target)}. Say bell when your word is done.",
     "reports_missing": lambda players: f"First I need the words of {names(players)}.",
     "not_rolled": lambda **_: "Roll the dice first: say roll.",
+    "not_your_roll": lambda player, roller: (
+        f"It's {roller}'s roll this round, {player}: the dice pass to the next player every round."),
     "already_rang": lambda player: f"{player} already rang the bell.",
     "round_scored": lambda round: f"Round {round} is already scored: the bell was illegal, so no other words count. Say roll for the next round.",
     "no_bell": lambda **_: "Nobody has rung the bell yet: words come after the bell.",
@@ -61,7 +63,8 @@ REFUSALS: dict[str, Callable[..., str]] = {
 
 
 SAID: dict[type, Callable[..., str]] = {
-    F.RollAwaited: lambda e: f"Round {e.round} of {e.rounds}: say roll when you're ready.",
+    F.RollAwaited: lambda e: f"Round {e.round} of {e.rounds}: "
+                             + (f"{e.roller}, say roll when you're ready." if e.roller else "say roll when you're ready."),
     F.ReportsAwaited: lambda e: f"Still waiting for {names(e.players)}: your word and unused letters, or no word.",
 }
 """The sentences said in one line; the longer ones are functions below."""
@@ -160,7 +163,7 @@ def _(e: F.PhlounderStatus) -> str:
         return f"{head}: {e.ringer} rang; waiting for {names(e.missing)}."
     if e.phase == "over":
         return "The game is over."
-    return f"{head}: waiting for the roll."
+    return f"{head}: waiting for {e.roller} to roll." if e.roller else f"{head}: waiting for the roll."
 
 
 def labelled(result: dict) -> dict:
