@@ -36,10 +36,10 @@ const players = {};
 for (const p of document.querySelectorAll('.player')) {
   players[p.dataset.name] = {
     total: p.querySelector('.total .number').textContent,
-    shown_name: p.querySelector('.name span').textContent,
+    shown_name: p.querySelector('.name span').textContent.replace(/\u00ad/g, ''),  // soft hyphens: where it may break
     turn: p.classList.contains('has-turn'),
     winner: !!p.querySelector('.winner-badge'),
-    words: [...p.querySelectorAll('.word .text')].map((w) => w.textContent),
+    words: [...p.querySelectorAll('.word .text')].map((w) => w.textContent.replace(/\u00ad/g, '')),
     facts: Object.fromEntries([...p.querySelectorAll('.fact')].map(
       (f) => [f.querySelector('dt').textContent, f.querySelector('dd').textContent])),
   };

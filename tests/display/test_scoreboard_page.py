@@ -44,6 +44,22 @@ def test_a_card_shows_the_latest_words_first_whatever_part_of_the_sheet_they_are
                      "Cat": [("cobbled", ""), ("month", "does not count"), ("jawbone", "interrupt, penalty 2")]}
 
 
+def test_a_phlounder_card_adds_up_to_its_total_the_bells_points_shown(table):
+    """Ben's legal bell: "table · 7 (rang the bell, +2)", not 5; Cat's illegal bell costs her
+    5 and gives the others 7 each, said beside the words that do not count."""
+    t = table("Ann,Ben,Cat", game="phlounder", start=None, board=None)
+    t("@dice 5N\nBen: bell\nBen: table\nCat: no word\nAnn: chair, unused 1\n"
+      "@dice 5N\nCat: bell\nCat: tabled\nAnn: no word\nBen: house")
+    shown = view(t.game)
+    cards = {p["name"]: (p["total"], [(w["word"], w["score"], w["note"]) for w in p["words"]]) for p in shown["players"]}
+    assert cards == {
+        "Ann": (11, [("no word", 0, "no word, does not count, +7 for an illegal bell"), ("chair", 4, "")]),
+        "Ben": (14, [("no word", 0, "no word, does not count, +7 for an illegal bell"),
+                     ("table", 7, "rang the bell, +2")]),
+        "Cat": (-5, [("tabled", -6, "rang the bell, it is the wrong length, does not count, illegal bell, -5"),
+                     ("no word", 0, "no word, does not count")])}
+
+
 def test_a_players_total_of_one_is_one_mark_on_the_page_and_the_phone(table):
     import json
 
@@ -328,5 +344,83 @@ def test_a_long_name_with_markup_stays_inside_its_card(browser, table):
         for width, height in SIZES.values():
             page = at_size(browser, width, height, display.count)
             assert page["outside"] == [], (width, height, page["outside"])
+    finally:
+        display.close()
+
+
+# ---------------------------------------------------------------------- long names, --phones
+LONG_NAMES = {"Ben": "Bartholomew", "Cat": "Evangelina", "Dan": "Maximilianus-Fitzgerald"}
+"""Names longer than a narrow card's line: each must shrink or break at a hyphen, never
+be split between two letters with nothing to show it."""
+
+READ_PRINT = r"""
+const [width, height, version] = arguments;
+const root = document.documentElement;
+if (window.innerWidth !== width || root.dataset.version !== String(version)
+    || root.dataset.fitted !== width + 'x' + height + ':' + version) return null;
+const seen = (n) => n.offsetParent !== null;
+const out = {print: parseFloat(getComputedStyle(root).fontSize), outside: [], split: [], keys: []};
+for (const n of document.querySelectorAll('.name > span:first-child, .word .text, .fact dd, #join-url')) {
+  if (!seen(n)) continue;
+  const r = n.getBoundingClientRect();
+  const box = (n.closest('.player') || n.closest('section')).getBoundingClientRect();
+  if (r.right > box.right + 1 || r.left < box.left - 1) out.outside.push(n.textContent);
+  const text = n.firstChild;
+  if (!text || text.nodeType !== 3) continue;
+  const letters = /[^\s\-\u00ad]+/g;  // a break after a hyphen or a soft hyphen shows a hyphen
+  let m;
+  while ((m = letters.exec(text.data))) {
+    const range = document.createRange();
+    range.setStart(text, m.index);
+    range.setEnd(text, m.index + m[0].length);
+    if (new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size > 1) out.split.push(m[0]);
+  }
+}
+for (const f of document.querySelectorAll('#facts .fact.key dd')) out.keys.push(parseFloat(getComputedStyle(f).fontSize));
+return out;
+"""
+
+
+def renamed(text: str) -> str:
+    for short, long in LONG_NAMES.items():
+        text = text.replace(f"{short}:", f"{long}:").replace(short, long) if short in text else text
+    return text
+
+
+@pytest.mark.parametrize("phones", [False, True], ids=["display", "phones"])
+@pytest.mark.parametrize("game", GAMES)
+def test_long_names_and_words_stay_in_their_boxes_unsplit_and_the_print_at_14_px(browser, words, game, phones):
+    """At a TV's and a laptop's size, mid-game, with the phones' join panel (--phones,
+    players still to join) or without: the print is 14 px at least (it fell to 12.5 px
+    when the join panel pushed the board down), nothing runs out of its card or section,
+    and no name or word is split without a hyphen ("Evangelin/a", "telecommunic/ations").
+    Phlounder's dice, the fact its table plays on, are in larger print than the rest."""
+    from voice_host import web
+    from voice_host.display import Display
+
+    players, sections, lines = plays(game)
+    players = renamed(players)
+    lines = [renamed(line) for line in lines]
+    t = support.Table(words, players, game=game, start=None if game == "prolix-solo" else "Ann", board=None,
+                      sections=sections)
+    waiting = players.split(",")
+    join = {"join": {"url": "https://192.168.100.200:8765/join", "waiting": waiting}} if phones else {}
+    display = Display(web.Server(web.listen("127.0.0.1", 0)), also=lambda: join)
+    display.server.start()
+    t.session.speak = lambda line, heard=t.session.speak: (heard(line), display.said(line))
+    display.follow(t.session)
+    try:
+        browser.get(display.url)
+        t("\n".join(lines[:len(lines) // 2]))
+        for width, height in ((1920, 1080), (1280, 720)):
+            at_size(browser, width, height, display.count)
+            page = support.wait_for(lambda: browser.execute_script(READ_PRINT, width, height, display.count),
+                                    "the page fitted", 90)
+            MEASURED.setdefault(f"{game} (long names{', phones' if phones else ''})", {})[f"{width}x{height}"] = \
+                f"print {page['print']:.1f}px"
+            assert page["print"] >= 14 - 0.01, (game, width, page)
+            assert page["outside"] == [] and page["split"] == [], (game, width, page)
+            if game == "phlounder":
+                assert page["keys"] and page["keys"][0] >= 1.5 * page["print"], page
     finally:
         display.close()

@@ -36,8 +36,9 @@ NOTES = {  # a word's kind on its sheet (games' result JSON), as the page writes
 }
 
 
-def fact(label: str, value) -> dict:
-    return {"label": label, "value": str(value)}
+def fact(label: str, value, key: bool = False) -> dict:
+    """A fact the page shows; ``key``: the one the table plays on (Phlounder's dice), in larger print."""
+    return {"label": label, "value": str(value), **({"key": True} if key else {})}
 
 
 def left(until: float | None, clock: float) -> float | None:
@@ -86,7 +87,7 @@ def player(p: dict, unit: str) -> dict:
         if not w.get("counts", True):
             notes.append("does not count")
         words.append({"word": "no word" if w.get("word") is None else w["word"], "score": w.get("score"),
-                      "note": ", ".join(notes), "counts": bool(w.get("counts", True))})
+                      "note": ", ".join(notes), "counts": bool(w.get("counts", True)), "round": w.get("round")})
     total = p.get("total", 0)
     return {"name": p["name"], "total": total, "unit": unit if total == 1 else unit + "s", "facts": [], "words": words}
 
@@ -176,7 +177,8 @@ def _phlounder(game: Game, out: dict, result: dict) -> None:
         return
     r = s.round
     if r.target is not None:
-        out["facts"].append(fact("Dice", f"{target_phrase(r.target)} ({r.target.number} and {r.target.letter})"))
+        out["facts"].append(fact("Dice", f"{target_phrase(r.target)} ({r.target.number} and {r.target.letter})",
+                                 key=True))
         if r.children is not None and game.children:
             out["facts"].append(fact("Children's dice", target_phrase(r.children)))
     if r.ringer:
@@ -188,6 +190,8 @@ def _phlounder(game: Game, out: dict, result: dict) -> None:
     for team in result.get("teams", ()):
         out["facts"].append(fact(f"Team {team['name']}", plural(team["total"], "point")))
     players = by_name(out)
+    if not game.teams:
+        bell_points(players, result, game.settings)
     for p in result.get("players", ()):
         if "team" in p:
             players[p["name"]]["facts"].append(fact("Team", p["team"]))
@@ -196,6 +200,25 @@ def _phlounder(game: Game, out: dict, result: dict) -> None:
         if said.unused:
             report += f", {said.unused} unused"
         players[p]["facts"].append(fact("Report", report))
+
+
+def bell_points(players: dict, result: dict, settings) -> None:
+    """Each word's line with what the bell added, so a card adds up to its total: the
+    ringer's legal bell "+2" in its score; an illegal bell's penalty and the others' bonus
+    said beside the word that does not count."""
+    rounds = {r["round"]: r for r in result.get("round_scores", ())}
+    for name, p in players.items():
+        for w in p["words"]:
+            r = rounds.get(w.get("round"))
+            if r is None:
+                continue
+            points = r["scores"].get(name, 0)
+            if r["legal"] and r["ringer"] == name and w["score"] is not None:
+                w["note"] = w["note"].replace(NOTES["bell"], f"{NOTES['bell']}, +{points - w['score']}")
+                w["score"] = points
+            elif not r["legal"]:
+                said = f"illegal bell, {points:+d}" if r["ringer"] == name else f"{points:+d} for an illegal bell"
+                w["note"] = ", ".join(x for x in (w["note"], said) if x)
 
 
 # ---------------------------------------------------------------------- Dexikon

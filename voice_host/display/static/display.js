@@ -22,7 +22,7 @@
   function facts(list, into) {
     clear(into);
     for (const f of list) {
-      const row = el("div", "fact");
+      const row = el("div", f.key ? "fact key" : "fact");  // key: the fact the table plays on (Phlounder's dice)
       row.appendChild(el("dt", null, f.label));
       row.appendChild(el("dd", null, f.value));
       into.appendChild(row);
@@ -119,9 +119,10 @@
     for (const s of lines.slice(0, -1).reverse()) earlier.appendChild(el("li", null, s.line));
   }
 
-  function join(phones) {  // with --phones: where to join, until every player has
+  function join(phones) {  // with --phones: where to join, until every player has (beside the game, over the scores)
     const section = $("join-section");
     section.hidden = !phones || !phones.waiting.length;
+    document.querySelector("main").classList.toggle("joining", !section.hidden);
     if (section.hidden) return;
     if (!$("join-qr").getAttribute("src")) $("join-qr").setAttribute("src", "/join-qr.svg");
     $("join-url").textContent = phones.url;
@@ -158,7 +159,8 @@
   // The whole view fits the window, never scrolled: when it would not, the sentences said
   // before go first (oldest first), then each player's words shorten to their latest 3,
   // then the print shrinks a little (to 85%), then the lists shorten to the latest word,
-  // then the print shrinks on (to half, at most).
+  // then the print shrinks on (to half, at most, and never under 14 px).
+  const SMALLEST = 14;
   function overflows() {
     const page = document.documentElement;
     return page.scrollHeight > window.innerHeight || page.scrollWidth > window.innerWidth;
@@ -182,6 +184,30 @@
     document.querySelector(".area-earlier").hidden = most === 0 || !items.length;
   }
 
+  // A name or word too long for its box is never split silently: it shrinks (to 60% of
+  // its size), and only then breaks, at soft hyphens, each break shown with a hyphen.
+  const LONG = ".name > span:first-child, .word .text, .fact dd, #join-url";
+
+  function tooWide(node) {
+    return node.scrollWidth > node.clientWidth + 1;
+  }
+
+  function hyphenate(word) {  // a soft hyphen between every two letters of a long word
+    return word.length < 6 ? word : word.slice(0, 2) + word.slice(2, -2).replace(/(.)/g, "$1\u00ad") + word.slice(-2);
+  }
+
+  function fitText() {
+    for (const node of document.querySelectorAll(LONG)) {
+      if (!node.offsetParent) continue;
+      node.style.fontSize = "";
+      if (node.dataset.whole !== undefined) { node.textContent = node.dataset.whole; delete node.dataset.whole; }
+      for (let s = 0.95; s > 0.59 && tooWide(node); s -= 0.05) node.style.fontSize = s.toFixed(2) + "em";
+      if (!tooWide(node)) continue;
+      node.dataset.whole = node.textContent;
+      node.textContent = node.textContent.split(/(\s+)/).map(hyphenate).join("");
+    }
+  }
+
   function fit() {
     const root = document.documentElement;
     root.style.fontSize = "";
@@ -192,11 +218,18 @@
     keepEarlier(earlier);
     for (let n = earlier - 1; n >= 0 && overflows(); n--) keepEarlier(n);
     for (let n = most - 1; n >= 3 && overflows(); n--) keepWords(n);
+    fitText();
     const base = parseFloat(getComputedStyle(root).fontSize);
+    const least = Math.min(1, SMALLEST / base);  // the print never goes under 14 px (docs/DISPLAY.md)
     let scale = 1;
-    for (; scale > 0.86 && overflows(); scale -= 0.05) root.style.fontSize = (base * (scale - 0.05)) + "px";
+    for (; scale > Math.max(0.86, least) && overflows(); scale -= 0.05) {
+      root.style.fontSize = (base * Math.max(scale - 0.05, least)) + "px";
+    }
     for (let n = Math.min(most, 3) - 1; n >= 1 && overflows(); n--) keepWords(n);
-    for (; scale > 0.5 && overflows(); scale -= 0.05) root.style.fontSize = (base * (scale - 0.05)) + "px";
+    for (; scale > Math.max(0.5, least) && overflows(); scale -= 0.05) {
+      root.style.fontSize = (base * Math.max(scale - 0.05, least)) + "px";
+    }
+    fitText();
     root.dataset.fitted = window.innerWidth + "x" + window.innerHeight + ":" + root.dataset.version;
   }
 
