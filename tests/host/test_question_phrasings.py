@@ -18,16 +18,23 @@ ASKED = {
               "tell me the board", "what's on the board please", "what tiles are on the board",
               "what letters are on the board", "what are the tiles", "the board again"),
     "scores": ("what are the scores", "what's the score", "what is the score", "what is my score", "what's my score",
-               "my score", "who is winning", "who's winning", "who is ahead", "what are the standings",
-               "read the scores", "tell me the scores please", "what's my total"),
-    "turn": ("whose turn is it", "whose turn is it now", "who's turn is it", "who is next", "who's next", "who's up",
-             "whose go is it", "who goes next", "who plays next", "what round are we on", "what round is it now"),
+               "my score", "what are the standings", "read the scores", "tell me the scores please", "what's my total"),
+    "leader": ("who is winning", "who's winning", "who is ahead", "who won", "who's in front"),
+    "turn": ("whose turn is it", "whose turn is it now", "who's turn is it", "who's up",
+             "whose go is it", "what round are we on", "what round is it now"),
+    "next_player": ("who is next", "who's next", "who goes next", "who plays next", "who comes next"),
+    "rounds": ("how many rounds are left", "how many rounds left", "how many more rounds", "rounds left please"),
+    "how": ("what was the last word", "what was that word", "the last word"),
     "time": ("how much time is left", "how much time do we have", "how much time do i have left", "how long do i have",
              "how long do we have left", "how long left", "how many seconds are left", "time remaining",
              "what is the time left", "how much time is left please"),
     "words": ("what words have been played", "which words have been used", "what words have been used",
               "what has been played", "words played", "read the words", "which words are used"),
-    "sheet": ("what's on my sheet", "what is on my sheet", "show my sheet", "read me my sheet", "my score sheet"),
+    "sheet": ("what's on my sheet", "what is on my sheet", "show my sheet", "read me my sheet", "my score sheet",
+              "what words has ben played", "what has ben played", "ben's words", "what did ben say",
+              "what did ben play"),
+    "check": ("is zax a word", "check zebra", "is zebra a real word", "can i play zebra", "is zebra allowed",
+              "look up zebra", "is zebra in the dictionary"),
     "sheets": ("read all the sheets", "show all the sheets", "read every sheet", "everyone's sheet"),
     "bag": ("how many tiles are in the bag", "how many tiles in the bag", "what is in the bag", "how many tiles left",
             "tiles remaining"),
@@ -80,7 +87,7 @@ def test_what_is_on_the_board_is_answered_with_the_board_during_a_game(table):
     for said in ("what is on the board", "what's on the board", "show the board", "read the board",
                  "can you read the board please"):
         assert t(f"Cat: {said}") == board, said
-    assert t("Ben: who is next") == t("Ben: whose turn") == ["Round 1: Ben's turn."]
+    assert t("Ben: whose turn") == ["Round 1: Ben's turn."]
     assert t("Ann: what are the scores") == t("Ann: scores")
     assert t("Ann: how much time do we have") == t("Ann: time left") == ["The timer isn't running."]
     assert t("Cat: which words have been played") == t("Cat: words") == ["Words played: jewelers by Ann."]
@@ -96,10 +103,11 @@ TABLE_ASKS = {
     "help": ("what are the rules", "what can we say", "what do i say", "how do i play", "how do we play",
              "how does this work", "what are the commands", "explain the rules", "what can i ask"),
     "undo": ("take it back", "undo the last one", "undo my word", "cancel that", "undo the last word"),
-    "scores": ("how am i doing", "how many points do i have", "how many points have i got", "who is leading",
-               "who's in the lead", "what are the totals", "what's the score now", "where are we"),
-    "turn": ("is it my turn", "whose turn now", "who's playing", "who is playing now", "am i up", "is it my go",
-             "who goes now"),
+    "scores": ("how am i doing", "how many points do i have", "how many points have i got",
+               "what are the totals", "what's the score now", "where are we"),
+    "leader": ("who is leading", "who's in the lead"),
+    "turn": ("whose turn now", "who's playing", "who is playing now", "who goes now"),
+    "my_turn": ("is it my turn", "am i up", "is it my go", "is it my turn now", "am i next"),
     "time": ("how long is left on the timer", "how much time is on the timer", "is the timer running",
              "how much sand is left", "how much time have i got", "time check"),
     "board": ("what letters do we have", "what are the letters", "which letters are on the board",
@@ -180,3 +188,35 @@ def test_the_tables_questions_heard_aloud_are_answered(table):
     assert said(t, hearing, Heard(16, "how do you spell that", "Ben")) == ["jewelers: J, E, W, E, L, E, R, S."]
     assert said(t, hearing, Heard(18, "what are the rules", "Ben"))[0].startswith("Say your word alone")
     assert t.total("Ann") == 15 and t.state.active == "Ben" and [w for w, _ in t.state.used] == ["jewelers"]
+
+
+def test_the_questions_a_table_asks_are_answered_as_asked(table):
+    t = table()
+    assert t("Ann: who's winning") == ["It's level: everyone has 0 points."]
+    t("Ann: jewelers\n@board W B J S L C D G\nBen: jigsaw\n@board W B J S L C D G")
+    assert t("Cat: who's winning") == ["Ann leads with 15 points; then Ben 14; Cat 0."]
+    assert t("Cat: is it my turn") == ["Yes, Cat, it's your turn."]
+    assert t("Ann: is it my turn") == ["No, Ann: it's Cat's turn."]
+    assert t("Ann: who's next") == ["Cat now, then Ann."]
+    assert t("Ann: how many rounds are left") == ["Round 1 of 6: 5 more rounds after this one."]
+    assert t("Ann: what was the last word") == t("Ann: how did that score")
+    assert t("Ann: what was the last word")[0].startswith("jigsaw, Ben's word in round 1")
+    assert t("Ann: what has Ben played") == t("Ann: sheet Ben") == t("Ann: Ben's words")
+    assert t("Ann: is zebra a word") == ["Yes, zebra is a word, worth 4 points on this board."]
+    assert t("Ann: check jewelerz") == ["No, jewelerz can't be played: it is not in the dictionary."]
+    assert t.total("Ann") == 15 and t.total("Ben") == 14 and t.state.active == "Cat" and len(t.state.used) == 2
+
+
+def test_who_is_winning_in_a_game_of_marks_is_its_marks(table):
+    t = table("Ann,Ben", game="prolix-duel")
+    assert t("Ann: who's winning") == t("Ann: scores") == ["Marks: Ann 0, Ben 0."]
+
+
+def test_solo_help_says_a_word_alone_is_a_try_and_my_word_is_commits(table):
+    solo = table("Ann", game="prolix-solo", start=None)
+    said = solo("Ann: help")[0]
+    assert said.startswith("Say a word alone, or 'play' and the word, to try it: I say what it would score. "
+                           "Say 'my word is' and the word to commit to it; if time runs out first, your last "
+                           "try counts.")
+    assert solo("Ann: jewelers") == ["Scratch: jewelers would score 15."]
+    assert solo.state.round == 1

@@ -78,7 +78,7 @@ def test_help_lists_the_phrases_of_the_game_being_played(table):
         "(or 'sheet' and a name, or 'sheets'), 'how did WORD score', 'bag', 'voided words' or 'interrupts left' at "
         "any time. " + HOST_PHRASES)
     solo = table("Ann", game="prolix-solo", start=None)("Ann: help")[0]
-    assert "Say 'my word is' and the word to commit to it." in solo and "challenge" not in solo
+    assert "Say 'my word is' and the word to commit to it;" in solo and "challenge" not in solo
     duel = table("Ann,Ben", game="prolix-duel", start=None)("Ann: help")[0]
     assert "'sheet'" in duel and "'marks'" in duel and "flip the timer" not in duel
     redux = table("Ann,Ben", game="prolix-redux", start=None)("Ann: help")[0]

@@ -123,6 +123,8 @@ class TurnReport(Event):
     """Table mode: the player who must draw, if any."""
     over: bool = False
     """Nobody's turn because the game is over."""
+    then: str | None = None
+    """Who plays after ``player`` (None: nobody, the game ends, or the game cannot tell)."""
 
 
 class WordsReport(Event):

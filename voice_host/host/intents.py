@@ -27,16 +27,23 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "scores": ("scores", "score", "the scores", "standings", "what's the score", "whats the score", "what is the score", "scores please",
                "total", "totals", "my total", "the totals", "what's my total", "whats my total",
                "what are the scores", "the score", "my score", "what is my score", "what's my score", "what is my total",
-               "who is winning", "who's winning", "who is ahead", "who's ahead", "what are the standings",
-               "read the scores", "show the scores", "read out the scores",
-               "how am i doing", "how many points do i have", "how many points have i got", "who is leading",
-               "who is in the lead", "where are we", "what are the totals"),
+               "what are the standings", "read the scores", "show the scores", "read out the scores",
+               "how am i doing", "how many points do i have", "how many points have i got",
+               "where are we", "what are the totals"),
+    "leader": ("who is winning", "who's winning", "who is ahead", "who's ahead", "who is leading", "who is in the lead",
+               "who leads", "who is in front", "who's in front", "who won", "who has won", "who is the winner"),
     "turn": ("whose turn", "whose turn is it", "turn", "who's turn", "whos turn", "who is up",
              "round", "what round", "which round", "what round is it", "which round is it",
-             "who's turn is it", "who is next", "who's next", "who is up next", "who's up", "whose go", "whose go is it",
-             "who goes next", "who plays next", "what round are we on", "what round are we in",
-             "which round are we on", "which round are we in",
-             "is it my turn", "who is playing", "am i up", "is it my go", "who goes now"),
+             "who's turn is it", "who's up", "whose go", "whose go is it",
+             "what round are we on", "what round are we in",
+             "which round are we on", "which round are we in", "who is playing", "who goes now"),
+    "next_player": ("who is next", "who's next", "who is up next", "who goes next", "who plays next", "who's after",
+                    "who goes after", "who is after", "who comes next"),
+    "my_turn": ("is it my turn", "am i up", "is it my go", "is it me", "my turn", "my turn now", "is it my turn now",
+                "am i next", "do i go now"),
+    "rounds": ("how many rounds are left", "how many rounds left", "rounds left", "how many rounds",
+               "how many rounds to go", "how many more rounds", "how many rounds remain", "rounds remaining",
+               "how many rounds are there", "how many rounds do we have left", "how many rounds are there left"),
     "words": ("words", "used words", "words used", "what words have been used", "the words",
               "what words have been played", "which words have been played", "which words have been used",
               "what words are used", "which words are used", "what has been played", "words played",
@@ -69,7 +76,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
                "challenged words", "what words were voided", "which words have been voided", "what has been voided",
                "which words were challenged off", "what got voided"),
     "how": ("how did that score", "how did it score", "how was that scored", "which tiles", "what tiles",
-            "how did the last word score"),
+            "how did the last word score", "what was the last word", "last word", "the last word",
+            "what was the word", "what was that word", "which word was that", "what word was that",
+            "what was the last word played"),
     "dice": ("dice", "the dice", "what are the dice", "what did we roll", "what's the roll", "whats the roll",
              "what is the roll", "what was the roll", "what is on the dice", "what's on the dice", "what did i roll",
              "read the dice", "what do the dice say", "what did the dice say", "what are we looking for"),
@@ -111,7 +120,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
                "ready", "i am ready", "go", "let us go", "alright", "all right", "okay then", "ok then",
                "um", "umm", "uh", "uhm", "er", "erm", "hmm", "hm", "mm", "uh oh", "oops"),
     "next": ("next", "skip", "done", "i am done", "pass", "i pass", "next player", "skip me", "skip it", "next one",
-             "your turn", "my turn", "next please"),
+             "your turn", "next please"),
     "play_what": ("play", "i play", "my word is", "my word", "interrupt", "interrupts with", "interrupt with"),
 }
 """Spoken phrases per command. Extend them; do not change them (scripts depend on them).
@@ -128,8 +137,11 @@ PLAIN_ANSWERS = ("yes", "yeah", "yep", "no", "nope")
 "correct", "wrong") are plays when nobody asked a yes or no question."""
 
 QUESTIONS = ("board", "scores", "turn", "words", "sheet", "sheets", "time", "bag", "interrupts", "voided", "how", "dice",
-             "reports", "banked", "marks", "penalties")
+             "reports", "banked", "marks", "penalties", "leader", "next_player", "my_turn", "rounds", "check")
 """Questions: answered from the game's state, never a word (say "play time" for the word)."""
+WORDED = ("leader", "next_player", "my_turn", "rounds", "check")
+"""The questions the host words itself from the game's answer to another (who leads, from
+the scores; is it my turn, from whose turn it is) or from the dictionary."""
 HOST = ("repeat", "spell", "brief", "full", "slower", "faster", "louder", "softer", "help", "undo")
 """What the host itself answers: the voice, what it said, the help."""
 TALK = ("wait", "quiet", "thanks", "next")
@@ -147,6 +159,13 @@ HOW = re.compile(r"^(?:how (?:did|does|do|much did|many points did|was|were) (\S
 SCORE_OF = re.compile(r"^(?:what is (.+?)'s (?:score|total)|how many points does (.+?) have|(.+?)'s (?:score|total)"
                       r"|how is (.+?) doing)$")
 """A player's score asked by name ("what's Ann's score"): their sheet."""
+PLAYED_BY = re.compile(r"^(?:what (?:words )?(?:has|did|have) (.+?) (?:played|play|say|said)"
+                       r"|(?:which|what) words (?:has|did) (.+?) (?:play|played|say|said)|(.+?)'s words"
+                       r"|what did (.+?) (?:play|say))$")
+"""A player's words asked by name ("what has Ben played", "Ben's words"): their sheet."""
+CHECK = re.compile(r"^(?:is (\S+) a (?:real |valid |proper )?word|is (\S+) (?:valid|allowed|legal|playable|ok|okay)"
+                   r"|(?:check|look up) (?:the word )?(\S+)|can (?:i|we) play (\S+)|is (\S+) in the dictionary)$")
+"""A word checked in the dictionary ("is zax a word", "check zebra")."""
 SPELL = re.compile(r"^(?:(?:how do (?:you|i|we) )?spell (\S+)|how (?:is|was) (\S+) (?:spelled|spelt))$")
 """Spelling a word named ("how do you spell jewelers"); "spell it" spells the last word said."""
 
@@ -291,6 +310,12 @@ def parse(text: str, players: list[str] | tuple[str, ...]) -> Intent:
     m = SCORE_OF.match(plain(said))
     if m and (who := find_player(next(g for g in m.groups() if g), players)):
         return Intent("sheet", target=who, text=text)
+    m = PLAYED_BY.match(plain(said))
+    if m and (who := find_player(next(g for g in m.groups() if g), players)):
+        return Intent("sheet", target=who, text=text)
+    m = CHECK.match(plain(said))
+    if m and (word := next(g for g in m.groups() if g)) not in ("that", "it", "this"):
+        return Intent("check", word=word, text=text)
     m = SPELL.match(said)
     if m:
         word = next(g for g in m.groups() if g)

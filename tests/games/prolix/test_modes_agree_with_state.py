@@ -89,12 +89,12 @@ def test_classic_after_the_end_is_over(core):
 def test_classic_while_drawing_names_the_turn_that_comes_next(core):
     c = core()
     c(A.PlayWord, "Ann", "jewelers")
-    assert c(A.Query, "turn", "Cat") == [E.TurnReport("Ben", 1, None, None, "Ann")]
+    assert c(A.Query, "turn", "Cat") == [E.TurnReport("Ben", 1, None, None, "Ann", then="Cat")]
     c(A.SetBoard, BOARD)
     c(A.PlayWord, "Cat", "jawbones")  # interrupts Ben: Ben goes again after the draw
-    assert c(A.Query, "turn", "Cat") == [E.TurnReport("Ben", 1, None, None, "Ann")]
+    assert c(A.Query, "turn", "Cat") == [E.TurnReport("Ben", 1, None, None, "Ann", then="Cat")]
     c(A.SetBoard, BOARD)
     c(A.PlayWord, "Ben", "cowbell")
     c(A.SetBoard, BOARD)
     c(A.PlayWord, "Cat", "jumbled")  # round 1's last turn: round 2 is Ann's once Cat has drawn
-    assert c(A.Query, "turn", "Ann") == [E.TurnReport("Ann", 2, None, None, "Cat")]
+    assert c(A.Query, "turn", "Ann") == [E.TurnReport("Ann", 2, None, None, "Cat", then="Ben")]

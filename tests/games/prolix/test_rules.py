@@ -251,9 +251,9 @@ def test_questions_change_nothing(core):
     assert ask("board") == [c.game.board_view()]
     assert ask("scores") == [E.ScoresReport((E.Standing("Ann", 15), E.Standing("Ben", 0), E.Standing("Cat", 0)),
                                             1, 6)]
-    assert ask("turn") == [E.TurnReport("Ben", 1, None, None, None)]
+    assert ask("turn") == [E.TurnReport("Ben", 1, None, None, None, then="Cat")]
     assert ask("words") == [E.WordsReport((("jewelers", "Ann"),))]
     assert ask("sheet", "Ann") == [E.SheetReport("Ann", (("jewelers", 15, True, 1),), (), 0, 15)]
     assert snapshot(c.game) == before
     c(A.FlipTimer, "Cat")
-    assert ask("turn") == [E.TurnReport("Ben", 1, "Cat", 45.0, None)]
+    assert ask("turn") == [E.TurnReport("Ben", 1, "Cat", 45.0, None, then="Cat")]

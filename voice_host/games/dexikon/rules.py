@@ -325,7 +325,9 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
         if q.kind == "turn" and s.phase == Phase.LAST:
             return [E.LastWordsWaiting(tuple(self._owing()), tuple((o.player, o.word) for o in s.open))]
         if q.kind == "turn":
-            return [E.TurnReport(s.active if s.phase == Phase.TURNS else None, s.round, over=self.finished)]
+            turns = s.phase == Phase.TURNS
+            return [E.TurnReport(s.active if turns else None, s.round, over=self.finished,
+                                 then=s.following() if turns else None)]
         if q.kind == "sheet":
             who = self.whose(q)
             sh = s.sheets[who]  # asked for: every banked word with its round too

@@ -231,10 +231,11 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             return [self.board_view(), E.TurnStarted(s.active, s.round, again=True)]
         return self._next_turn()
 
-    def _following(self) -> tuple[int, int] | None:
-        """(position, round) of the next turn; None when the game is over."""
+    def _following(self, after: tuple[int, int] | None = None) -> tuple[int, int] | None:
+        """(position, round) of the next turn (after the turn ``after``, else the active
+        player's); None when the game is over."""
         s = self.state
-        pos, rnd = s.pos, s.round
+        pos, rnd = after or (s.pos, s.round)
         for _ in range(len(s.order) * (self.rounds + 1)):
             pos += 1
             if pos == len(s.order):
@@ -244,6 +245,9 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             if not s.sheets[s.order[pos]].out:
                 return pos, rnd
         return None
+
+    def _player_at(self, turn: tuple[int, int] | None) -> str | None:
+        return self.state.order[turn[0]] if turn is not None else None
 
     def _next_turn(self) -> list[E.Event]:
         s = self.state
@@ -415,9 +419,10 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             left = (s.timer.until - s.clock) if holder else None
             active = s.active if s.phase in (Phase.TURN, Phase.DRAW) else None
             if s.phase == Phase.DRAW and s.then == "next" and (following := self._following()):
-                return [E.TurnReport(s.order[following[0]], following[1], holder, left, s.drawer)]  # after the draw
+                return [E.TurnReport(s.order[following[0]], following[1], holder, left, s.drawer,  # after the draw
+                                     then=self._player_at(self._following(following)))]
             return [E.TurnReport(active, s.round, holder, left, s.drawer if s.phase == Phase.DRAW else None,
-                                 over=self.finished)]
+                                 over=self.finished, then=self._player_at(self._following()) if active else None)]
         if q.kind == "sheet":
             who = self.whose(q)
             total, marked = self.totals(who)

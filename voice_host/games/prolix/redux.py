@@ -269,7 +269,8 @@ class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
             return [E.TurnReport(s.following(), s.round + 1, None, None, s.drawer)]
         if q.kind == "turn":
             left = (s.timer.until - s.clock) if s.timer.running(s.clock) else None
-            return [E.TurnReport(s.active, s.round, s.timer.holder, left)]
+            return [E.TurnReport(s.active, s.round, s.timer.holder, left,
+                                 then=s.following() if s.round < self.rounds else None)]
         return super().mode_query(q)
 
     def result(self) -> dict:

@@ -192,7 +192,9 @@ class RoadGame(Game, name="road", players=(2, 4)):
         if q.kind == "scores":
             return [E.StandingsReport(self._ranking()[0])]
         if q.kind == "turn":
-            return [E.TurnReport(s.active if s.phase == Phase.TURNS else None, s.round, over=self.finished)]
+            turns = s.phase == Phase.TURNS
+            return [E.TurnReport(s.active if turns else None, s.round, over=self.finished,
+                                 then=s.following() if turns else None)]
         if q.kind == "words":
             return [E.WordsReport(tuple((w, t.player) for t in s.turns for w, _ in t.words))]
         raise Refusal("unknown_question", kind=q.kind)

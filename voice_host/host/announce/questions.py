@@ -4,7 +4,7 @@ brief or full, its voice), and the game saved or resumed."""
 
 from __future__ import annotations
 
-from voice_host.host.announce.text import names, plural, points, title
+from voice_host.host.announce.text import names, plural, points, side, title, word_reason
 
 
 class HostSentences:
@@ -201,13 +201,14 @@ class HostSentences:
         ``saved``: the log the game is kept in; ``heard``: the words are heard, and may
         be heard wrong."""
         lines = []
-        if "word" in moves or "final" in moves:
+        if "final" in moves:  # solo: a word said is tried on the board; "my word is" commits
+            lines.append("Say a word alone, or 'play' and the word, to try it: I say what it would score. Say 'my "
+                         "word is' and the word to commit to it; if time runs out first, your last try counts.")
+        elif "word" in moves:
             lines.append("Say your word alone, or 'play' and the word.")
         if heard and "word" in moves:
             lines.append("If I take your word wrong, say 'no' and the word, or spell it; if I give it to someone "
                          "else, say 'that was me'.")
-        if "final" in moves:
-            lines.append("Say 'my word is' and the word to commit to it.")
         if "challenge" in moves:
             lines.append("Anyone may say 'challenge', or 'challenge' and a name.")
         if "flip" in moves:
@@ -231,6 +232,48 @@ class HostSentences:
 
     def confirm_undo(self, owner: str, asker: str, what: str) -> str:
         return f"{owner}, {asker} asks to undo your '{what}'. Say yes or no."
+
+    # ------------------------------------------------------------------ questions the host words itself
+    def leader(self, standings) -> str:
+        """"Who's winning": the leader named, then the rest, best first."""
+        if not standings:
+            return "Nobody has scored yet."
+        best = max(r.total for r in standings)
+        leaders = [r.player for r in standings if r.total == best]
+        if len(leaders) == len(standings):
+            return f"It's level: {'everyone has' if len(leaders) > 1 else names(leaders) + ' has'} {points(best)}."
+        rest = sorted((r for r in standings if r.total != best), key=lambda r: -r.total)
+        lead = f"{names(leaders)} {'leads' if len(leaders) == 1 else 'lead'} with {points(best)}"
+        return f"{lead}; then " + "; ".join(f"{side(r.player)} {r.total}" for r in rest) + "."
+
+    def rounds_left(self, round_: int, rounds: int) -> str:
+        left = rounds - round_
+        if left <= 0:
+            return f"Round {round_} of {rounds}: this is the last round."
+        return f"Round {round_} of {rounds}: {plural(left, 'more round')} after this one."
+
+    def my_turn(self, player: str, turn) -> str:
+        """"Is it my turn": yes or no, and whose it is."""
+        if turn.player is None:
+            return f"No, {player}: " + ("the game is over." if turn.over else "the game hasn't begun.")
+        if turn.player == player:
+            return f"Yes, {player}, it's your turn."
+        return f"No, {player}: it's {turn.player}'s turn."
+
+    def next_player(self, turn) -> str:
+        """"Who's next": whose turn it is now, and who plays after."""
+        if turn.player is None:
+            return "Nobody: the game is over." if turn.over else "Nobody yet: the game hasn't begun."
+        if turn.then is None or turn.then == turn.player:
+            return f"{turn.player} now."
+        return f"{turn.player} now, then {turn.then}."
+
+    def word_checked(self, word: str, reason: str | None, value: int | None) -> str:
+        """"Is zax a word": the dictionary's answer, and what it is worth on the board."""
+        if reason is not None:
+            return f"No, {word} can't be played: {word_reason(reason)}."
+        worth = f", worth {points(value)} on this board" if value is not None else ""
+        return f"Yes, {word} is a word{worth}."
 
     def take_your_time(self) -> str:
         return "Take your time."

@@ -36,6 +36,7 @@ class Inputs:
     _undo: Callable[[str | None, bool], list[str]]
     _host_request: Callable[..., list[str]]
     _talk: Callable[..., list[str]]
+    _worded: Callable[..., list[str]]
     _refuse: Callable[[str, dict, bool], list[str]]
     _say: Callable[..., list[str]]
     _say_lines: Callable[[list[str], bool], list[str]]
@@ -84,6 +85,8 @@ class Inputs:
                     return self._utterance_as(index, record, fixed, quiet)
         if action is None and intent.kind in intents.TALK:  # talk, where the game has no phrase of its own for it
             return self._talk(index, intent.kind, player, quiet)
+        if intent.kind in intents.WORDED:
+            return self._worded(intent, player, quiet)
         if action is None:
             action = phrases.common.action(intent, player, t, self.players)
         if isinstance(action, E.Refused):

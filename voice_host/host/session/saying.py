@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from voice_host.games.base import Game
     from voice_host.host.announce import Announcer
     from voice_host.host.log import EventLog
+    from voice_host.words import Words
 
 VOICE_STEPS = {"slower": (-1, 0), "faster": (1, 0), "softer": (0, -1), "louder": (0, 1)}
 """The voice's own controls, as (rate step, volume step) for speech.voice.TtsVoice.adjust."""
@@ -28,6 +29,7 @@ class Saying:
     ``addressee`` (the player a refusal that says "you" names)."""
 
     game: Game
+    words: Words
     t: float
     speak: Callable[[str], None]
     announcer: Announcer
@@ -87,6 +89,31 @@ class Saying:
             if hush is not None:
                 hush()
         return []
+
+    def _worded(self, intent, player: str, quiet: bool) -> list[str]:
+        """A question the host words itself (host.intents.WORDED): from the dictionary ("is
+        zax a word"), or from the game's answer to another ("who's winning" from the
+        scores, "is it my turn" from whose turn it is); the game's own answer where it
+        has no such report (the final result, a game of its own kind)."""
+        kind = intent.kind
+        if kind == "check":
+            verdict = self.words.check(intent.word)
+            value = self.game.word_value(intent.word.lower()) if verdict.ok else None
+            return self._say_lines([self.announcer.word_checked(intent.word, verdict.reason, value)], quiet)
+        events = self.game.step(A.Query(self.t, "scores" if kind in ("leader", "rounds") else "turn", player))
+        report = next((e for e in events if isinstance(e, (E.ScoresReport, E.StandingsReport, E.TurnReport))), None)
+        if report is None or (kind == "rounds" and not isinstance(report, E.ScoresReport)) \
+                or (kind == "leader" and len(report.standings) < 2):  # alone: the scores say how it goes
+            return self._say(events, quiet=quiet, answer=True)
+        if kind == "leader":
+            line = self.announcer.leader(report.standings)
+        elif kind == "rounds":
+            line = self.announcer.rounds_left(report.round, report.rounds)
+        elif kind == "my_turn":
+            line = self.announcer.my_turn(player, report)
+        else:
+            line = self.announcer.next_player(report)
+        return self._say([e for e in events if e is not report], quiet=quiet, answer=True) + self._say_lines([line], quiet)
 
     def _refuse(self, code: str, params: dict, quiet: bool) -> list[str]:
         self.refused = self._addressed(self.announcer.refusal(code, params))
