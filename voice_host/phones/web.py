@@ -22,15 +22,19 @@ import json
 from importlib import resources
 
 from voice_host.web import embedded
+from voice_host.web import server as web_server
 
 JOIN_WITHIN = 5.0
 """Seconds a new websocket has to send its join message (the page sends it at once)."""
 MAX_WAITING = 4
 """Websockets from one address that have not joined yet, at once; another from it is
 refused, so sockets held open without joining never keep a player with the code out."""
+MAX_UNJOINED = 32
+"""Websockets not joined yet, from all addresses, at once: a new one takes the place of
+the oldest (which is closed), so sockets held open from many addresses hold no place."""
 MAX_HELLO = 1024
 """The longest join message read (characters); a longer one is refused unread."""
-MAX_MESSAGE = 512 * 1024
+MAX_MESSAGE = web_server.MAX_MESSAGE
 """The largest websocket message the server reads (bytes)."""
 
 
@@ -65,6 +69,7 @@ def routes(phones, server, latest) -> list:
              "/phone-worklet.js": (asset("phone-worklet.js"), "text/javascript; charset=utf-8"),
              "/join.css": (asset("join.css"), "text/css; charset=utf-8")}
     waiting: dict[str, int] = {}  # address -> its sockets not joined yet
+    unjoined: dict[object, asyncio.Event] = {}  # every socket not joined yet, oldest first -> set to close it
     qr = []  # the join address as SVG, made on first asking (the address is known by then)
 
     async def join_qr(_request):
@@ -96,8 +101,11 @@ def routes(phones, server, latest) -> list:
 
     async def refuse(ws, sentence: str, retry: float | None = None, pause: float = 0.5) -> None:
         await asyncio.sleep(pause)  # a guesser gets one try every half second a socket
-        await ws.send_text(json.dumps({"refused": sentence, "retry": None if retry is None else round(retry)}))
-        await ws.close(code=1008)
+        try:
+            await ws.send_text(json.dumps({"refused": sentence, "retry": None if retry is None else round(retry)}))
+            await ws.close(code=1008)
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # it has gone meanwhile
 
     async def socket(ws):
         origin = ws.headers.get("origin")
@@ -110,10 +118,15 @@ def routes(phones, server, latest) -> list:
             await refuse(ws, say("waiting"), JOIN_WITHIN, pause=0)
             return
         waiting[address] = waiting.get(address, 0) + 1
+        while len(unjoined) >= MAX_UNJOINED:  # the oldest socket not joined yet makes way
+            unjoined.pop(next(iter(unjoined))).set()
+        unjoined[ws] = evicted = asyncio.Event()
         conn = None
         try:
             try:
-                first = await asyncio.wait_for(ws.receive(), JOIN_WITHIN)
+                first = await first_message(ws, evicted)
+                if first.get("type") == "websocket.disconnect":  # gone (or closed for a message too large)
+                    return
                 text = first.get("text")
                 hello = json.loads(text) if isinstance(text, str) and len(text) <= MAX_HELLO else None
             except (asyncio.TimeoutError, TimeoutError, WebSocketDisconnect, RuntimeError):
@@ -132,6 +145,7 @@ def routes(phones, server, latest) -> list:
                 await refuse(ws, str(why), why.retry)
                 return
         finally:
+            unjoined.pop(ws, None)
             waiting[address] -= 1
             if not waiting[address]:
                 del waiting[address]
@@ -156,6 +170,21 @@ def routes(phones, server, latest) -> list:
         finally:
             pusher.cancel()
             phones.leave(conn)
+
+    async def first_message(ws, evicted: asyncio.Event) -> dict:
+        """The socket's first message, within :data:`JOIN_WITHIN` seconds and while it is
+        not made to make way (TimeoutError then)."""
+        receiving = asyncio.ensure_future(ws.receive())
+        closing = asyncio.ensure_future(evicted.wait())
+        try:
+            await asyncio.wait({receiving, closing}, timeout=JOIN_WITHIN, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closing.cancel()
+            if not receiving.done():
+                receiving.cancel()
+        if not receiving.done() or receiving.cancelled():
+            raise TimeoutError
+        return receiving.result()
 
     def talk(conn, text) -> bool:
         """A push-to-talk message: ``{"talk": false}`` ends the utterance; True when it is one."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 import threading
 import time
@@ -23,14 +24,27 @@ from pathlib import Path
 from typing import Callable
 
 DEFAULT_PORT = 8765
+MAX_MESSAGE = 64 * 1024
+"""The largest websocket message read (bytes); a larger one closes its socket. Two are
+queued at most a socket, so a client sending large messages holds little memory."""
 MAX_CONNECTIONS = 512
-"""Connections (pages, streams, phones, idle ones) uvicorn serves at once; beyond it, 503."""
+"""Connections (handshakes, pages, streams, phones, idle ones) held at once. A new one
+beyond it takes the place of the oldest that is doing nothing (a handshake under way,
+a request not yet whole, a connection idle between requests), so a flood of slow or idle
+connections never keeps a player out; only when none is doing nothing is it closed."""
 PER_ADDRESS = 32
 """Connections one address may hold at once (a browser opens about six); another is
 closed at once. This machine's own 127.0.0.1 and ::1 are not counted."""
 REQUEST_WITHIN = 5.0
 """Seconds a connection has to send a whole request, once open and after each answer;
 an idle or slow one is closed then, and holds no place for long."""
+HANDSHAKE_WITHIN = 5.0
+"""Seconds a connection has to finish its TLS handshake; then it is closed."""
+PER_ADDRESS_HANDSHAKES = 8
+"""TLS handshakes one address may have under way at once; another is closed at once."""
+OPEN_FILES = 4096
+"""Open files the server asks the system for (up to its hard limit): its connections
+never come near the usual desktop limit of 1,024."""
 SECURITY = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
                                "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -130,13 +144,14 @@ class Server:
         for name in QUIET:
             logging.getLogger(name).addHandler(handler)
             logging.getLogger(name).propagate = False
+        more_files()
+        context = tls_context(*self.tls) if self.tls else None
         config = uvicorn.Config(self.app(), log_config=None, log_level="warning", access_log=False,
-                                lifespan="on", limit_concurrency=MAX_CONNECTIONS, timeout_graceful_shutdown=2,
-                                timeout_keep_alive=int(REQUEST_WITHIN), http=protocol(),
+                                lifespan="on", limit_concurrency=MAX_CONNECTIONS + 64, timeout_graceful_shutdown=2,
+                                timeout_keep_alive=int(REQUEST_WITHIN), http=protocol(context),
                                 h11_max_incomplete_event_size=16 * 1024, server_header=False,
-                                headers=list(SECURITY.items()), ws_max_size=512 * 1024, ws_max_queue=32,
-                                ws_ping_interval=10.0, ws_ping_timeout=10.0, ws_per_message_deflate=False,
-                                **({"ssl_certfile": str(self.tls[0]), "ssl_keyfile": str(self.tls[1])} if self.tls else {}))
+                                headers=list(SECURITY.items()), ws_max_size=MAX_MESSAGE, ws_max_queue=2,
+                                ws_ping_interval=10.0, ws_ping_timeout=10.0, ws_per_message_deflate=False)
         self.server = uvicorn.Server(config)
         try:
             self.server.run(sockets=[self.sock])
@@ -266,36 +281,123 @@ class OnceEach(logging.Handler):
         if record.exc_info and record.exc_info[1] is not None:
             text += f" ({type(record.exc_info[1]).__name__})"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a", encoding="utf-8") as log:
+            private_folder(self.path.parent)
+            with open(os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "a", encoding="utf-8") as log:
                 log.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {record.levelname.lower()} {record.name}: {text}\n")
         except OSError:
             pass
 
 
-def protocol():
-    """uvicorn's HTTP/1.1 (h11), closing a connection that sends no whole request within
-    :data:`REQUEST_WITHIN` seconds of opening or of its last answer (idle and slow
-    clients hold no place) and one beyond :data:`PER_ADDRESS` from its address, its own
-    400s with :data:`SECURITY`'s headers."""
+def more_files() -> None:
+    """Ask the system for :data:`OPEN_FILES` open files (up to its hard limit), where it
+    allows fewer: the server's connections never run out of descriptors."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = OPEN_FILES if hard == resource.RLIM_INFINITY else min(OPEN_FILES, hard)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def tls_context(certificate, key):
+    """The server's TLS: its own certificate and key."""
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(str(certificate), str(key))
+    return context
+
+
+def _address(transport) -> str:
+    peer = transport.get_extra_info("peername")
+    return peer[0] if isinstance(peer, tuple) and peer else ""
+
+
+class Gate:
+    """Every connection the server holds, from the moment it is accepted (before its TLS
+    handshake): at most :data:`PER_ADDRESS` from one address (this machine's own
+    127.0.0.1 and ::1 not counted), :data:`PER_ADDRESS_HANDSHAKES` of them in a
+    handshake, and :data:`MAX_CONNECTIONS` in all, a new one taking the place of the
+    oldest doing nothing."""
+
+    OWN = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = MAX_CONNECTIONS if limit is None else limit
+        self.held: dict = {}
+        """Connection -> (its address, its socket's transport), oldest first."""
+
+    def admit(self, conn, transport) -> bool:
+        """Whether ``conn`` (with ``idle()``, ``handshaking()``, ``abort()``) may stay."""
+        address = _address(transport)
+        if len(self.held) >= self.limit or address not in self.OWN:
+            self.held = {c: (a, t) for c, (a, t) in self.held.items() if not t.is_closing()}
+        if address not in self.OWN:
+            mine = [c for c, (a, _) in self.held.items() if a == address]
+            if len(mine) >= PER_ADDRESS or sum(c.handshaking() for c in mine) >= PER_ADDRESS_HANDSHAKES:
+                return False
+        while len(self.held) >= self.limit:
+            oldest = next((c for c in self.held if c.idle()), None)
+            if oldest is None:
+                return False  # every connection is doing something: the new one waits its turn
+            _, t = self.held.pop(oldest)
+            t.abort()
+        self.held[conn] = (address, transport)
+        return True
+
+    def drop(self, conn) -> None:
+        self.held.pop(conn, None)
+
+
+def private_folder(path: Path) -> None:
+    """``path`` and each folder made above it, 0700 (this user's alone) whatever the umask."""
+    missing = []
+    while not path.exists() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(folder, 0o700)
+
+
+def protocol(tls=None):
+    """uvicorn's HTTP/1.1 (h11) behind a :class:`Gate` (and, given an ``ssl.SSLContext``,
+    TLS with a handshake of at most :data:`HANDSHAKE_WITHIN` seconds), closing a
+    connection that sends no whole request within :data:`REQUEST_WITHIN` seconds of
+    opening or of its last answer (idle and slow clients hold no place), its own 400s
+    with :data:`SECURITY`'s headers. Returns the protocol factory uvicorn is given."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    held: dict[str, list] = {}  # address -> its connections' transports (one survives a websocket's upgrade)
+    gate = Gate()
 
     class Protocol(H11Protocol):
+        raw = None
+        """The socket's own transport (under TLS, not the one this protocol writes to)."""
+
         def connection_made(self, transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            address = (self.client or ("",))[0]
-            if address not in ("127.0.0.1", "::1", "::ffff:127.0.0.1"):
-                mine = [t for t in held.get(address, ()) if not t.is_closing()]
-                if len(mine) >= PER_ADDRESS:
-                    transport.close()
+            if tls is None:
+                self.raw = transport
+                if not gate.admit(self, transport):
+                    transport.abort()
                     return
-                held[address] = [*mine, transport]
-                for other in [a for a, ts in held.items() if not any(not t.is_closing() for t in ts)]:
-                    del held[other]
             self._deadline()
+
+        def connection_lost(self, exc) -> None:  # type: ignore[override]
+            if tls is None:
+                gate.drop(self)
+            super().connection_lost(exc)
+
+        def handshaking(self) -> bool:
+            return False
+
+        def idle(self) -> bool:
+            """Waiting for a request: none yet whole, or its last one answered (not a websocket)."""
+            return self.transport.get_protocol() is self and (self.cycle is None or self.cycle.response_complete)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
@@ -305,7 +407,7 @@ def protocol():
             cycle = self.cycle
 
             def check() -> None:
-                if self.cycle is cycle and self.transport.get_protocol() is self and not self.transport.is_closing():
+                if self.cycle is cycle and not self.transport.is_closing() and self.transport.get_protocol() is self:
                     self.transport.close()  # no request since (a websocket's protocol is another's)
             self.loop.call_later(REQUEST_WITHIN, check)
 
@@ -316,7 +418,39 @@ def protocol():
                           h11.Data(data=b"This host did not understand that request."), h11.EndOfMessage()):
                 self.transport.write(self.conn.send(event))
             self.transport.close()
-    return Protocol
+
+    if tls is None:
+        return Protocol
+
+    from asyncio import sslproto
+
+    class Tls(sslproto.SSLProtocol):
+        """TLS over one accepted socket, gated before its handshake begins."""
+
+        max_size = 32 * 1024  # the read buffer each connection holds (asyncio's own is 256 KiB)
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            if not gate.admit(self, transport):
+                transport.abort()
+
+        def connection_lost(self, exc) -> None:
+            gate.drop(self)
+            super().connection_lost(exc)
+
+        def handshaking(self) -> bool:
+            return self._state == sslproto.SSLProtocolState.DO_HANDSHAKE
+
+        def idle(self) -> bool:
+            app = self._app_protocol
+            return self.handshaking() or (isinstance(app, Protocol) and app.idle())
+
+    def factory(*args, **kwargs):
+        import asyncio
+
+        return Tls(asyncio.get_running_loop(), Protocol(*args, **kwargs), tls, None, server_side=True,
+                   ssl_handshake_timeout=HANDSHAKE_WITHIN, ssl_shutdown_timeout=REQUEST_WITHIN)
+    return factory
 
 
 def bind(host: str, port: int) -> socket.socket:
