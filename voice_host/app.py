@@ -145,9 +145,41 @@ def inputs(records: list[Record]) -> int:
                or (isinstance(r, Wait) and not r.pause))
 
 
-def pause(session: Session, log: EventLog | None) -> None:
+RESUMED = {"phones": "--phones", "no_voice": "--no-voice", "engine": "--engine", "model": "--model",
+           "device": "--device", "display_host": "--display-host", "display_port": "--display-port",
+           "result_json": "--result-json"}
+"""The options of a game that ``voice-host resume`` takes again (by dest), in the order written."""
+NOT_RESUMED = {"voices": "the players say who they are again", "channels": "a resumed game is typed, or heard "
+               "through --phones", "speak_to": "it would record over what the game has"}
+"""The options resume cannot bring back (by dest), each with what happens without it."""
+
+
+def resume_options(args) -> tuple[str, list[str]]:
+    """How ``args`` (play's or resume's) are written again after ``voice-host resume LOG``,
+    so the game comes back the way it was played (its phones, its page, its voice), and
+    what the resume leaves out, said with what happens without it."""
+    kept = []
+    for dest, option in RESUMED.items():
+        value = getattr(args, dest, None)
+        if dest == "device" and not getattr(args, "phones", False):
+            value = None  # resume's --device is the table's microphone beside the phones
+        if value is True:
+            kept.append(option)
+        elif value not in (None, False):
+            kept.append(f"{option} {shlex.quote(str(value))}")
+    if getattr(args, "display", False) and not getattr(args, "phones", False):
+        kept.insert(0, "--display")  # --phones implies it
+    left = [f"--{dest.replace('_', '-')} {shlex.quote(str(getattr(args, dest)))} ({why})"
+            for dest, why in NOT_RESUMED.items() if getattr(args, dest, None)]
+    if getattr(args, "live_voice", False) and not getattr(args, "channels", None):  # resume hears only phones
+        left.append("the microphone (a resumed game is typed, or heard through --phones)")
+    return " ".join(kept), left
+
+
+def pause(session: Session, log: EventLog | None, options: tuple[str, list[str]] = ("", [])) -> None:
     """Ctrl-C (or Ctrl-D at a terminal): score what was said just before, keep the clock,
-    say the standings and how to carry on."""
+    say the standings and how to carry on (``options``: resume_options, what the resume
+    command brings back and what it leaves out)."""
     try:
         session.settle(windows=False)  # a window the table could still act in stays open for the resume
         if log is not None:
@@ -159,13 +191,22 @@ def pause(session: Session, log: EventLog | None) -> None:
         return
     if log is None:
         session.say(session.announcer.not_saved())
-    elif log.failed is not None:
-        session.say(session.announcer.saved_until(shlex.quote(str(log.path))))
     else:
-        session.say(session.announcer.saved(shlex.quote(str(log.path))))
+        kept, left = options
+        command = " ".join(x for x in (shlex.quote(str(log.path)), kept) if x)  # the log, then the options
+        say = session.announcer.saved_until if log.failed is not None else session.announcer.saved
+        session.say(say(command))
+        if left:
+            session.say(f"That command leaves out {listed(left)}.")
 
 
-def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], None], result_json: str | None) -> int:
+def listed(items: list[str]) -> str:
+    """"a, b and c"."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+
+
+def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], None], result_json: str | None,
+         options: tuple[str, list[str]] = ("", [])) -> int:
     """Run a game to its end (or Ctrl-C or Ctrl-D, saved), write its result (the sheets so
     far, when stopped), close what it opened."""
     code = 0
@@ -173,9 +214,9 @@ def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], Non
         try:
             body()
         except EndOfInput:
-            pause(session, log)
+            pause(session, log, options)
         except KeyboardInterrupt:
-            pause(session, log)
+            pause(session, log, options)
             code = 130
         if result_json:
             try:
@@ -250,7 +291,8 @@ def play(args, players: list[str], cfg: dict) -> int:
         else:
             run_typed(session)
 
-    return _run(session, speaker, log, body, args.result_json)
+    args.live_voice = script is None and phones is None and not args.audio and not args.typed and sys.stdin.isatty()
+    return _run(session, speaker, log, body, args.result_json, resume_options(args))
 
 
 def resume(args) -> int:
@@ -325,7 +367,7 @@ def resume(args) -> int:
         else:
             run_typed(session, stream, after=last)
 
-    return _run(session, speaker, log, body, args.result_json)
+    return _run(session, speaker, log, body, args.result_json, resume_options(args))
 
 
 class _Peeked:

@@ -169,7 +169,7 @@ def test_ctrl_c_in_typed_play_says_the_resume_command(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
-    assert out.splitlines()[-1] == f"host: Stopped. The game is saved; to carry on, run: voice-host resume {log}"
+    assert out.splitlines()[-1] == f"host: Stopped. The game is saved; to carry on, run: voice-host resume {log} --no-voice"
 
 
 def test_every_section_of_the_settings_is_read_one_way(tmp_path):

@@ -243,7 +243,7 @@ def test_ctrl_d_at_a_terminal_says_the_scores_and_the_resume_command(tmp_path):
     assert "Traceback" not in err
     assert out[-4:] == ["host: Ann scores 15 points for jewelers.", "host: Ann, draw 2 tiles and tell me the letters.",
                         "host: Round 1 of 6. Scores: Ann 15; Ben 0; Cat 0.",
-                        f"host: Stopped. The game is saved; to carry on, run: voice-host resume {log}"]
+                        f"host: Stopped. The game is saved; to carry on, run: voice-host resume {log} --no-voice"]
     resumed = voice_host("resume", str(log), "--no-voice", stdin="@draw M N\nBen: whose turn\n")
     assert resumed.returncode == 0, resumed.stderr
     assert "host: Round 1: Ben's turn." in resumed.stdout
@@ -265,7 +265,7 @@ def road_without_a_log(tmp_path, line: str, logged: str):
 def test_ctrl_d_without_a_log_names_the_saved_game(tmp_path):
     out, saved = road_without_a_log(tmp_path, "Ann: play fire for 7", "fire")
     assert out[-2:] == ["host: Scores: Ann 7; Ben 0.",
-                        f"host: Stopped. The game is saved; to carry on, run: voice-host resume {saved}"]
+                        f"host: Stopped. The game is saved; to carry on, run: voice-host resume {saved} --no-voice"]
 
 
 def test_a_game_over_at_a_terminal_ends_at_ctrl_d_without_a_resume_command(tmp_path):
