@@ -97,5 +97,3 @@ class ClassicState(ProlixState):
     vote: Ballot | None = None
     then: str = "next"
     """After the draw, the ``next`` player or the active player ``again``."""
-    ends_at: float | None = None
-    """Phase.ENDING: when the last word's challenge window closes and the game is over."""

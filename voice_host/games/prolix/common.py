@@ -45,7 +45,8 @@ class Phase(StrEnum):
     DRAW = "draw"
     """Table mode: waiting for the tiles drawn."""
     ENDING = "ending"
-    """Classic: the game's last word is scored and open to a challenge until the window closes."""
+    """The game's last word is scored and open to a challenge until the window closes
+    (Classic, Duel, Redux)."""
     OVER = "over"
 
 
@@ -104,6 +105,8 @@ class ProlixState(TurnOrder):
     """(word, player, round) of each word voided by a challenge, in order."""
     drawer: str | None = None
     """Table mode: who must draw now."""
+    ends_at: float | None = None
+    """Phase.ENDING: when the last word's challenge window closes and the game is over."""
 
 
 class ProlixGame(Game):
@@ -179,6 +182,8 @@ class ProlixGame(Game):
             raise Refusal("game_over")
         if self.state.phase == Phase.DRAW:
             raise Refusal("wait_for_draw", drawer=self.state.drawer)
+        if self.state.phase == Phase.ENDING:  # the last word is scored: only a challenge now
+            raise Refusal("last_word_open", words=self.open_words())
 
     def _check_word(self, word: str, also_used: Sequence[tuple[str, str]] = ()) -> None:
         """Refuse a barred word, a cheapie, and (with auto_reject) a word not in the dictionary.
@@ -206,6 +211,43 @@ class ProlixGame(Game):
         value, flips = self.score(a.word)
         words[a.player], tiles[a.player] = (a.word, value), flips
         return E.WordTaken(a.player, a.word)
+
+    # ------------------------------------------------------------------ the last word's window
+    def open_words(self) -> tuple[tuple[str, str], ...]:
+        """(player, word) of the last play's words still open to a challenge, once the
+        game's last play is scored (Duel and Redux say; Classic keeps its own)."""
+        return ()
+
+    def settles_at(self, windows: bool = True) -> float | None:
+        s = self.state
+        return s.ends_at if windows and s.phase == Phase.ENDING else None
+
+    def _last_challenge(self) -> list[E.Event]:
+        """The game's last play is scored: its words stay open to a challenge for
+        ``last_challenge_window`` seconds (rulings 65, 97), or the game is over now when
+        nothing can be challenged."""
+        s, window = self.state, self.settings.last_challenge_window
+        words = self.open_words()
+        if not words or window <= 0:
+            return self._game_over()
+        s.phase, s.ends_at = Phase.ENDING, s.clock + window
+        return [E.LastChallenge(words, math.ceil(window))]
+
+    def last_challenge(self) -> E.LastChallenge:
+        """The words still open to a challenge and the seconds left to challenge them."""
+        s = self.state
+        return E.LastChallenge(self.open_words(), math.ceil(s.ends_at - s.clock - 1e-9))
+
+    def _window_closes(self, t: float) -> list[E.Event]:
+        """The clock reaches ``t``: the last word's window, if open and due, closes."""
+        s = self.state
+        if s.phase == Phase.ENDING and s.ends_at is not None and t >= s.ends_at:
+            s.clock = max(s.clock, s.ends_at)
+            return self._game_over()
+        return []
+
+    def _game_over(self) -> list[E.Event]:
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ setup
     def _setup_events(self) -> list[E.Event]:
@@ -330,9 +372,11 @@ class ProlixGame(Game):
         """(word, player, round) of the words challenges voided (who and when if known)."""
         return list(self.state.voids)
 
-    def time_left(self) -> E.TimeReport:
+    def time_left(self) -> E.TimeReport | E.LastChallenge:
         """The sand left: in front of a player, or running out in the middle."""
         s = self.state
+        if s.phase == Phase.ENDING and s.ends_at is not None:  # the seconds left to challenge
+            return self.last_challenge()
         timer = getattr(s, "timer", None)
         if timer is None or not timer.running(s.clock):
             return E.TimeReport(None)

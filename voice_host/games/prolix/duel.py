@@ -3,8 +3,11 @@
 The first player to say a word flips the timer and may not change it; the other has
 the timer's time to answer. Both words are scored, the leader's handicap (leader's
 marks minus the other's) comes off the leader's word, the higher word takes the mark
-and a tie goes to whoever flipped the timer. A challenge of the last round's word
-gives that round's mark to whoever wins the challenge. First to five marks wins.
+and a tie goes to whoever flipped the timer. A challenge gives the round's mark to
+whoever wins it: of the flipper's word while the timer runs (the round ends at once), or
+of the last round's words until the next round's first word. First to five marks wins,
+once the words of the round that gave the fifth mark have had their challenge window
+(docs/RULINGS.md 96, 97).
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ class ProlixDuel(ProlixGame, name="prolix-duel", players=(2, 2)):
         if s.phase == Phase.TURN and s.timer.until is not None and t >= s.timer.until:
             s.clock = s.timer.until
             events += [E.TimerExpired(s.timer.holder, interrupts=False)] + self._score_round()
+        events += self._window_closes(t)
         s.clock = max(s.clock, t)
         return events
 
@@ -129,11 +133,24 @@ class ProlixDuel(ProlixGame, name="prolix-duel", players=(2, 2)):
         marks = self.marks()
         top = max(marks.values())
         if top >= self.settings.duel_marks:
-            s.phase = Phase.OVER
-            winner = max(marks, key=marks.get)
-            return [E.GameOver(tuple(E.Standing(p, n) for p, n in sorted(marks.items(), key=lambda x: -x[1])),
-                               (winner,))]
+            return self._last_challenge()  # the round's words may still be challenged (ruling 97)
         return self._move_and_draw(s.players[0])
+
+    def _game_over(self) -> list[E.Event]:
+        s = self.state
+        s.phase, s.ends_at = Phase.OVER, None
+        marks = self.marks()
+        winner = max(marks, key=marks.get)
+        return [E.GameOver(tuple(E.Standing(p, n) for p, n in sorted(marks.items(), key=lambda x: -x[1])),
+                           (winner,))]
+
+    def open_words(self) -> tuple[tuple[str, str], ...]:
+        """The final round's words, unless a challenge has settled its mark already."""
+        s = self.state
+        last = s.rounds[-1] if s.rounds else None
+        if last is None or last.winner is None or last.challenged:
+            return ()
+        return tuple((p, w) for p, (w, _) in last.words.items())
 
     def _after_draw(self) -> list[E.Event]:
         self.state.drawer = None
@@ -142,13 +159,20 @@ class ProlixDuel(ProlixGame, name="prolix-duel", players=(2, 2)):
     def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
         s = self.state
         self.known(challenger)
+        if s.phase == Phase.OVER:  # the last round's window has closed: the end is the end (ruling 97)
+            raise Refusal("game_over")
         other = self._other(challenger)
         if target is not None and target != other:
             raise Refusal("own_word" if target == challenger else "unknown_player", player=target,
                           players=tuple(s.players))
+        current = s.rounds[-1] if s.rounds else None
+        if s.phase == Phase.TURN and current is not None and current.words:
+            if other not in current.words:  # the challenger's own word is the only one said
+                raise Refusal("nothing_to_challenge", target=target)
+            return self._challenge_now(challenger, other, current)
         scored = [r for r in s.rounds if r.winner is not None]
         last = scored[-1] if scored else None
-        if last is None or other not in last.words or (s.phase == Phase.TURN and s.rounds[-1].words):
+        if last is None or other not in last.words:
             raise Refusal("nothing_to_challenge", target=target)
         if last.challenged:
             raise Refusal("already_challenged", word=last.words[other][0], player=other)
@@ -161,20 +185,38 @@ class ProlixDuel(ProlixGame, name="prolix-duel", players=(2, 2)):
         if not verdict.ok:
             s.barred.append(word)
             s.voids.append((word, other, last.number))
-        was_over = s.phase == Phase.OVER
+        was_ending = s.phase == Phase.ENDING
         last.winner = winner
         events.append(self._marks_event(winner, "challenge"))
         if max(self.marks().values()) >= self.settings.duel_marks:
-            s.phase = Phase.TURN
-            return events + self._next_or_over()
-        if was_over:  # the mark that ended the game went the other way: play on
-            s.phase = Phase.TURN
+            return events + self._game_over()  # the round's mark is settled: nothing is left to challenge
+        if was_ending:  # the mark that ended the game went the other way: play on
+            s.phase, s.ends_at = Phase.TURN, None
             return events + self._move_and_draw(s.players[0])
         current = s.rounds[-1]
         if current.winner is None and current.handicap != self._handicap():
             current.handicap = self._handicap()
             events.append(E.DuelRoundStarted(current.number, current.handicap))
         return events
+
+    def _challenge_now(self, challenger: str, flipper: str, r: DuelRound) -> list[E.Event]:
+        """A challenge of the flipper's word while the timer runs (ruling 96): whoever wins
+        it takes the round's mark at once, and the round ends with the challenger's word
+        unsaid."""
+        s = self.state
+        word = r.words[flipper][0]
+        r.challenged = True
+        verdict = self.words.check(word)
+        events: list[E.Event] = [E.ChallengeRaised(challenger, flipper, word),
+                                 E.ChallengeResolved(challenger, flipper, word, verdict.ok, reason=verdict.reason)]
+        if verdict.ok:
+            s.used.append((word, flipper))
+        else:
+            s.barred.append(word)
+            s.voids.append((word, flipper, r.number))
+        r.winner = flipper if verdict.ok else challenger
+        s.timer = Timer()
+        return events + [self._marks_event(r.winner, "challenge")] + self._next_or_over()
 
     def _handicap(self) -> tuple[str, int] | None:
         """(leader, marks ahead) from the rounds already won; None when level."""
@@ -211,6 +253,8 @@ class ProlixDuel(ProlixGame, name="prolix-duel", players=(2, 2)):
             return [E.MarkAwarded(max(marks, key=marks.get), tuple(marks.items()), "report")]
         if q.kind == "turn" and self.finished:
             return [E.TurnReport(None, s.round, over=True)]
+        if q.kind == "turn" and s.phase == Phase.ENDING:
+            return [self.last_challenge()]
         if q.kind == "turn" and s.phase == Phase.DRAW:  # the round is scored: the next waits for the tiles
             return [E.AwaitDraw(s.drawer or s.players[0], empty_spaces(s.board))]
         if q.kind == "turn":

@@ -44,8 +44,8 @@ class AwaitDraw(Event):
 
 
 class LastChallenge(Event):
-    """Classic: the game's last play is scored; its words may be challenged before the
-    final scores, for ``seconds`` more."""
+    """The game's last play is scored (Classic, Duel, Redux); its words may be challenged
+    before the final scores, for ``seconds`` more."""
 
     words: tuple[tuple[str, str], ...]
     """(player, word) of each word that may still be challenged."""

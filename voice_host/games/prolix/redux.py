@@ -8,7 +8,8 @@ scores the same or less gets -1; an active player without a word gets -1 (and ev
 interjector +2). A word a challenge shows invalid scores 0 and costs its player 2 (an
 active player's invalid word then counts as no word for the interjectors); a failed
 challenge costs the challenger 2. The active player passes clockwise every turn. The
-final score is the six best words plus bonuses minus penalties.
+final score is the six best words plus bonuses minus penalties, once the last turn's
+words have had their challenge window (docs/RULINGS.md 97).
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
         if s.phase == Phase.TURN and s.timer.until is not None and t >= s.timer.until:
             s.clock = s.timer.until
             events += [E.TimerExpired(s.active, interrupts=False)] + self._end_turn()
+        events += self._window_closes(t)
         s.clock = max(s.clock, t)
         return events
 
@@ -171,7 +173,7 @@ class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
             s.used.append((word, player))
         events: list[E.Event] = [self._scored(turn)]
         if turn.number >= self.rounds:
-            return events + self._game_over()
+            return events + self._last_challenge()  # the last turn's words may still be challenged
         return events + self._move_and_draw(turn.active)
 
     def _scored(self, turn: ReduxTurn) -> E.ReduxScored:
@@ -193,12 +195,21 @@ class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
         return [self.board_view(), E.TurnStarted(s.active, s.round)]
 
     def _game_over(self) -> list[E.Event]:
-        self.state.phase = Phase.OVER
+        self.state.phase, self.state.ends_at = Phase.OVER, None
         return [E.GameOver(*self._ranking())]
+
+    def open_words(self) -> tuple[tuple[str, str], ...]:
+        """The last turn's words that no challenge has tried yet."""
+        turns = self.state.turns
+        if not turns or not turns[-1].done:
+            return ()
+        return tuple((p, w) for p, (w, _) in turns[-1].words.items() if p not in turns[-1].challenged)
 
     def _challenge(self, challenger: str, target: str | None) -> list[E.Event]:
         s = self.state
         self.known(challenger)
+        if s.phase == Phase.OVER:  # the last turn's window has closed: the end is the end (ruling 97)
+            raise Refusal("game_over")
         if target == challenger:
             raise Refusal("own_word")
         candidates = []
@@ -231,7 +242,7 @@ class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
             s.voids.append((word, player, turn.number))
         if turn.done:
             events.append(self._scored(turn))
-            if s.phase == Phase.OVER:
+            if s.phase == Phase.ENDING and not self.open_words():  # nothing left to challenge: the end
                 events += self._game_over()
         return events
 
@@ -265,6 +276,8 @@ class ProlixRedux(ProlixGame, name="prolix-redux", players=(2, 6)):
             return [E.ScoresReport(self._ranking()[0], s.round, self.rounds)]
         if q.kind == "turn" and self.finished:
             return [E.TurnReport(None, s.round, over=True)]
+        if q.kind == "turn" and s.phase == Phase.ENDING:
+            return [self.last_challenge()]
         if q.kind == "turn" and s.phase == Phase.DRAW:  # the turn is scored: the next one waits for the tiles
             return [E.TurnReport(s.following(), s.round + 1, None, None, s.drawer)]
         if q.kind == "turn":
