@@ -21,7 +21,7 @@ from voice_host import config
 from voice_host.assembly import run_by_voice, scoreboard
 from voice_host.display import announcement
 from voice_host.errors import UserError
-from voice_host.host import checks, output
+from voice_host.host import checks, intents, output, phrases
 from voice_host.host.log import EventLog, keep_damaged
 from voice_host.host.records import Directive, Record, Said, Unreadable, Wait
 from voice_host.host.script import parse_line, parse_script
@@ -337,7 +337,7 @@ def resume(args) -> int:
         speaker.attach(session)  # the file starts at the resume point
         if kept is not None:
             session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
-            if changed := session.meanings_after(damaged[0].before):
+            if changed := blamed(session, damaged[0].before):
                 session.say(session.announcer.meanings_after_damage(changed))
         session.say(session.announcer.resuming(header.game, inputs(records)))
         last, stream, rest = session.t, sys.stdin, None
@@ -368,6 +368,27 @@ def resume(args) -> int:
             run_typed(session, stream, after=last)
 
     return _run(session, speaker, log, body, args.result_json, resume_options(args))
+
+
+ASKED = (set(intents.QUESTIONS) - {"check"}) | {"repeat", "help", "spell", "brief", "full", "undo"}
+"""What a player asks of the host (a question, a command to the host itself): answered or
+refused the same whatever a lost line held, as it changes no game (Dexikon's "check" is a move)."""
+
+
+def blamed(session: Session, first: int) -> list[tuple[str, str]]:
+    """Session.meanings_after(first), less the refusals a line lost before them cannot have
+    caused: a question or a command to the host, and what no game's phrase reads (a mumble),
+    were refused in the original game too."""
+    anyway = set()
+    for record in session.records[first:]:
+        if isinstance(record, Said):
+            meant = intents.parse(record.text, session.players).kind
+            player = intents.find_player(record.speaker, session.players) or record.speaker
+            unread = meant == "unclear" and phrases.parse(session.header.game, record.text, player, record.t or 0.0) \
+                is None
+            if meant in ASKED or unread:
+                anyway.add(f"{record.speaker}'s '{record.text}'")
+    return [(what, how) for what, how in session.meanings_after(first) if not (how == "refused" and what in anyway)]
 
 
 class _Peeked:

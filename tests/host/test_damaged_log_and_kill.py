@@ -254,3 +254,16 @@ def test_a_damaged_question_changes_the_meaning_of_nothing_and_says_nothing_more
     log.write_bytes(b"".join(lines[:5]) + lines[5][:25] + b"\n" + b"".join(lines[6:]))
     _, said = resumed(tmp_path, log)
     assert said[1] == "Resuming Prolix Classic after 10 logged inputs."
+
+
+def test_a_damaged_line_is_not_blamed_for_what_was_refused_anyway(tmp_path):
+    """Cat's question this game cannot answer and Cat's mumble were refused in the original
+    game too: only what the lost line can have changed is said (issue 63: "After the
+    skipped line, Cat's 'how many rounds are left' was refused")."""
+    script = "@start Ann\n@board W B J S L C D G\nAnn: jewelers\n@draw M N\nCat: dice\nCat: blah blah\nBen: cowbells\n"
+    _, lines = played(tmp_path, script)
+    assert json.loads(lines[4])["text"] == "jewelers"
+    log = tmp_path / "game.log"
+    log.write_bytes(b"".join(lines[:4]) + lines[4][:20] + b"\n" + b"".join(lines[5:]))
+    _, said = resumed(tmp_path, log)
+    assert said[1] == "After the skipped line, '@draw M N' was refused; Ben's 'cowbells' counts as an interrupt."

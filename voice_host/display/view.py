@@ -19,7 +19,8 @@ the page (static/display.js) draws any of them without knowing which game it is:
 
 A player's words are the latest played first (a sheet's own order is by kind: Prolix
 Classic's words, then its interrupts, then its lost ties; its entries' ``at`` put them
-back in the order they were said), so a card that has room for three shows the last three.
+back in the order they were said: the game's ``said_at``), so a card that has room for
+three shows the last three.
 
 The English (labels, notes) is the host's, here: the games only hold data.
 """
@@ -49,6 +50,9 @@ def left(until: float | None, clock: float) -> float | None:
 def view(game: Game) -> dict:
     """What the page shows for ``game`` now (see the module's docstring)."""
     result = labelled(game.result())
+    if (said_at := getattr(game, "said_at", None)) is not None:  # a sheet kept in parts: when each was said
+        for p in result.get("players", ()):
+            p["words"] = [dict(w, at=at) for w, at in zip(p.get("words", ()), said_at(p["name"]))]
     out = {"game": game.name, "title": title(game.name), "finished": game.finished,
            "status": "", "turn": None, "timer": None, "board": None, "facts": [],
            "players": [player(p, game.score_unit) for p in result.get("players", ())],

@@ -436,17 +436,23 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
                                              for p, sh in s.sheets.items()))]
         return super().mode_query(q)
 
+    def said_at(self, player: str) -> list[float]:
+        """When each of ``player``'s result words was said (game-clock seconds), in the
+        result's order (words, interrupts, lost ties): the order they were played in."""
+        sheet = self.state.sheets[player]
+        return [e.at for e in (*sheet.regular, *sheet.interrupts, *sheet.lost_ties)]
+
     def result(self) -> dict:
         s, over, players = self.state, self.finished, []
         for p in s.players:
             total, marked = self.totals(p)
             sheet = s.sheets[p]
             words = [{"word": e.word, "score": e.score, "value": e.value, "kind": "regular" if e.word else "zero",
-                      "round": e.round, "at": e.at, "counts": counts} for e, counts in marked]
+                      "round": e.round, "counts": counts} for e, counts in marked]
             words += [{"word": e.word, "score": e.score, "value": e.value, "penalty": e.penalty, "kind": "interrupt",
-                       "round": e.round, "at": e.at, "counts": True} for e in sheet.interrupts]
+                       "round": e.round, "counts": True} for e in sheet.interrupts]
             words += [{"word": e.word, "score": 0, "value": e.value, "kind": "tiebreak", "round": e.round,
-                       "at": e.at, "counts": False} for e in sheet.lost_ties]
+                       "counts": False} for e in sheet.lost_ties]
             players.append({"name": p, "total": total, "words": words, "interrupts": len(sheet.interrupts),
                             "failed_challenges": sheet.failed_challenges, "out": sheet.out})
         winners = list(self._winners()[1]) if over else []
