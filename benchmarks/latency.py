@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/latency.py --conditions idle --verbose   # what the host says, as it says it
     .venv/bin/python benchmarks/latency.py --words 8 --enrolled --paths microphone,phones   # one microphone, then phones
     .venv/bin/python benchmarks/latency.py --quick --set listening.guess_after=0.1   # another setting
+    .venv/bin/python benchmarks/latency.py --quick --conditions idle --echo 0,6   # the laptop's speaker heard back
 
 Held-out speech (the voices no tuning set uses: piper's neural joe,
 festival's HTS slt and flite's slt; no word of the tuning game of benchmarks/table.py)
@@ -81,6 +82,7 @@ import time
 import numpy as np
 
 from toolkit import report, rooms
+from toolkit import echo_path
 from toolkit.fake_audio import GAP, FakeMic, FakeSoundCard
 from toolkit.latency_measures import PARTS  # noqa: F401  (the tests')
 from toolkit.latency_measures import Run, figures, measure, report_run, summary, verbose_lines
@@ -102,9 +104,11 @@ def tuning_words() -> set[str]:
 # ---------------------------------------------------------------------- one run
 def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict | None = None,
         engine: str | None = None, speed: float = 1.0, gap: float = GAP, enrolled: bool = False,
-        echo: bool = False, background: np.ndarray | None = None, phones: bool = False) -> Run:
+        echo: bool = False, background: np.ndarray | None = None, phones: bool = False,
+        room_echo=None) -> Run:
     """Play `lines` (voiced) into the live loop, with `hogs` busy processes beside it
     (and the room's `background` sound under everything).
+    `room_echo`: the host's own voice heard back by the microphone (echo_path.EchoPath).
     `phones`: each player's lines reach the host through their own phone (PhoneLink):
     a websocket of 48 kHz PCM to the players' page, one channel each.
     `enrolled`: the players' voice prints are taken from their introductions before the
@@ -123,7 +127,7 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     settings = HearingSettings.from_config(cfg)
     engine = engine or settings.engine
     synthesizer = TimedSynth(tts.make_synthesizer(tts.VoiceSettings.from_config(cfg)), log)
-    card = FakeSoundCard(log, speed)
+    card = FakeSoundCard(log, speed, echo=room_echo)
     voice = TtsVoice(synthesizer=synthesizer, play=True, output=card)
     speaker = BenchSpeaker(cfg, voice, log, echo)
     session = Session(new_header(GAME, list(PLAYERS), SEED, cfg), words, speaker)
@@ -133,7 +137,7 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     if enrolled:
         for p, v in PLAYERS.items():
             prints.enroll(p, synth(INTRO.format(name=p), v))
-    mic = FakeMic(lines, log, lambda: voice.speaking or card.busy(), gap, background=background)
+    mic = FakeMic(lines, log, lambda: voice.speaking or card.busy(), gap, background=background, echo=room_echo)
     link = PhoneLink(mic) if phones else None
     hogging = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
     t0 = perf()
@@ -190,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--paths", default="microphone",
                     help="how the players reach the host, comma-separated: microphone (one, the laptop's), "
                          "phones (each player's own, over the network: --phones); default microphone")
+    echo_path.add_options(ap)
     args = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # each table as it is done, into a file too
     out = report.Report("latency", args.json)
@@ -205,23 +210,27 @@ def main(argv: list[str] | None = None) -> int:
     paths = [p.strip() for p in args.paths.split(",") if p.strip()]
     if not paths or set(paths) - {"microphone", "phones"}:
         ap.error(f"--paths takes microphone and phones, not {args.paths!r}")
+    echoes = echo_path.conditions(args)
     for path in paths:
         results = {}
-        for c in conditions:
+        for c, echo in ((c, e) for c in conditions for e in echoes):
             said, background = (lines, None) if c in ("idle", "loaded") else in_room(lines, c, room)
             if path == "phones":  # each phone says who is speaking: nobody introduces themselves
                 said = [line for line in said if line.kind != "intro"]
-            name = c if path == "microphone" else f"{c} (phones)"
+            name = (c if path == "microphone" else f"{c} (phones)") + \
+                ("" if echo is None else f" echo {echo_path.label(echo)}")
+            players = np.concatenate([line.audio for line in said])
             r = run(said, condition=name, hogs=args.hogs if c == "loaded" else 0, cfg=cfg, engine=args.engine,
                     enrolled=args.enrolled or path == "phones", echo=args.verbose, background=background,
-                    phones=path == "phones")
-            results[c] = measure(r)
+                    phones=path == "phones",
+                    room_echo=None if echo is None else echo_path.EchoPath(players, *echo, args.echo_rt60))
+            results[name] = measure(r)
             with out.text():
-                report_run(r, results[c])
+                report_run(r, results[name])
                 if args.verbose:
-                    verbose_lines(results[c])
-            out.figures[name] = figures(results[c])
-            out.figures[name]["sheets"] = dict(zip(("own", "other", "said"), r.on_sheets()))
+                    verbose_lines(results[name])
+            out.figures[name] = figures(results[name])
+            out.figures[name]["sheets"] = dict(zip(("own", "other", "said"), r.on_sheets()), unsaid=r.unsaid())
         prefix = "" if path == "microphone" else "phones: "
         out.say(prefix + summary(results, answer=True))
         out.say(prefix + summary(results))

@@ -6,6 +6,7 @@
     .venv/bin/python benchmarks/table.py --engine whisper
     .venv/bin/python benchmarks/table.py --quick --live --no-answers   # the recording also said live
     .venv/bin/python benchmarks/table.py --quick --live --no-recording   # the table that answers, from the file and live
+    .venv/bin/python benchmarks/table.py --quick --live --no-recording --echo 0,6 --echo-delay 20,150   # the laptop's speaker
     .venv/bin/python benchmarks/table.py --quick --mics channels   # a microphone channel per player
     .venv/bin/python benchmarks/table.py --quick --unheard Fay   # one player never says who they are
     .venv/bin/python benchmarks/table.py --splits tuning --confirm-heard 0.9,0.95   # how sure before asking
@@ -56,6 +57,14 @@ who they are once the host has asked them (said over the host's first words, the
 introduction was sometimes lost, and with it the game's first word, said while the
 host still waited for that introduction).
 
+Live, the host's own voice comes back into the microphone as a laptop's speaker sends it
+there (`--echo`, default `off,0`: each live run without it and with it; benchmarks/toolkit/
+echo_path.py): what the server's speakers play, through a room (`--echo-rt60`, 0.4 s),
+`--echo-delay` ms later (30), at the players' speech level plus `--echo` dB (0: as loud
+as they are). The column "echo" says which ("-": none, "+0/30": 0 dB, 30 ms), "own" how
+many of the host's own words were played as a player's (an input nobody said whose word
+the host had said).
+
 With `--talk DB` other people talk in the room all evening, DB below the players (a
 television, another conversation): real recordings of real people (LibriVox read
 speech from Debian's pocketsphinx-testdata, Picovoice's recording of many keywords,
@@ -90,7 +99,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from toolkit import listening, report, rooms
+from toolkit import echo_path, listening, report, rooms
 from toolkit.splits import TABLE_PLAYERS as SPLITS
 from toolkit.table_conversation import Conversation, Reply  # noqa: F401  (the tests')
 from toolkit.table_game import INTERRUPT_EVERY, MICS, in_condition, plans, session, talk
@@ -140,6 +149,7 @@ def main(argv=None) -> int:
     ap.add_argument("--plan", action="store_true", help="print the words chosen and stop")
     ap.add_argument("--trace", action="store_true", help="print what was heard and said")
     listening.add_ear_option(ap)
+    echo_path.add_options(ap)
     args = ap.parse_args(argv)
     if args.trace:
         TRACE.append(True)
@@ -184,9 +194,10 @@ def main(argv=None) -> int:
            "channels": "A microphone channel per player", "names": "One microphone, the name said before every word"}
     out.say(f"{who[args.mics]}, engine {args.engine}, {per} words per player chosen on the board")
     ears = listening.ears(args.second_ear)
-    out.say(f"{'split':9} {'noise':6} {'prior':6} {'ask<':4} {'ear':7} {'table':9} {'n':>3} {'first':>6} {'sheet':>6} "
-            f"{'silent':>6} "
-            f"{'q/word':>6} {'s/q':>5} {'s/word':>6} {'c/word':>6} {'who':>6} {'stray':>5} {'RTF':>5}")
+    echoes = echo_path.conditions(args) if args.live else [None]
+    out.say(f"{'split':9} {'noise':6} {'prior':6} {'ask<':4} {'ear':7} {'table':9} {'echo':6} {'n':>3} {'first':>6} "
+            f"{'sheet':>6} {'silent':>6} "
+            f"{'q/word':>6} {'s/q':>5} {'s/word':>6} {'c/word':>6} {'who':>6} {'stray':>5} {'own':>3} {'RTF':>5}")
     for split in args.splits.split(","):
         voices, plan = SPLITS[split], games[split]
         unheard = args.unheard if args.unheard in voices else None
@@ -203,23 +214,28 @@ def main(argv=None) -> int:
                 runs = []
                 mixed = audio if snr is None else in_condition(audio, players, snr, room[split])  # nobody answers
                 if not args.no_recording:
-                    runs.append(("recording", run(args.engine, voices, mixed, truth, plan, prior)))
-                if args.live and args.mics == "one" and not args.no_recording:
-                    runs.append(("live", run_live(args.engine, voices, mixed, truth, plan, prior)))
+                    runs.append(("recording", None, run(args.engine, voices, mixed, truth, plan, prior)))
+                for echo in echoes if args.live and args.mics == "one" else ():
+                    LIVE[0].echo(None if echo is None else echo_path.EchoPath(players, *echo, args.echo_rt60))
+                    if not args.no_recording:
+                        runs.append(("live", echo, run_live(args.engine, voices, mixed, truth, plan, prior)))
+                    if not args.no_answers and snr not in ("reverb", "far mic"):
+                        runs.append(("live+ans", echo, run_answering(args.engine, voices, plan, snr, prior, args.mics,
+                                                                     unheard, room[split], live=True)))
+                    LIVE[0].echo(None)
                 if not args.no_answers and args.mics != "channels" and snr not in ("reverb", "far mic"):
                     answering = run_answering(args.engine, voices, plan, snr, prior, args.mics, unheard, room[split])
-                    runs.append(("answering", answering))
-                    if args.live and args.mics == "one":
-                        runs.append(("live+ans", run_answering(args.engine, voices, plan, snr, prior, args.mics,
-                                                               unheard, room[split], live=True)))
-                for kind, r in runs:
+                    runs.append(("answering", None, answering))
+                for kind, echo, r in runs:
                     head = f"{split:9} {label:6} {prior[0]:g}:{prior[1]:g}"
                     out.say((head.ljust(24) if len(head) < 24 else head + " ") + f"{prior[2]:<4g} {ear:7} " +
-                            f"{kind:9} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} {r['silent']:6.1%} "
+                            f"{kind:9} {echo_path.label(echo):6} {r['n']:3d} {r['first']:6.1%} {r['sheet']:6.1%} "
+                            f"{r['silent']:6.1%} "
                             f"{r['per_word']:6.2f} {r['cost']:5.1f} {r['lost']:6.1f} {r['corrections']:6.2f} "
-                            f"{r['attribution']:6.1%} {r['stray']:5d} "
+                            f"{r['attribution']:6.1%} {r['stray']:5d} {r['own']:3d} "
                             f"{r['rtf']:5.2f}")
-                    out.figures[f"{split}|{label}|{prior[0]:g}:{prior[1]:g}|{prior[2]:g}|{ear}|{kind}"] = {
+                    key = f"{split}|{label}|{prior[0]:g}:{prior[1]:g}|{prior[2]:g}|{ear}|{kind}"
+                    out.figures[key + ("" if echo is None else f"|echo {echo_path.label(echo)}")] = {
                         k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
                     if r["misses"]:
                         out.say("          missed: " + ", ".join(r["misses"]))

@@ -8,7 +8,7 @@ from typing import Callable
 
 import numpy as np
 
-from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.audio import SAMPLE_RATE, resample
 from voice_host.speech.listening.sources import AudioChunk
 
 from .latency_script import Line
@@ -39,8 +39,10 @@ class FakeSoundCard:
 
     default_samplerate = 48000
 
-    def __init__(self, log: Log, speed: float = 1.0):
+    def __init__(self, log: Log, speed: float = 1.0, echo=None):
         self.log, self.speed = log, speed
+        self.echo = echo
+        """Where what it plays is heard back (echo_path.EchoPath: the laptop's own speaker), or None."""
         self.until = 0.0
         """When everything written so far has been heard (perf_counter)."""
         self.opened: list[dict] = []
@@ -80,6 +82,8 @@ class FakeStream:
         begin = max(now + self.latency, card.until)
         loud = np.flatnonzero(np.abs(x) > SILENT)
         card.log.writes.append(Write(now, begin + loud[0] / self.rate if loud.size else None))
+        if card.echo is not None:
+            card.echo.play(resample(x, self.rate / card.speed), begin)
         card.until = begin + x.size / self.rate
         if begin - now > self.latency:  # the buffer is full: wait for room
             time.sleep(begin - now - self.latency)
@@ -95,10 +99,13 @@ class FakeMic:
     channels = 1
 
     def __init__(self, lines: list[Line], log: Log, host_busy: Callable[[], bool],
-                 gap: float = GAP, reply_within: float = REPLY_WITHIN, background: np.ndarray | None = None):
+                 gap: float = GAP, reply_within: float = REPLY_WITHIN, background: np.ndarray | None = None,
+                 echo=None):
         self.lines, self.log, self.host_busy = lines, log, host_busy
         self.background = background
         """The room's own sound, looped under everything (None: silence between the lines)."""
+        self.echo = echo
+        """What the sound card plays, heard back (echo_path.EchoPath), or None."""
         self.gap, self.reply_within = gap, reply_within
         self.t0: float | None = None
         self.owner: str | None = None
@@ -149,6 +156,8 @@ class FakeMic:
                     clip = None
             if self.background is not None:
                 block += self.background[(k * n + np.arange(n)) % self.background.size]
+            if self.echo is not None:
+                block += self.echo.take(t0 + k * BLOCK, n)
             due = t0 + (k + 1) * BLOCK
             time.sleep(max(0.0, due - perf()))
             yield AudioChunk(k * BLOCK, block[:, None])

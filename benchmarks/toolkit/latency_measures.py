@@ -33,6 +33,11 @@ class Run:
         other = sum(any(word in w for q, w in self.sheets.items() if q != p) for p, word in said)
         return own, other, len(said)
 
+    def unsaid(self) -> int:
+        """Words on the sheets that nobody said (the host's own, heard back: a misheard echo)."""
+        said = {x.text.split(", ")[-1] for x in self.lines if x.kind in ("one-word", "name-word")}
+        return sum(word not in said for words in self.sheets.values() for word in words)
+
 
 # ---------------------------------------------------------------------- measuring
 PARTS = ("endpoint", "recognize", "who", "game", "render", "output")
@@ -153,7 +158,8 @@ def report_run(r: Run, ms_: list[Measure]) -> None:
               f"{ms(pct(answer, 50)):>10} {ms(pct(answer, 95)):>5} {ms(max(answer, default=None)):>5} |{parts}"
               f"  {sum(m.expected for m in group):>9} / {sum(m.answered for m in group)} of {len(group)}{missing}")
     own, other, said = r.on_sheets()
-    print(f"  words on their player's sheet at the end: {own} of {said}; on another player's: {other}")
+    print(f"  words on their player's sheet at the end: {own} of {said}; on another player's: {other}; "
+          f"nobody's: {r.unsaid()}")
     for m in ms_[:1]:
         print(f"  cold start ({m.line.kind}, left out): {ms(m.total)} ms, of which recognize "
               f"{ms((m.parts or {}).get('recognize'))} ms, game {ms((m.parts or {}).get('game'))} ms")
@@ -208,6 +214,9 @@ def summary(results: dict[str, list[Measure]], answer: bool = False) -> str:
 
     idle = [m for m in results.get("idle", []) if not m.cold]
     loaded = [m for m in results.get("loaded", []) if not m.cold]
+    echoed = {name: [m for m in group if not m.cold] for name, group in results.items() if " echo " in name}
+    more = "".join(f"; {name}: one-word {p95([m for m in group if m.line.kind == 'one-word'])} ms, "
+                   f"other {p95([m for m in group if m.line.kind != 'one-word'])} ms" for name, group in echoed.items())
     return (f"{'answer' if answer else 'latency'} p95: one-word "
             f"{p95([m for m in idle if m.line.kind == 'one-word'])} ms, "
-            f"other {p95([m for m in idle if m.line.kind != 'one-word'])} ms, loaded {p95(loaded)} ms")
+            f"other {p95([m for m in idle if m.line.kind != 'one-word'])} ms, loaded {p95(loaded)} ms" + more)

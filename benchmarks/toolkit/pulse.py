@@ -1,6 +1,8 @@
 """A private PulseAudio server for live play without a sound card: a null sink for the
-speakers and a pipe source for the microphone, which a :class:`Mic` fills in real time.
-Used by tests/test_live_audio_server.py and `benchmarks/table.py --live`.
+speakers and a pipe source for the microphone, which a :class:`Mic` fills in real time,
+with what the speakers play heard back through a room where an echo path is given
+(benchmarks/toolkit/echo_path.py: a laptop's own speaker). Used by
+tests/test_live_audio_server.py and `benchmarks/table.py --live`.
 
 PortAudio reaches it through ALSA's pulse plugin (libasound2-plugins); a process finds
 it by ``XDG_RUNTIME_DIR`` (``Pulse.env``), which must be set before PortAudio starts.
@@ -62,20 +64,31 @@ class Pulse:
             self.daemon.kill()
             raise RuntimeError("PulseAudio did not start: " + self.daemon.stderr.read1().decode(errors="replace"))
         self.mic = Mic(self.fifo, self.channels)
+        self._monitor = None
         return self
+
+    def echo(self, path) -> None:
+        """Hear the speakers back in the microphone through ``path`` (an echo_path.EchoPath;
+        None: no more)."""
+        if self._monitor is not None:
+            self._monitor.stop()
+        self._monitor = path.monitor(self.env) if path is not None else None
+        self.mic.echo = path
 
     def record_speakers(self, path: Path) -> subprocess.Popen:
         """What the speakers play, into the WAV file ``path`` (terminate it to finish)."""
         return subprocess.Popen(["parecord", "-d", "speakers.monitor", "--file-format=wav", str(path)], env=self.env)
 
     def __exit__(self, *exc) -> None:
+        self.echo(None)
         self.mic.close()
         self.daemon.terminate()
         self.daemon.wait(10)
 
 
 class Mic:
-    """The pipe source's other end: audio sent at real speed, 20 ms at a time. It never
+    """The pipe source's other end: audio sent at real speed, 20 ms at a time, with the
+    speakers' echo in every channel where an ``echo`` path is set (Pulse.echo). It never
     waits for the server: what nobody reads is lost, as in a room."""
 
     BLOCK = 320
@@ -85,29 +98,34 @@ class Mic:
         self.channels = channels
         self.t0: float | None = None
         self.sent = 0
+        self.echo = None
+        """The speakers heard back (echo_path.EchoPath), or None."""
 
-    def _send(self, pcm: bytes, frames: int) -> None:
+    def _send(self, block: np.ndarray) -> None:
+        """One block, (samples, channels) float32, at real speed."""
         now = time.monotonic()
         if self.t0 is None or now - (self.t0 + self.sent / RATE) > 0.1:  # a new start, or after a break
             self.t0 = now - self.sent / RATE  # at real speed from here, never in a burst
+        if self.echo is not None:
+            block = block + self.echo.take(self.t0 + self.sent / RATE, len(block))[:, None]
+        pcm = (np.clip(block, -1, 1) * 32767).astype("<i2")
         try:
-            os.write(self.fd, pcm)
+            os.write(self.fd, pcm.tobytes())
         except BlockingIOError:
             pass
-        self.sent += frames
+        self.sent += len(block)
         time.sleep(max(0.0, self.t0 + self.sent / RATE - time.monotonic()))
 
     def silence(self, seconds: float = 0.02) -> None:
-        block = np.zeros((self.BLOCK, self.channels), "<i2").tobytes()
+        block = np.zeros((self.BLOCK, self.channels), np.float32)
         for _ in range(max(1, round(seconds * RATE / self.BLOCK))):
-            self._send(block, self.BLOCK)
+            self._send(block)
 
     def say(self, audio: np.ndarray) -> None:
         """``audio`` (samples, channels) float32 at 16 kHz, in real time."""
-        pcm = (np.clip(audio.reshape(len(audio), -1), -1, 1) * 32767).astype("<i2")
-        for i in range(0, len(pcm), self.BLOCK):
-            chunk = pcm[i:i + self.BLOCK]
-            self._send(chunk.tobytes(), len(chunk))
+        audio = np.asarray(audio, np.float32).reshape(len(audio), -1)
+        for i in range(0, len(audio), self.BLOCK):
+            self._send(audio[i:i + self.BLOCK])
 
     def close(self) -> None:
         if self.fd is not None:

@@ -295,6 +295,7 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
     """Each word said against what is on the sheets: the input fed at the time it was
     said (or at the time of a reply about it that was heard as the play again), the
     questions asked about it (about the word or a reply), and what the game scored."""
+    from voice_host.host.intents import normalize
     from voice_host.host.records import Said
 
     fed = [(i, r) for i, r in enumerate(s.records) if isinstance(r, Said) and i not in s.undone and r.text != "undo"]
@@ -333,9 +334,11 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
     costs = [q[1] - q[0] for q in questions if q[1] is not None]
     put_right = [Conversation.PAUSE + e - st for st, e, _, correction in replies if correction]
     said_at = [(st, e) for st, e, *_ in truth] + [(st, e) for st, e, *_ in replies]
-    stray = sum(1 for i, r in fed if i not in s.refusals and r.t < end
-                and not any(st - 0.5 <= r.t <= e + 0.5 for st, e in said_at))
-    return {"n": n, "stray": stray, "words": word / n, "attribution": who / n, "sheet": both / n, "first": first / n,
+    strays = [r for i, r in fed if i not in s.refusals and r.t < end
+              and not any(st - 0.5 <= r.t <= e + 0.5 for st, e in said_at)]
+    host_words = {w for line in said for w in normalize(line).split()}
+    own = sum(1 for r in strays if r.text.split() and r.text.split()[-1] in host_words)  # the host's words, played
+    return {"n": n, "stray": len(strays), "own": own, "words": word / n, "attribution": who / n, "sheet": both / n, "first": first / n,
             "silent": silent / n, "questions": len(questions), "per_word": len(questions) / n,
             "cost": float(np.mean(costs)) if costs else 0.0, "lost": float(np.sum(costs) + np.sum(put_right)) / n,
             "corrections": sum(x.startswith("Sorry, ") for x in said) / n, "rtf": wall / seconds, "misses": misses}
