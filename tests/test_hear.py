@@ -118,3 +118,25 @@ def test_a_voice_far_quieter_than_the_recordings_loudest_is_the_rooms(tmp_path, 
     off = tmp_path / "off.toml"
     off.write_text("[speech]\nbackground_below = 0\n", encoding="utf-8")
     assert voice_host("hear", "--board", BOARD, "--config", str(off), str(path)).stdout == f"{path}\tjigsaw / challenge\n"
+
+
+def test_verbose_says_what_the_second_ear_heard_and_how_long_it_took(tmp_path, say):
+    """With [speech] second_ear = "whisper", --verbose showed nothing of it (issue 63)."""
+    from support import need
+
+    from voice_host.speech.recognizing.whisper.second import second_ear_for
+
+    try:
+        second_ear_for("whisper")
+    except Exception as exc:  # noqa: BLE001 - said in the skip or failure
+        need(False, f"the second ear is not installed: {exc}")
+    path = tmp_path / "jigsaw.wav"
+    write_wav(path, say("jigsaw", "awb"))
+    settings = tmp_path / "second.toml"
+    settings.write_text('[speech]\nsecond_ear = "whisper"\n', encoding="utf-8")
+    proc = voice_host("hear", "--board", BOARD, "--verbose", "--config", str(settings), str(path))
+    assert proc.returncode == 0, proc.stderr
+    second = proc.stdout.splitlines()[0].split("\t")[-1]
+    assert second.startswith("second ear: 'jigsaw' (") and " ms), agreed, confidence before " in second, second
+    plain = voice_host("hear", "--board", BOARD, "--verbose", str(path))  # off by default: nothing said of it
+    assert "second ear" not in plain.stdout

@@ -53,6 +53,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     problem = problem or checks.number_problems(args.timer, args.tie_window, args.set_size, args.pace)
     if problem is None and args.game in REGISTRY:
         problem = checks.players_problem(args.game, players, REGISTRY[args.game])
+        if problem and len(players) == 1 and len(apart := re.split(r"[;|/\s]+", players[0].strip())) > 1:
+            problem = (f"'{players[0]}' is one name to me, and {args.game} needs more players: separate the names "
+                       f"with commas, --players {','.join(apart)}.")
     if problem:
         raise UserError(problem)
     return app.play(args, players, app.load_config(args.config, overrides(args)))
@@ -171,9 +174,14 @@ def output_options(p: argparse.ArgumentParser) -> None:
     display.add_options(p)
 
 
+def game_name(text: str) -> str:
+    """A --game value as the games are named: "Phlounder" and "Prolix Classic" are phlounder and prolix-classic."""
+    return "-".join(text.strip().lower().replace("_", " ").split())
+
+
 def game_options(p: argparse.ArgumentParser) -> None:
     """The game, its players, and the files it reads and writes."""
-    p.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY),
+    p.add_argument("--game", default="prolix-classic", choices=sorted(REGISTRY), type=game_name,
                    help=f"the game to host: {listed(sorted(REGISTRY))} (default: prolix-classic)")
     p.add_argument("--players", required=True, help="names in clockwise seating order, comma-separated")
     p.add_argument("--seed", type=int, help="a number that fixes the tiles drawn and the start player, to play the "

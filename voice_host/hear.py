@@ -67,6 +67,16 @@ def table_and_room(utterances: list, below: float) -> tuple[list, list]:
             [u for u, level in zip(utterances, levels) if level < floor])
 
 
+def second_ear_said(opinion) -> str:
+    """What the second ear heard, how sure it was, how long it took and whether the ears
+    agreed, as ``hear --verbose`` prints it."""
+    said = f"'{opinion.reading}'" if opinion.reading else "nothing"
+    verdict = "agreed" if opinion.agreed else "differed" if opinion.reading else "no opinion"
+    lead = f", lead {opinion.lead:.1f}" if opinion.lead is not None else ""
+    return (f"second ear: {said} ({opinion.second_confidence:.2f}, {opinion.seconds * 1000:.0f} ms), "
+            f"{verdict}{lead}, confidence before {opinion.confidence:.2f}")
+
+
 def hear(args, players: list[str], cfg: dict) -> int:
     """``voice-host hear``: what the host hears, with the language and the prior the game
     would use on that board. With WAV files, one line each: the path, a tab, what was
@@ -87,13 +97,16 @@ def hear(args, players: list[str], cfg: dict) -> int:
         session.feed(record, quiet=True)
     session.begin(0.0, quiet=True)
     settings = HearingSettings.from_config(cfg)
-    listener = build(session, recognizer_for(args, settings), None, cfg=cfg).listener  # each file its own source
+    recognizer = recognizer_for(args, settings)
+    listener = build(session, recognizer, None, cfg=cfg).listener  # each file its own source
 
     def heard(transcript) -> str:
         text = (transcript.text or "").strip().lower()
         if args.verbose:
             others = ", ".join(f"{t} ({s:.1f})" for t, s in transcript.alternatives[1:4])
             text += f"\tconfidence {transcript.confidence:.2f}" + (f"\talternatives: {others}" if others else "")
+            if (opinion := getattr(recognizer, "opinion", None)) is not None:  # [speech] second_ear: its last reading
+                text += "\t" + second_ear_said(opinion)
         return text
 
     if args.wav:  # each file as the game would hear it: cut into utterances where the speech is

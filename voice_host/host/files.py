@@ -11,13 +11,29 @@ def read_user_text(path: str | Path, *, missing: str, folder: str, not_text: str
     ``missing``, ``folder``, ``not_text``, ``denied`` (else "I can't read ..."), each with
     ``{p}`` standing for the path."""
     data = read_user_bytes(path, missing=missing, folder=folder, denied=denied, error=error)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = None
-    if text is None or "\x00" in text:
+    if binary(data):
         raise error(not_text.format(p=Path(path)))
-    return text
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # text in another encoding ("café" saved as Latin-1): the line to fix
+        number = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        end = data.find(b"\n", exc.start)
+        line = data[start:end if end >= 0 else len(data)].decode("utf-8", errors="replace").strip()
+        raise error(f"Line {number} of {Path(path)} is not UTF-8 text ('{line}'): save the file as UTF-8 "
+                    "and try again.") from None
+
+
+CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\f") + b"\x7f"
+
+
+def binary(data: bytes) -> bool:
+    """Whether ``data`` is no text in any encoding: a NUL, or control characters in more
+    than 1 byte in 100 (a text file has tabs and line ends, little else)."""
+    if b"\x00" in data:
+        return True
+    sample = data[:65536]
+    return sum(sample.count(bytes([b])) for b in CONTROL) > len(sample) / 100
 
 
 def read_user_bytes(path: str | Path, *, missing: str, folder: str, denied: str | None = None,

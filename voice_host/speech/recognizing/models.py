@@ -249,7 +249,11 @@ def run_models_fetch(args: argparse.Namespace) -> int:
 
 
 def run_models_where(args: argparse.Namespace) -> int:
-    for engine, finder in (("vosk", find_vosk_model), ("whisper", find_whisper_model)):
+    """Where each engine's model is, the default engine (Moonshine, installed with the host) first."""
+    from .moonshine.files import find_model_dir
+
+    for engine, finder in (("moonshine (the default)", find_model_dir), ("vosk", find_vosk_model),
+                           ("whisper", find_whisper_model)):
         try:
             print(f"{engine}: {finder()}")
         except ModelNotFound as e:

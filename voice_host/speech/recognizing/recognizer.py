@@ -63,6 +63,8 @@ class Opinion:
     """The first ear's confidence before the second opinion."""
     second_confidence: float = 0.0
     """How sure the second ear was of its reading (0..1)."""
+    seconds: float = 0.0
+    """How long the second ear took to read the utterance."""
 
 
 @dataclass

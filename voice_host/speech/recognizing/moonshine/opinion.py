@@ -91,10 +91,11 @@ def weigh(confidence: float, alternatives: list[tuple[str, float]], first: str, 
     both ears' readings among them) once the second ear is heard: ``first`` is the first
     ear's own best, ``second`` what the second ear heard (whisper.second.SecondReading), ``theirs``
     the sentences its reading stands for."""
-    reading, sure_of_it = second if second is not None else ("", 0.0)
+    reading, sure_of_it = (second.text, second.confidence) if second is not None else ("", 0.0)
+    took = getattr(second, "seconds", 0.0)
 
     def opinion(agreed: bool, lead: float | None) -> Opinion:
-        return Opinion(reading, tuple(theirs), agreed, lead, confidence, sure_of_it)
+        return Opinion(reading, tuple(theirs), agreed, lead, confidence, sure_of_it, took)
 
     if not reading:
         return confidence, opinion(False, None)

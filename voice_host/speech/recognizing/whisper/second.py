@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
@@ -56,6 +57,8 @@ class SecondReading(NamedTuple):
 
     text: str
     confidence: float
+    seconds: float = 0.0
+    """How long whisper took to read it (wall clock, on its own thread)."""
 
 
 class SecondEar:
@@ -83,6 +86,7 @@ class SecondEar:
         """What whisper hears in ``audio`` (``prompt``: words it is told to expect)."""
         import ctranslate2
 
+        began = time.perf_counter()
         window = min(audio.size + int(self.pad * SAMPLE_RATE), int(WINDOW * SAMPLE_RATE))
         clip = np.zeros(window, np.float32)
         clip[: min(audio.size, window)] = audio[:window]
@@ -96,7 +100,8 @@ class SecondEar:
         result = self.model.model.generate(encoded, [start], beam_size=1, max_length=MAX_TOKENS + len(start),
                                            suppress_blank=True, return_scores=True)
         ids = [i for i in result[0].sequences_ids[0] if i < tok.eot]
-        return SecondReading(reading(tok.decode(ids)), math.exp(result[0].scores[0]) if result[0].scores else 0.0)
+        return SecondReading(reading(tok.decode(ids)), math.exp(result[0].scores[0]) if result[0].scores else 0.0,
+                             time.perf_counter() - began)
 
 
 SETTINGS = ("auto", "whisper", "off")
