@@ -96,3 +96,28 @@ def test_road_game_by_voice(tmp_path, say, engine, request):
     totals = {p["name"]: p["total"] for p in text["players"]}
     assert totals == {"Ann": 9 + 6 + 7, "Ben": 0}
     assert audio == text, audio_out
+
+
+TALK = """
+Ann: pocket
+[+3] Ben: wait
+[+2] Ben: market
+[+3] Cat: sorry?
+[+2] Cat: window
+[+3] Ann: next
+[+2] Ann: um, basket
+[+3] Ben: thank you
+[+2] Ben: pencil
+"""
+
+
+def test_table_talk_by_voice_is_never_a_play(tmp_path, say, moonshine_ready):
+    """Talk said between the words ("wait", "sorry?", "next", "thank you", a filler before
+    a word) is heard as it is typed: answered as talk, never scored."""
+    (text, text_out), (audio, audio_out) = text_and_audio(
+        tmp_path, say, TALK, {"Ann": "fest_slt", "Ben": "fest_slt", "Cat": "fest_slt"},
+        "--players", "Ann,Ben,Cat", "--start", "Ann", "--seed", "5", engine="moonshine")
+    words = {p["name"]: [w["word"] for w in p["words"]] for p in text["players"]}
+    assert words == {"Ann": ["pocket", "basket"], "Ben": ["market", "pencil"], "Cat": ["window"]}, text_out
+    assert audio == text, audio_out
+    assert "host: Take your time." in audio_out.splitlines() and "host: Take your time." in text_out.splitlines()
