@@ -51,3 +51,14 @@ def test_models_where_names_the_default_engine_first(capsys):
     assert code == 0
     first = out.splitlines()[0]
     assert first.startswith("moonshine (the default): ") and ("base-en" in first or "missing" in first)
+
+
+def test_a_wrong_join_code_is_told_where_the_code_is():
+    """It said "the host says it and shows it on the laptop", and nothing showed it: the
+    scoreboard hides the code (a phone across the room could read it)."""
+    from voice_host.host.announce.questions import HostSentences
+
+    assert HostSentences().phone_refused("code") == (
+        "That is not the join code: it is the six digits the host said aloud when the game began, printed in the "
+        "host's terminal on the laptop (the scoreboard never shows it); if nobody has it, say 'new code' and the "
+        "host says a fresh one.")

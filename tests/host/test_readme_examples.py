@@ -62,3 +62,13 @@ def test_each_phrase_the_readme_shows_is_understood_by_its_game(play):
 def test_the_readme_is_at_most_170_lines():
     assert len(README.splitlines()) <= 170
 
+
+
+def test_the_readmes_test_commands_install_pytest_first():
+    """`.venv/bin/python -m pytest` after the README's `bash .ci/setup` alone failed: "No
+    module named pytest". Every test command the README shows goes through `bash .ci/test`
+    (which runs `bash .ci/setup test` first), or follows `bash .ci/setup test`."""
+    for found in re.findall(r"```[a-z]*\n(.*?)```", README, flags=re.S):
+        for line in found.splitlines():
+            if "pytest" in line:
+                assert line.startswith("bash .ci/test") or "bash .ci/setup test" in found.split(line)[0], line

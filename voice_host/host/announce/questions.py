@@ -141,7 +141,9 @@ class HostSentences:
         sockets not joined), "unreadable" (no join message) or "freed" (the table freed
         the seat); ``wait``: seconds before trying again is any use."""
         return {
-            "code": "That is not the join code; the host says it and shows it on the laptop.",
+            "code": "That is not the join code: it is the six digits the host said aloud when the game began, "
+                    "printed in the host's terminal on the laptop (the scoreboard never shows it); if nobody has "
+                    "it, say 'new code' and the host says a fresh one.",
             "locked": f"Too many wrong codes from this phone; try again {within(wait or 0)}.",
             "guessing": "Too many wrong codes are being tried on this network, so I can't check yours now; "
                         f"try again {within(wait or 0)}.",
