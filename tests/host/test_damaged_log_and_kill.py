@@ -174,15 +174,15 @@ def test_every_resume_after_a_kill_is_exact(tmp_path, words):
 
 def test_an_input_is_replayed_at_its_own_time(tmp_path):
     """Typed play lets the clock reach each line's time before the line: after the last
-    word's challenge window has closed, an undo is refused (the game is over), and the
-    replayed log must refuse it too."""
+    word's challenge window has closed, a challenge is refused (the game is over), and
+    the replayed log must refuse it too."""
     (tmp_path / "rounds.toml").write_text("[prolix]\nrounds_3_players = 1\n")
     log, out = tmp_path / "game.log", tmp_path / "played.json"
-    lines = "Ann: jewelers\nBen: flummoxed\nCat: picnicking\n[+11] Cat: undo\n"
+    lines = "Ann: jewelers\nBen: flummoxed\nCat: picnicking\n[+11] Ben: challenge\n"
     proc = voice_host("play", *PLAYERS, "--start", "Ann", "--config", str(tmp_path / "rounds.toml"), "--no-voice",
                       "--log", str(log), "--result-json", str(out), stdin=lines)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1] == "host: The game is over: Ann won with 13."  # the undo, refused
+    assert proc.stdout.splitlines()[-1] == "host: The game is over: Ann won with 13."  # the challenge, refused
     result, said = resumed(tmp_path, log)
     assert result == json.loads(out.read_text())
 

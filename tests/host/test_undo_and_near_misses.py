@@ -1,24 +1,30 @@
-"""The session's share: undo that never brings back a refused input nor
-reopens a finished game, undo of another player's input asked first, the worthless
+"""The session's share: undo that never brings back a refused input, and reopens a
+finished game as it was (ruling 98), undo of another player's input asked first, the worthless
 interrupt asked only of heard input, setting commands that are no words, and typed
 near-misses of commands."""
 
 from __future__ import annotations
 
+import pytest
+
 from voice_host.host import intents
 
 
 # ---------------------------------------------------------------------- item 1: refused is refused for good
-def test_undo_after_the_end_of_a_road_game_changes_nothing(table):
+def test_undo_after_the_end_of_a_road_game_reopens_it_as_it_was(table):
+    """Ruling 98: undo after the end works as before it; another player's input is asked first."""
     t = table("Ann,Ben", game="road", start="Ann", board=None)
     t("Ann: play jump for 15\nBen: pass\nAnn: pass")
     assert t.game.finished
     assert t("Ann: play zebra for 16") == ["The game is over: Ann won with 15."]
-    assert t("Ben: undo") == ["The game is over: Ann won with 15."]
+    assert t("Ben: undo") == ["Ann, Ben asks to undo your 'pass'. Say yes or no."]
+    assert t.game.finished  # nothing changes before Ann's yes
+    assert t("Ann: yes") == ["Undone: Ann: pass.", "Scores: Ann 15; Ben 0.", "Round 2: Ann's turn."]
+    assert not t.game.finished and t.game.result()["winners"] == []
+    assert t("Ann: play zebra for 16\nBen: pass\nAnn: pass")[-1] == "Game over. Final scores: Ann 31; Ben 0. Ann wins!"
     result = t.game.result()
     assert result["finished"] and result["winners"] == ["Ann"]
-    assert [(w["word"], w["score"]) for w in result["players"][0]["words"]] == [("jump", 15)]
-    assert t("Ann: scores")[0].startswith("Game over. Final scores: Ann 15; Ben 0.")
+    assert [(w["word"], w["score"]) for w in result["players"][0]["words"]] == [("jump", 15), ("zebra", 16)]
 
 
 def test_a_refused_play_stays_refused_when_an_undo_makes_it_possible(table):
@@ -32,17 +38,44 @@ def test_a_refused_play_stays_refused_when_an_undo_makes_it_possible(table):
     assert t.state.active == "Ben"
 
 
-def test_undo_after_classic_game_over_keeps_the_result(table):
+@pytest.mark.parametrize("heard", [False, True], ids=["typed", "heard"])
+def test_a_mistyped_last_word_of_classic_is_put_right_by_undo_after_the_end(table, heard):
+    """Ruling 98: the game reopens as it was before the last word, and the final scores
+    are said again when the word is said again; resumed from its log, it is the same game."""
     t = table(board=None, sections={"prolix": {"rounds_3_players": 1}})
     t("Ann: jewelers\nBen: cowbell\nCat: dig")
     t("@wait 20")  # the last word's challenge window runs out
     assert t.game.finished
-    final = t.game.result()
-    assert t("Cat: thoroughfare") == [t.session.refused]
+    assert t("Cat: dug", heard=heard) == [t.session.refused]
     assert t.session.refused.startswith("The game is over:")
-    assert t("Ben: challenge") == [t.session.refused]
-    assert t("Cat: undo") == [t.session.refused]
-    assert t.game.result() == final
+    assert t("Cat: undo", heard=heard) == [
+        "Undone: Cat: dig.", "Board. 4 points: F, W+1; 3 points: R, L; 2 points: G, X+2; 1 point: D, M.",
+        "Round 1: Cat's turn."]
+    assert not t.game.finished and t.state.phase == "turn" and t.state.active == "Cat"
+    assert t("Cat: dug", heard=heard) == [
+        "Cat scores 3 points for dug.", "End of round 1. Scores: Ben 4; Cat 3; Ann 1.",
+        "That was the last word. Challenge dug now, or the final scores come in 10 seconds.",
+        "Game over. Final scores: Ben 4; Cat 3; Ann 1. Ben wins!"]  # the script's end closes the window
+    assert [w["word"] for w in t.session.result()["players"][2]["words"]] == ["dug"]
+    twin = t.session._twin()  # a resume replays it the same
+    twin.settle()
+    assert twin.game.result() == t.game.result()
+
+
+def test_an_undo_after_the_end_gives_the_timer_back_the_seconds_it_had(table):
+    """Ruling 98: the time the game stood over does not count: Ben's timer had 43 seconds
+    when his mistyped last word ended a duel; after the undo it has them again."""
+    t = table("Ann,Ben", game="prolix-duel", start=None, sections={"prolix": {"duel_marks": 1}})
+    assert t("Ann: jewelers\n[+2] Ben: cowbel\n@wait 60")[-1] == "Game over. Final scores: Ann 1; Ben 0. Ann wins!"
+    assert t("Ben: undo") == [
+        "Undone: Ben: cowbel.", "Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G.",
+        "Round 1.", "43 seconds left."]
+    assert t("[+40] Ben: time left") == ["3 seconds left, the timer in front of Ann."]
+    assert t.session._twin().game.state.timer == t.state.timer  # and so when the log is replayed
+    assert t("Ben: cowbell") == [
+        "Ben: cowbell, noted.", "Ann jewelers 15; Ben cowbell 13. Ann takes the mark.", "Marks: Ann 1, Ben 0.",
+        "That was the last word. Challenge jewelers and cowbell now, or the final scores come in 10 seconds.",
+        "Game over. Final scores: Ann 1; Ben 0. Ann wins!"]
 
 
 def test_an_undo_in_the_middle_of_redux_does_not_run_a_refused_timer(table):

@@ -229,6 +229,13 @@ class Game:
         to a challenge) closed. None: nothing waits."""
         return None
 
+    def pause(self, seconds: float) -> None:
+        """The clock stood still for ``seconds`` from the game's clock now: every deadline
+        still ahead (a timer, a challenge window) moves on by as much. An undo that reopens
+        a finished game pauses it from the moment of the input taken back to the undo, so
+        the game goes on as it was then (ruling 98). A game without deadlines has nothing
+        to move."""
+
     def expectation(self):
         """What a player would say now, as plain data for the host's prior
         (games.expect: ``BoardPoints``, ...); None when the game cannot tell."""

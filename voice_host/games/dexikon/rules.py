@@ -60,6 +60,13 @@ class Dexikon(Game, name="dexikon", players=(1, 5)):
         s.clock = max(s.clock, t)
         return events
 
+    def pause(self, seconds: float) -> None:
+        """The words open to a challenge stay open as long as they had left (Game.pause)."""
+        for o in self.state.open:
+            o.until += seconds
+            if o.asked is not None:
+                o.asked += seconds
+
     # ------------------------------------------------------------------ actions
     def play(self, action: A.Action) -> list[E.Event]:
         s = self.state

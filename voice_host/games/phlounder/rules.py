@@ -82,6 +82,10 @@ class Phlounder(Game, name="phlounder", players=(2, 6)):
         s.clock = max(s.clock, t)
         return events
 
+    def pause(self, seconds: float) -> None:
+        """The reminder of the missing reports moves on (Game.pause)."""
+        self.state.prompted += seconds
+
     # ------------------------------------------------------------------ actions
     def play(self, action: A.Action) -> list[E.Event]:
         s = self.state

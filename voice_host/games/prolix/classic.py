@@ -39,6 +39,12 @@ class ProlixClassic(ProlixGame, name="prolix-classic", players=(3, 5)):
             return s.pending[0].t + self.settings.tie_window + 0.001
         return s.ends_at if windows and s.phase == Phase.ENDING and s.vote is None else None
 
+    def pause(self, seconds: float) -> None:
+        """Also the words waiting for the tie window (Game.pause)."""
+        super().pause(seconds)
+        for x in self.state.pending:
+            x.t += seconds
+
     # ------------------------------------------------------------------ scores
     def totals(self, player: str) -> tuple[int, list[tuple[Entry, bool]]]:
         """The player's total now, with each regular entry and whether it still counts.

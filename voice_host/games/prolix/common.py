@@ -249,6 +249,15 @@ class ProlixGame(Game):
     def _game_over(self) -> list[E.Event]:
         raise NotImplementedError
 
+    def pause(self, seconds: float) -> None:
+        """The sand still to run and the last word's window move on (Game.pause)."""
+        s = self.state
+        timer = getattr(s, "timer", None)
+        if timer is not None and timer.until is not None and timer.until > s.clock:
+            timer.until += seconds
+        if s.ends_at is not None and s.ends_at > s.clock:
+            s.ends_at += seconds
+
     # ------------------------------------------------------------------ setup
     def _setup_events(self) -> list[E.Event]:
         """Start player (if the mode has one) and a full board, unless the table gave them."""

@@ -53,6 +53,9 @@ class Session(Inputs, History, Saying):
         self.refusals: set[int] = set()
         """Records refused when they were applied: refused for good, never replayed by an undo."""
         self.undoable: list[int] = []
+        self.pauses: dict[int, float] = {}
+        """Record taken back by an undo after the end -> when that undo came: the game
+        stood still in between (ruling 98)."""
         self.last_said: list[str] = []
         self.begun = False
         self.heard = False

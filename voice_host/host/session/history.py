@@ -53,8 +53,8 @@ class History:
     Undo appends nothing special: the undo itself is logged, and applying it drops the
     last input that changed the game (``undoable``, in order) and replays the rest, less
     the undo commands and the inputs refused when said (``refusals``: refused for good).
-    Another player's input is undone only after its player's yes; a finished game stays
-    finished."""
+    Another player's input is undone only after its player's yes. After the end as before
+    it: the game reopens as it was before the input taken back (ruling 98)."""
 
     header: Header
     words: Words
@@ -68,6 +68,7 @@ class History:
     """The records taken back."""
     refusals: set[int]
     undoable: list[int]
+    pauses: dict[int, float]
     asking: Asking | None
     _host_state: Callable[[], None]
     _apply: Callable[..., list[str]]
@@ -79,21 +80,23 @@ class History:
     def _undo(self, player: str | None, quiet: bool) -> list[str]:
         """Take back the last input that changed the game: ``player``'s own, or (asked
         first) another player's; ``player`` None: the table's or the host's undo, anyone's.
-        A finished game stays finished."""
+        A finished game reopens as it was before that input (a mistyped last word put
+        right: the final scores are said again when the game ends again)."""
         own = self._last_input_of(player) if player is not None else None
-        if own is not None and own in self.refusals and (not self.undoable or own > self.undoable[-1]):
+        refused_for_good = own is not None and own in self.refusals and not self.game.finished
+        if refused_for_good and (not self.undoable or own > self.undoable[-1]):  # after the end all is refused
             return self._refuse("undo_refused", {"text": self.records[own].text}, quiet)  # it changed nothing
         if not self.undoable:
             return self._refuse("nothing_to_undo", {}, quiet)
         target = self.undoable[-1]
         record = self.records[target]
         owner = intents.find_player(record.speaker, self.players) if isinstance(record, Said) else None
-        if self.game.finished and self._would_reopen(target):  # the game's end is final (ruling 59)
-            return self._refuse("game_over", self.game.final_result(), quiet)
         if player is not None and owner is not None and owner != player:
             self.asking = Asking(owner, "undo", record.text, target)
             return self._say_lines([self.announcer.confirm_undo(owner, player, record.text)], quiet)
         self.undone.add(target)
+        if self.game.finished and record.t is not None:  # the game reopens as it was (ruling 98)
+            self.pauses[target] = self.t
         self._rebuild()
         what = f"{record.speaker}: {record.text}" if isinstance(record, Said) else \
             self.announcer.directive(record.name, record.args)
@@ -106,18 +109,6 @@ class History:
                 and intents.find_player(r.speaker, self.players) == player]
         return said[-1] if said else None
 
-    def _would_reopen(self, target: int) -> bool:
-        """Whether taking back record ``target`` would reopen the finished game (tried,
-        then put back as it was)."""
-        refusals = set(self.refusals)
-        self.undone.add(target)
-        self._rebuild()
-        reopened = not self.game.finished
-        self.undone.discard(target)
-        self.refusals = refusals
-        self._rebuild()
-        return reopened
-
     def _rebuild(self) -> None:
         """Replay every record but the undone ones, the refused ones and the undo
         commands themselves."""
@@ -125,6 +116,10 @@ class History:
         self._host_state()
         self.undoable, self.begun, t_now, self.t = [], False, self.t, 0.0
         for i, record in enumerate(self.records):
+            if i in self.pauses and self.begun:  # an end undone: the game reopens as it was then
+                self.t = max(self.t, float(record.t))
+                self.game.step(A.Tick(self.t))
+                self.game.pause(self.pauses[i] - self.t)
             if i in self.undone or i in self.refusals or self._is_undo(record):
                 continue
             self._apply(i, quiet=True)
