@@ -24,7 +24,7 @@ def test_demo_runs_the_whole_pipeline():
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
-    assert out[0] == "demo: 9 lines said by synthetic players, heard by moonshine:"
+    assert out[0] == "demo: 10 lines said by synthetic players, heard by moonshine:"
     said = [line for line in out if line.startswith(("host: ", "heard: at 1", "heard: at 2", "heard: at 3"))]
     assert said[1:9] == [
         "host: Thank you, Ann. I know your voice now.", "host: Thank you, Ben. I know your voice now.",
@@ -37,14 +37,16 @@ def test_demo_runs_the_whole_pipeline():
     ], proc.stdout
     heard = [line for line in out if line.startswith("heard: ")]
     assert heard[4:] == [
-        "heard: at 17.8 s Ben (by voiceprint): 'relaxed'",
-        "heard: at 22.4 s Cat (by name): 'cat wonderful'",     # a name said first still wins
-        "heard: at 26.9 s Ann (by voiceprint): 'challenge'",
-        "heard: at 30.8 s Ben (by voiceprint): 'what is the score'",
-        "heard: at 35.3 s Cat (by voiceprint): 'sierra charlie romeo echo whiskey'",
+        "heard: at 17.4 s Ben (by voiceprint): 'hold on'",      # talk at the table: never a play
+        "heard: at 20.8 s Ben (by voiceprint): 'relaxed'",
+        "heard: at 25.4 s Cat (by name): 'cat wonderful'",     # a name said first still wins
+        "heard: at 29.9 s Ann (by voiceprint): 'challenge'",
+        "heard: at 33.8 s Ben (by voiceprint): 'what is the score'",
+        "heard: at 38.3 s Cat (by voiceprint): 'sierra charlie romeo echo whiskey'",
     ], proc.stdout
+    assert out[out.index("heard: at 17.4 s Ben (by voiceprint): 'hold on'") + 1] == "host: Take your time."
     # each answer comes before the next player is heard, as at the table
-    turn = out.index("heard: at 22.4 s Cat (by name): 'cat wonderful'")
+    turn = out.index("heard: at 25.4 s Cat (by name): 'cat wonderful'")
     assert out[turn + 1:turn + 4] == ["host: Cat scores 16 points for wonderful.", "host: Cat draws C and S.",
                                       "host: End of round 1. Scores: Cat 16; Ben 15; Ann 12."], proc.stdout
     assert "host: Ann challenges Cat's wonderful." in out

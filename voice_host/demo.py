@@ -27,7 +27,8 @@ LINES = (  # (player, what they say, pause before it in seconds)
     ("Ben", "I am Ben, and I am ready to play.", 1.5),
     ("Cat", "I am Cat, and I am ready to play.", 1.5),
     ("Ann", "midnight", 2.0),
-    ("Ben", "relaxed", 3.0),
+    ("Ben", "Hold on.", 2.5),  # talk at the table, never a play
+    ("Ben", "relaxed", 2.5),
     ("Cat", "Cat, wonderful", 3.5),
     ("Ann", "challenge", 3.0),
     ("Ben", "what is the score", 3.0),
