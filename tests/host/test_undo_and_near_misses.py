@@ -78,6 +78,17 @@ def test_an_undo_after_the_end_gives_the_timer_back_the_seconds_it_had(table):
         "Game over. Final scores: Ann 1; Ben 0. Ann wins!"]
 
 
+def test_an_undo_after_a_lost_solo_game_gives_the_round_back_with_its_seconds(table):
+    t = table("Ann", game="prolix-solo", sections={"prolix": {"solo_targets": [50]}})
+    assert t("[+5] Ann: my word is jewelers\n@wait 100")[-1] == "Game over. Ann finishes with 15 points."
+    assert t("Ann: undo") == [
+        "Undone: Ann: my word is jewelers.",
+        "Board. 4 points: W+1, B; 3 points: J+2, S; 2 points: L, C; 1 point: D, G.",
+        "Round 1: Ann's turn. 40 seconds left.", "Round 1: reach 50 to stay alive; you have 0."]
+    assert t("Ann: my word is jawbones")[-2:] == [
+        "17 in all: short of the target of 50. The game is lost.", "Game over. Ann finishes with 17 points."]
+
+
 def test_an_undo_in_the_middle_of_redux_does_not_run_a_refused_timer(table):
     t = table("Ann,Ben", game="prolix-redux", start="Ann")
     t("Ann: jewelers")

@@ -164,3 +164,22 @@ def test_redux_the_last_turns_window_closes_with_the_final_scores(words):
     assert c.wait(30)[-1] == E.LastChallenge((("Ann", "jewelers"), ("Ben", "jigsaw")), 10)  # Cat had no word
     assert c.game.step(A.PlayWord(c.t, "Cat", "cowbell"))[0].code == "last_word_open"
     assert c.wait(10) == [E.GameOver((E.Standing("Ann", 15), E.Standing("Ben", 13), E.Standing("Cat", 0)), ("Ann",))]
+
+
+def test_redux_sentences(table):
+    t = table("Ann,Ben", game="prolix-redux", sections={"prolix": {"redux_rounds": 1}})
+    assert t("Ann: jewelers\n[+1] Ben: jibblewock\n[+2] Ann: challenge\n[+2] Ben: whose turn\n[+1] Ben: time left\n"
+             "Ben: jigsaw\n[+3] Ben: challenge\nAnn: challenge") == [
+        "Ann: jewelers, noted.", "Ann starts the timer: 30 seconds.", "Ben: jibblewock, noted.",
+        "Round 1 scores: Ann jewelers 15; Ben jibblewock 18, plus 2.",
+        "That was the last word. Challenge jewelers and jibblewock now, or the final scores come in 10 seconds.",
+        "Ann challenges Ben's jibblewock.", "The challenge succeeds: jibblewock is void, it is not in the dictionary.",
+        "Round 1 scores: Ann jewelers 15; Ben jibblewock 0, minus 2.",
+        "That was the last word. Challenge jewelers now, or the final scores come in 6 seconds.",
+        "That was the last word. Challenge jewelers now, or the final scores come in 5 seconds.",
+        "That was the last turn: only a challenge of jewelers can change the result now.",
+        "Ben challenges Ann's jewelers.",
+        "It's in the dictionary: jewelers stands. Ben's challenge fails and costs 2 points at the end.",
+        "Round 1 scores: Ann jewelers 15; Ben jibblewock 0, minus 4.",
+        "Game over. Final scores: Ann 15; Ben -4. Ann wins!",  # nothing left to challenge: the end at once
+        "The game is over: Ann won with 15."]  # the window has closed with the game
