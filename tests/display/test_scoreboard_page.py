@@ -424,3 +424,24 @@ def test_long_names_and_words_stay_in_their_boxes_unsplit_and_the_print_at_14_px
                 assert page["keys"] and page["keys"][0] >= 1.5 * page["print"], page
     finally:
         display.close()
+
+
+def test_duel_and_redux_show_their_last_words_open_to_a_challenge(table):
+    """Ruling 97: the last words' window on the page, as Classic's; gone with the end."""
+    for game, script, open_ in (("prolix-duel", "Ann: jewelers\nBen: cowbell", "jewelers (Ann) and cowbell (Ben)"),
+                                ("prolix-redux", "Ann: jewelers\nBen: cowbell", "jewelers (Ann) and cowbell (Ben)")):
+        t = table("Ann,Ben", game=game, start="Ann" if game == "prolix-redux" else None,
+                  sections={"prolix": {"duel_marks": 1, "redux_rounds": 1, "last_challenge_window": 30}})
+        played(t, script)
+        t.session.tick(t.session.t + 1)
+        shown = view(t.game)
+        assert {"label": "Open to a challenge", "value": open_} in shown["facts"], game
+        assert shown["timer"] == {"label": "Last challenges", "left": 29.0, "holder": None}, game
+        t.session.settle()
+        assert t.game.finished and view(t.game)["timer"] is None
+
+
+def test_phlounder_shows_who_rolls_the_dice(table):
+    t = table("Ann,Ben,Cat", game="phlounder", start=None, board=None)
+    t("@dice 5N\nBen: bell\nBen: table\nCat: no word\nAnn: no word")
+    assert {"label": "Rolls the dice", "value": "Ben"} in view(t.game)["facts"]  # ruling 95

@@ -167,6 +167,9 @@ def _prolix(game: Game, out: dict, result: dict) -> None:
         for p in result.get("players", ()):
             players[p["name"]]["facts"] += [fact("Bonuses", p.get("bonuses", 0)),
                                             fact("Penalties", p.get("penalties", 0))]
+    if name in ("prolix-duel", "prolix-redux") and s.phase == "ending" and s.ends_at is not None:  # ruling 97
+        out["timer"] = {"label": "Last challenges", "left": left(s.ends_at, s.clock), "holder": None}
+        out["facts"].append(fact("Open to a challenge", names(f"{w} ({p})" for p, w in game.open_words())))
 
 
 # ---------------------------------------------------------------------- Phlounder
@@ -185,6 +188,8 @@ def _phlounder(game: Game, out: dict, result: dict) -> None:
                                  key=True))
         if r.children is not None and game.children:
             out["facts"].append(fact("Children's dice", target_phrase(r.children)))
+    if s.phase == "roll":
+        out["facts"].append(fact("Rolls the dice", game.roller()))  # ruling 95
     if r.ringer:
         out["facts"].append(fact("Rang the bell", r.ringer))
     if s.phase == "reports":
