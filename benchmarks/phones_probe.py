@@ -1,28 +1,37 @@
-"""The phones' server under a stranger's attack, from many addresses of this machine.
+"""The phones' server under a stranger's floods, from many addresses of this machine.
 
-    .venv/bin/python benchmarks/phones_probe.py               # about 2 minutes
-    .venv/bin/python benchmarks/phones_probe.py --seconds 30  # shorter, rougher rate
-    .venv/bin/python benchmarks/phones_probe.py --stops 20    # 20 Ctrl-C stops instead (about 3 minutes)
+    .venv/bin/python benchmarks/phones_probe.py                # every flood, about 6 minutes
+    .venv/bin/python benchmarks/phones_probe.py --quick        # shorter windows, about 3 minutes
+    .venv/bin/python benchmarks/phones_probe.py --quick --json # the figures as JSON too
+    .venv/bin/python benchmarks/phones_probe.py --stops 20     # 20 Ctrl-C stops instead (about 3 minutes)
 
-A host serves the phones' page (``voice_host.assembly.serve_phones``) in a process of its own, on
-127.0.0.1 over HTTPS. Only loopback is ever sent to; every loop stops by itself.
-Meanwhile, from other addresses of the loopback range:
+A host serves the phones' page (``voice_host.assembly.serve_phones``) in a process of
+its own, on 127.0.0.1 over HTTPS, with the usual desktop limit of 1,024 open files (soft
+and hard). Only loopback is ever sent to; every loop stops by itself. An attacker in
+another process, at normal priority (one asyncio loop: it takes what a device of its own
+would), floods it from other addresses of the loopback range, one flood after another,
+then all at once:
 
-- **Guessers**: ``--addresses`` (200) addresses, each sending a wrong six-digit code,
-  then again two seconds after each answer.
-- **Waiting sockets**: 16 websockets from 4 addresses that never say who they are,
-  opened again as soon as the server closes them.
-- **Idle connections**: 95 TCP connections from 95 addresses that send nothing, opened
-  again when closed.
+- **guess**: ``--addresses`` (200) addresses, each sending a wrong six-digit code, then
+  again two seconds after each answer.
+- **addresses**: 4,200 addresses (more than the 4,096 once remembered), one wrong code each.
+- **slow**: 600 requests from 50 addresses (12 each, under the per-address limit, over
+  the server's 512 connections), a header line trickled every second, opened again when closed.
+- **handshakes**: 5,000 TLS handshakes that never finish (TCP connections that send
+  nothing), 8 an address, opened again when closed (``--quick``: 1,100).
+- **big**: 200 websockets from 50 addresses that never join and send 512 KiB messages,
+  opened again when closed.
+- **held**: 16 websockets from 4 addresses that never join and 95 idle TCP connections.
+- **all**: every flood above at once.
 
-The attacker runs in a process of its own at the lowest priority (nice 19): a stranger's
-device has CPUs of its own, and here its 200 threads would otherwise take the host's
-share of this machine's. After a warm-up (every guesser's first try, which the server always checks), it counts
-the wrong codes the server checked (answered "not the join code") over ``--seconds``:
-that rate, against a million codes, is the expected time to guess the code (half the
-codes tried). Five times, evenly through the window, a player with the code joins from
-an address of their own: the time from opening the socket to "joined", and the join
-page's answer from another address. Targets: >= 30 days; 5 of 5 joins within 2 s.
+During each flood's window, five times, a player with the code asks for ``/join`` and
+joins from an address of their own (in **guess** and **all** after one mistyped code):
+the time from asking to "joined". The host's memory (resident) is sampled all along: its
+peak during the flood and where it settles 5 s after. With guessers, the wrong codes
+the server checked in the window: that rate, against a million codes, is the expected
+time to guess the code (half the codes tried). Targets: 5 of 5 joins within 2 s; at most
+600 MB (the full host rests at about 520 MB; this server alone at far less, so its
+growth is the figure to read: at most 80 MB); >= 30 days.
 
 ``--stops N``: ``voice-host play --phones`` itself, N times, with two phones streaming
 noise and a tone, stopped by Ctrl-C (SIGINT) 2-8 s after they joined: how many ended
@@ -91,98 +100,248 @@ def page(port: int, source: str) -> int:
         conn.close()
 
 
-def attack(port: int, code: str, addresses: int) -> int:
-    """The attacker's process: guessers, waiting sockets, idle connections, until "stop"
-    on stdin; counts the wrong codes checked after "count"; prints the tally as JSON."""
-    import warnings
+FLOODS = ("guess", "addresses", "slow", "handshakes", "big", "held", "all")
 
-    warnings.simplefilter("ignore", DeprecationWarning)  # websockets: sockets held open outside a with
-    os.nice(19)  # a stranger's device has CPUs of its own: here its 200 threads must not starve the host's few
-    stop = threading.Event()
-    counting = threading.Event()
-    tally = {"checked": 0, "held": 0, "other": 0, "checked_in_window": 0}
-    lock = threading.Lock()
-    answered: set[int] = set()  # the guessers that have had their first answer
 
-    def guesser(n: int) -> None:
+def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: int) -> int:
+    """The attacker's process: the floods ``kinds`` at once until "stop" on stdin; counts
+    the wrong codes checked between "count" and "stop"; prints the tally as JSON."""
+    import asyncio
+
+    tally = {"checked": 0, "held": 0, "other": 0, "checked_in_window": 0, "opened": 0}
+    counting = [False]
+    stopping = [False]  # every loop ends when it is set (a cancellation can be lost in wait_for)
+    context = insecure()
+
+    async def tcp(source: str):
+        loop = asyncio.get_running_loop()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            sock.bind((source, 0))
+            await asyncio.wait_for(loop.sock_connect(sock, ("127.0.0.1", port)), 10)
+        except BaseException:
+            sock.close()
+            raise
+        tally["opened"] += 1
+        return sock
+
+    async def websocket(source: str):
+        from websockets.asyncio.client import connect
+
+        sock = await tcp(source)
+        return await connect(f"wss://127.0.0.1:{port}/phone", sock=sock, ssl=context, server_hostname="127.0.0.1",
+                             open_timeout=10, proxy=None, max_size=None, ping_interval=None, close_timeout=1)
+
+    async def guess_once(source: str, rng: random.Random) -> None:
+        guess = f"{rng.randrange(CODES):06d}"
+        if guess == code:
+            return
+        try:
+            ws = await websocket(source)
+            try:
+                await ws.send(json.dumps({"code": guess, "name": "Ann", "rate": 48000}))
+                said = json.loads(await asyncio.wait_for(ws.recv(), 10)).get("refused", "")
+            finally:
+                await ws.close()
+        except Exception:  # noqa: BLE001  turned away before an answer
+            said = ""
+        kind = "checked" if "not the join code" in said else "held" if "Too many" in said else "other"
+        tally[kind] += 1
+        if kind == "checked" and counting[0]:
+            tally["checked_in_window"] += 1
+
+    async def guesser(n: int) -> None:
         rng = random.Random(n)
-        while not stop.is_set():
-            guess = f"{rng.randrange(CODES):06d}"
-            if guess == code:
+        while not stopping[0]:
+            await guess_once(address(n), rng)
+            await asyncio.sleep(2.0)
+
+    async def many() -> None:
+        rng = random.Random(1)
+        gate = asyncio.Semaphore(100)
+
+        async def one(n: int) -> None:
+            async with gate:
+                if not stopping[0]:
+                    await guess_once(address(10000 + n), rng)
+        await asyncio.gather(*(one(n) for n in range(4200)))
+
+    async def reopen(open_one, hold) -> None:
+        """Keep one connection open: ``open_one()``, then ``hold(it)`` until it is closed, again."""
+        while not stopping[0]:
+            try:
+                it = await open_one()
+            except Exception:  # noqa: BLE001  refused: try again shortly
+                await asyncio.sleep(0.2)
                 continue
             try:
-                said = ask(port, address(n), guess).get("refused", "")
-            except Exception:  # noqa: BLE001  turned away before an answer
-                said = ""
-            with lock:
-                answered.add(n)
-                if len(answered) == addresses and n not in tally:
-                    tally[n] = True  # the last first answer: say so once
-                    print("warm", flush=True)
-                kind = "checked" if "not the join code" in said else "held" if "Too many" in said else "other"
-                tally[kind] += 1
-                if kind == "checked" and counting.is_set():
-                    tally["checked_in_window"] += 1
-            stop.wait(2.0)
-
-    def waiting() -> None:
-        from websockets.sync.client import connect
-
-        held: list = []
-        while not stop.is_set():
-            held = [ws for ws in held if ws.state.name == "OPEN"]
-            while len(held) < 16 and not stop.is_set():
+                await hold(it)
+            except Exception:  # noqa: BLE001  closed by the server
+                pass
+            finally:
+                close = getattr(it, "close")
                 try:
-                    raw = socket.create_connection(("127.0.0.1", port), timeout=10,
-                                                   source_address=(address(1000 + len(held) % 4), 0))
-                    held.append(connect(f"wss://127.0.0.1:{port}/phone", sock=raw, ssl=insecure(),
-                                        open_timeout=10, server_hostname="127.0.0.1"))
-                except Exception:  # noqa: BLE001  refused: try again shortly
-                    break
-            stop.wait(0.2)
-        for ws in held:
-            ws.close()
+                    result = close()
+                    if asyncio.iscoroutine(result):
+                        await asyncio.wait_for(result, 2)
+                except Exception:  # noqa: BLE001
+                    pass
+            await asyncio.sleep(0.05)
 
-    def idle() -> None:
-        held: dict[int, socket.socket] = {}
-        while not stop.is_set():
-            for n in range(95):
-                sock = held.get(n)
-                if sock is not None:
-                    try:
-                        sock.setblocking(False)
-                        if sock.recv(1) == b"":  # closed by the server: open another
-                            sock.close()
-                            held.pop(n)
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        held.pop(n)
-                if n not in held:
-                    try:
-                        held[n] = socket.create_connection(("127.0.0.1", port), timeout=10,
-                                                           source_address=(address(1100 + n), 0))
-                    except OSError:
-                        pass
-            stop.wait(0.2)
-        for sock in held.values():
-            sock.close()
+    async def slow_one(n: int) -> None:
+        async def open_one():
+            sock = await tcp(address(15000 + n // 12))
+            reader, writer = await asyncio.open_connection(sock=sock, ssl=context, server_hostname="127.0.0.1",
+                                                           ssl_handshake_timeout=10)
+            writer.write(b"GET /join HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port)
+            return writer
 
-    threads = [threading.Thread(target=guesser, args=(n,), daemon=True) for n in range(addresses)]
-    threads += [threading.Thread(target=waiting, daemon=True), threading.Thread(target=idle, daemon=True)]
-    for thread in threads:
-        thread.start()
-    for line in sys.stdin:
-        if line.strip() == "count":
-            counting.set()
-        else:
-            break
-    counting.clear()
-    stop.set()
-    for thread in threads:
-        thread.join(15)
-    print(json.dumps({k: v for k, v in tally.items() if isinstance(k, str)}), flush=True)
-    return 0
+        async def hold(writer) -> None:
+            while not writer.is_closing() and not stopping[0]:
+                await asyncio.sleep(1.0)
+                writer.write(b"X-Slow: 1\r\n")  # a header line a second, never the end
+                await writer.drain()
+        await reopen(open_one, hold)
+
+    async def handshake_one(n: int) -> None:
+        async def open_one():
+            return await tcp(address(16000 + n // 8))
+
+        async def hold(sock) -> None:
+            loop = asyncio.get_running_loop()
+            while not stopping[0] and await loop.sock_recv(sock, 1024):  # says nothing: never a hello
+                pass
+        await reopen(open_one, hold)
+
+    async def big_one(n: int) -> None:
+        async def hold(ws) -> None:
+            block = b"\0" * (512 * 1024)
+            while not stopping[0]:
+                await ws.send(block)
+                await asyncio.sleep(0.1)
+        await reopen(lambda: websocket(address(17000 + n // 4)), hold)
+
+    async def waiting_one(n: int) -> None:
+        async def hold(ws) -> None:
+            await ws.wait_closed()
+        await reopen(lambda: websocket(address(1000 + n % 4)), hold)
+
+    async def idle_one(n: int) -> None:
+        await handshake_one_from(address(1100 + n))
+
+    async def handshake_one_from(source: str) -> None:
+        async def hold(sock) -> None:
+            loop = asyncio.get_running_loop()
+            while not stopping[0] and await loop.sock_recv(sock, 1024):
+                pass
+        await reopen(lambda: tcp(source), hold)
+
+    async def main() -> None:
+        tasks = []
+        if "guess" in kinds:
+            tasks += [asyncio.create_task(guesser(n)) for n in range(addresses)]
+        if "addresses" in kinds:
+            tasks.append(asyncio.create_task(many()))
+        if "slow" in kinds:
+            tasks += [asyncio.create_task(slow_one(n)) for n in range(600)]
+        if "handshakes" in kinds:
+            tasks += [asyncio.create_task(handshake_one(n)) for n in range(handshakes)]
+        if "big" in kinds:
+            tasks += [asyncio.create_task(big_one(n)) for n in range(200)]
+        if "held" in kinds:
+            tasks += [asyncio.create_task(waiting_one(n)) for n in range(16)]
+            tasks += [asyncio.create_task(idle_one(n)) for n in range(95)]
+        loop = asyncio.get_running_loop()
+        while True:
+            line = (await loop.run_in_executor(None, sys.stdin.readline)).strip()
+            if line == "count":
+                counting[0] = True
+            else:
+                break
+        counting[0] = False
+        stopping[0] = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks, timeout=20)
+
+    import warnings
+
+    warnings.simplefilter("ignore")
+    asyncio.run(main())
+    print(json.dumps(tally), flush=True)
+    os._exit(0)  # sockets still closing are the system's to close
+
+
+def resident(pid: int) -> float:
+    """A process's resident memory now (MB)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
+    """One flood (``kind``, or every one for "all") for its window: five joins, the host's
+    memory, the wrong codes checked."""
+    kinds = FLOODS[:-1] if kind == "all" else [kind]
+    handshakes = 1100 if args.quick else 5000
+    rest = resident(pid)
+    peak = [rest]
+    sampling = threading.Event()
+
+    def sample() -> None:
+        while not sampling.is_set():
+            peak[0] = max(peak[0], resident(pid))
+            sampling.wait(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    attacker = subprocess.Popen([sys.executable, __file__, "--attack", str(port), code, "--kinds", ",".join(kinds),
+                                 "--addresses", str(args.addresses), "--handshakes", str(handshakes)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    players = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+    guessing = "guess" in kinds
+    window = args.seconds if guessing else args.window
+    joins: list[tuple[bool, float]] = []
+    try:
+        time.sleep(args.warm if guessing else 5.0)  # the flood under way (guessers past their free tries)
+        attacker.stdin.write("count\n")
+        attacker.stdin.flush()
+        began = time.monotonic()
+        for k in range(5):
+            time.sleep(max(0.0, began + (k + 0.5) * window / 5 - time.monotonic()))
+            source = address(20000 + 20 * n + k)
+            t0 = time.monotonic()
+            try:
+                if guessing:  # one typo first
+                    ask(port, source, "000000" if code != "000000" else "111111", players[k])
+                ok = page(port, source) == 200 and ask(port, source, code, players[k]).get("joined") == players[k]
+            except Exception:  # noqa: BLE001
+                ok = False
+            joins.append((ok, time.monotonic() - t0))
+        time.sleep(max(0.0, began + window - time.monotonic()))
+        window = time.monotonic() - began
+        tally = json.loads(attacker.communicate("stop\n", timeout=120)[0].strip().splitlines()[-1])
+    finally:
+        if attacker.poll() is None:
+            attacker.kill()
+    time.sleep(5.0)
+    sampling.set()
+    sampler.join()
+    settled = resident(pid)
+    rate = tally["checked_in_window"] / window * 60
+    days = CODES / 2 / rate / 60 / 24 if guessing and rate else None
+    return {"flood": kind, "joins_within_2s": sum(ok and took <= 2.0 for ok, took in joins), "joins": 5,
+            "join_seconds": [round(took, 2) if ok else None for ok, took in joins],
+            "rest_mb": round(rest), "peak_mb": round(peak[0]), "settled_mb": round(settled),
+            "checked_a_minute": round(rate, 1) if guessing else None,
+            "days_to_guess": None if days is None else round(days, 1) if rate else float("inf"),
+            "attacker": tally}
 
 
 def stop_once(delay: float, rng: random.Random) -> tuple[int, str]:
@@ -254,67 +413,58 @@ def stops(n: int) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--addresses", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=60.0, help="the window the rate is counted over")
-    parser.add_argument("--warm", type=float, default=15.0, help="seconds after every guesser's first try "
-                        "before the window")
+    parser.add_argument("--addresses", type=int, default=200, help="guessing addresses")
+    parser.add_argument("--seconds", type=float, default=60.0, help="the window the guessers' rate is counted over")
+    parser.add_argument("--window", type=float, default=20.0, help="the window of the other floods")
+    parser.add_argument("--warm", type=float, default=15.0, help="seconds the guessers guess before the window "
+                        "(their free tries spent)")
+    parser.add_argument("--floods", default=",".join(FLOODS), help=f"which, of {', '.join(FLOODS)}")
+    parser.add_argument("--quick", action="store_true", help="shorter windows (30 s of guessing, 15 s of each "
+                        "other flood), 1,100 handshakes")
+    parser.add_argument("--json", action="store_true", help="the figures as JSON too, on the last line")
     parser.add_argument("--stops", type=int, default=0, help="instead: stop the real command N times by Ctrl-C")
     parser.add_argument("--attack", nargs=2, metavar=("PORT", "CODE"), help=argparse.SUPPRESS)
+    parser.add_argument("--kinds", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--handshakes", type=int, default=5000, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stops:
         return stops(args.stops)
     if args.attack:
-        return attack(int(args.attack[0]), args.attack[1], args.addresses)
+        return attack(int(args.attack[0]), args.attack[1], args.kinds.split(","), args.addresses, args.handshakes)
+    if args.quick:
+        args.seconds, args.window, args.warm = min(args.seconds, 30.0), min(args.window, 15.0), min(args.warm, 10.0)
+
+    import resource
+
+    def desktop() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))  # the usual desktop limit
 
     state = tempfile.mkdtemp(prefix="phones-probe-")
     env = {**os.environ, "XDG_CONFIG_HOME": state, "XDG_STATE_HOME": state}
     host = subprocess.Popen([sys.executable, "-c", HOST], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, text=True)
+                            stderr=subprocess.PIPE, env=env, text=True, preexec_fn=desktop)
     port_text, code = host.stdout.readline().split()
     port = int(port_text)
-    players = ["Ann", "Ben", "Cat", "Dan", "Eve"]
-    alone = []  # the same joins before the attack, on the machine as it is
-    for k in range(5):
-        t0 = time.monotonic()
-        ok = ask(port, address(1190 + k), code, players[k]).get("joined") == players[k]
-        alone.append((ok, time.monotonic() - t0))
-    attacker = subprocess.Popen([sys.executable, __file__, "--attack", str(port), code, "--addresses",
-                                 str(args.addresses)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    joins: list[tuple[bool, float, int]] = []
+    results = []
     try:
-        assert attacker.stdout.readline().strip() == "warm"  # every guesser has had its first try
-        time.sleep(args.warm)
-        attacker.stdin.write("count\n")
-        attacker.stdin.flush()
-        began = time.monotonic()
-        for k in range(5):
-            time.sleep(max(0.0, began + (k + 0.5) * args.seconds / 5 - time.monotonic()))
-            t0 = time.monotonic()
-            try:
-                ok = ask(port, address(1200 + k), code, players[k]).get("joined") == players[k]
-            except Exception:  # noqa: BLE001
-                ok = False
-            took = time.monotonic() - t0
-            joins.append((ok, took, page(port, address(1210 + k))))
-        time.sleep(max(0.0, began + args.seconds - time.monotonic()))
-        tally = json.loads(attacker.communicate("stop\n", timeout=60)[0].strip().splitlines()[-1])
-        window = time.monotonic() - began
+        for n, kind in enumerate(k for k in args.floods.split(",") if k):
+            result = flood(kind, port, code, host.pid, args, n)
+            results.append(result)
+            print(f"{kind:>10}: joins within 2 s {result['joins_within_2s']} of 5 "
+                  f"({', '.join('refused' if t is None else f'{t:.2f} s' for t in result['join_seconds'])}); "
+                  f"memory {result['rest_mb']} MB before, peak {result['peak_mb']}, settled {result['settled_mb']}"
+                  + (f"; {result['checked_a_minute']} codes checked a minute -> {result['days_to_guess']} days "
+                     "to guess" if result["days_to_guess"] is not None else ""), flush=True)
     finally:
-        if attacker.poll() is None:
-            attacker.kill()
-        _, err = host.communicate("\n", timeout=30)
-    rate = tally["checked_in_window"] / window * 60
-    days = CODES / 2 / rate / 60 / 24 if rate else float("inf")
-    print(f"guessers: {args.addresses} addresses; answers: {tally['checked']} checked, {tally['held']} held back "
-          f"unchecked, {tally['other']} other")
-    print(f"wrong codes checked after the warm-up: {tally['checked_in_window']} in {window:.0f} s = "
-          f"{rate:.1f} a minute -> expected time to guess one of {CODES:,} codes: {days:,.1f} days (target >= 30)")
-    print("joins with the code (16 sockets waiting, 95 idle connections, the guessers): "
-          + ", ".join(f"{'joined' if ok else 'REFUSED'} in {took:.2f} s, page {status}" for ok, took, status in joins)
-          + f"; {sum(ok and took <= 2.0 for ok, took, _ in joins)} of 5 within 2 s (target 5 of 5)")
-    print("the same joins before the attack: " + ", ".join(f"{took:.2f} s" for _, took in alone)
-          + f" ({sum(ok for ok, _ in alone)} of 5 joined)")
-    print(f"host's terminal: {len(err.splitlines())} lines on stderr{'' if not err else ': ' + err[:300]!r}")
+        _, err = host.communicate("\n", timeout=60)
+    guessed = [r["days_to_guess"] for r in results if r["days_to_guess"] is not None]
+    summary = {"floods": results, "host_stderr_lines": len(err.splitlines()),
+               "days_to_guess_at_best_rate": min(guessed) if guessed else None,
+               "targets": {"joins_within_2s": 5, "memory_mb": 600, "days_to_guess": 30}}
+    print(f"targets: 5 of 5 joins within 2 s, at most 600 MB, >= 30 days; host's terminal: "
+          f"{summary['host_stderr_lines']} lines{'' if not err else ': ' + err[:300]!r}")
+    if args.json:
+        print(json.dumps(summary))
     return 0
 
 

@@ -77,9 +77,13 @@ def test_slow_requests_from_many_addresses_beyond_the_servers_connections_keep_n
     slow = []
     try:
         for n in range(60):  # 6 an address, under its limit; 60 over the server's 48
-            sock = tls(display, other(10 + n // 6))
-            sock.sendall(b"GET /join HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % display.port)  # and never the rest
-            slow.append(sock)
+            try:
+                sock = tls(display, other(10 + n // 6))
+                sock.sendall(b"GET /join HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % display.port)  # never the rest
+                slow.append(sock)
+            except OSError:  # turned away: this address holds its share
+                pass
+        assert len(slow) >= 40
         for n in range(3):
             assert player_joins(phones, display, n) < 2.0
     finally:

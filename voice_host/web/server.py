@@ -320,8 +320,11 @@ class Gate:
     """Every connection the server holds, from the moment it is accepted (before its TLS
     handshake): at most :data:`PER_ADDRESS` from one address (this machine's own
     127.0.0.1 and ::1 not counted), :data:`PER_ADDRESS_HANDSHAKES` of them in a
-    handshake, and :data:`MAX_CONNECTIONS` in all, a new one taking the place of the
-    oldest doing nothing."""
+    handshake, and :data:`MAX_CONNECTIONS` in all. When all are held, a new connection
+    takes the place of one doing nothing (a handshake under way, a request not yet whole,
+    idle between requests) from the address that holds the most, if that address holds
+    at least two more than the new one's: a flood from many addresses makes way for a
+    player's one connection, and its own connections do not churn each other."""
 
     OWN = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
 
@@ -329,27 +332,53 @@ class Gate:
         self.limit = MAX_CONNECTIONS if limit is None else limit
         self.held: dict = {}
         """Connection -> (its address, its socket's transport), oldest first."""
+        self.by_address: dict[str, dict] = {}
+        """Address -> its connections (-> their transports), oldest first."""
+        self.purged = 0.0
 
     def admit(self, conn, transport) -> bool:
-        """Whether ``conn`` (with ``idle()``, ``handshaking()``, ``abort()``) may stay."""
+        """Whether ``conn`` (with ``idle()`` and ``handshaking()``) may stay."""
         address = _address(transport)
-        if len(self.held) >= self.limit or address not in self.OWN:
-            self.held = {c: (a, t) for c, (a, t) in self.held.items() if not t.is_closing()}
-        if address not in self.OWN:
-            mine = [c for c, (a, _) in self.held.items() if a == address]
-            if len(mine) >= PER_ADDRESS or sum(c.handshaking() for c in mine) >= PER_ADDRESS_HANDSHAKES:
-                return False
-        while len(self.held) >= self.limit:
-            oldest = next((c for c in self.held if c.idle()), None)
-            if oldest is None:
-                return False  # every connection is doing something: the new one waits its turn
-            _, t = self.held.pop(oldest)
-            t.abort()
+        mine = self.by_address.get(address, {})
+        for c in [c for c, t in mine.items() if t.is_closing()]:
+            self.drop(c)
+        if address not in self.OWN and (len(mine) >= PER_ADDRESS
+                                        or sum(c.handshaking() for c in mine) >= PER_ADDRESS_HANDSHAKES):
+            return False
+        if len(self.held) >= self.limit and time.monotonic() - self.purged > 0.25:
+            self.purged = time.monotonic()  # connections closed unseen (a websocket's, over plain HTTP)
+            for c in [c for c, (_, t) in self.held.items() if t.is_closing()]:
+                self.drop(c)
+        if len(self.held) >= self.limit:
+            victim = self._victim(len(mine))
+            if victim is None:
+                return False  # nobody holds more than its share: the new one waits its turn
+            self.held[victim][1].abort()
+            self.drop(victim)
         self.held[conn] = (address, transport)
+        self.by_address.setdefault(address, {})[conn] = transport
         return True
 
+    def _victim(self, holds: int):
+        """A connection doing nothing from the address holding the most, if it holds at
+        least two more than ``holds``; None when there is none."""
+        if not self.by_address or max(len(c) for c in self.by_address.values()) < holds + 2:
+            return None
+        for conns in sorted(self.by_address.values(), key=len, reverse=True):
+            if len(conns) < holds + 2:
+                return None
+            victim = next((c for c, t in conns.items() if not t.is_closing() and c.idle()), None)
+            if victim is not None:
+                return victim
+        return None
+
     def drop(self, conn) -> None:
-        self.held.pop(conn, None)
+        held = self.held.pop(conn, None)
+        if held is not None:
+            conns = self.by_address.get(held[0], {})
+            conns.pop(conn, None)
+            if not conns:
+                self.by_address.pop(held[0], None)
 
 
 def private_folder(path: Path) -> None:
