@@ -124,7 +124,7 @@ def test_verbose_says_what_the_second_ear_heard_and_how_long_it_took(tmp_path, s
     """With [speech] second_ear = "whisper", --verbose showed nothing of it (issue 63)."""
     from support import need
 
-    from voice_host.speech.recognizing.whisper.second import second_ear_for
+    from voice_host.speech.recognizing.engines import second_ear_for
 
     try:
         second_ear_for("whisper")

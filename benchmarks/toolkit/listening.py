@@ -20,10 +20,11 @@ def padded(audio: np.ndarray, before: float = BEFORE, after: float = AFTER) -> n
 def recognizer(model: str = "base", second_ear: str = "off"):
     """The Moonshine recognizer the host runs with ``[speech] model = model`` and
     ``second_ear = second_ear``."""
+    from voice_host.speech.recognizing.engines import second_ear_for
     from voice_host.speech.recognizing.moonshine import create
     from voice_host.speech.recognizing.moonshine.adapted import delta_for
 
-    return create(delta=delta_for(model), second_ear=second_ear)
+    return create(delta=delta_for(model), second_ear=second_ear_for(second_ear))
 
 
 EARS = {"without": "off", "with": "whisper"}

@@ -1,5 +1,6 @@
 """The second ear: whisper tiny.en reading what Moonshine reads, on real recorded speech,
-and how the two readings are weighed (speech.recognizing.whisper.second, moonshine.opinion)."""
+and how the two readings are weighed (speech.recognizing.whisper.second, moonshine.opinion;
+the registry's engines.second_ear_for)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from support import need
 
 from voice_host.speech.recognizing.moonshine import opinion as opinion_module
 from voice_host.speech.recognizing.moonshine.opinion import AGREED, AGREED_FROM, CLEAR, DOUBTED, candidates, weigh
+from voice_host.speech.recognizing.engines import second_ear_for
+from voice_host.speech.recognizing.recognizer import SecondReading
 from voice_host.speech.recognizing.sayable import Sayable
-from voice_host.speech.recognizing.whisper.second import SecondReading, once, reading, second_ear_for
+from voice_host.speech.recognizing.whisper.second import once, reading
 
 pytestmark = pytest.mark.model  # Moonshine and whisper tiny.en, both ears
 
@@ -35,7 +38,7 @@ def ears():
     from voice_host.speech.recognizing.moonshine import create
 
     try:
-        rec = create(second_ear="whisper")
+        rec = create(second_ear=second_ear_for("whisper"))
     except Exception as exc:  # noqa: BLE001 - said in the skip or failure
         need(False, f"the second ear is not installed: {exc}")
     return rec

@@ -75,7 +75,7 @@ class HearingSettings(Settings, sections=("speech",)):
     second_ear: str = "off"
     """A second recognizer reading each utterance beside Moonshine: "off", "auto" (whisper
     tiny.en where faster-whisper and its model are installed) or "whisper"
-    (speech.recognizing.whisper.second; docs/RECOGNIZING.md, "A second opinion"). Off by
+    (speech.recognizing.engines.second_ear_for; docs/RECOGNIZING.md, "A second opinion"). Off by
     default: it measured mixed (fewer words taken silently wrong at a table, a few more
     in real rooms, more questions) and cost the answer ~260 ms."""
     confirm_below: float = 0.6

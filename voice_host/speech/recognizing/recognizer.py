@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, Sequence
+from concurrent.futures import Future
+from typing import NamedTuple, Protocol, Sequence
 
 import numpy as np
 
@@ -65,6 +66,27 @@ class Opinion:
     """How sure the second ear was of its reading (0..1)."""
     seconds: float = 0.0
     """How long the second ear took to read the utterance."""
+
+
+class SecondReading(NamedTuple):
+    """What a second ear heard: its reading (normalized, said once; "" for nothing) and
+    how sure it was of it (0..1)."""
+
+    text: str
+    confidence: float
+    seconds: float = 0.0
+    """How long it took to read it (wall clock, on its own thread)."""
+
+
+class SecondEar(Protocol):
+    """A second recognizer beside the first, reading the same utterance in the background
+    for a second opinion: built by the registry (:func:`.engines.second_ear_for`,
+    ``[speech] second_ear``) and given to a recognizer that weighs one
+    (``takes_second_ear``), which never names its engine."""
+
+    def hear(self, audio: np.ndarray, prompt: str | None = None) -> "Future[SecondReading]":
+        """Start reading ``audio`` (16 kHz mono; ``prompt``: words it is told to expect)
+        and return at once: the future's result is what it heard."""
 
 
 @dataclass
@@ -214,4 +236,4 @@ def constrain_recognizer(recognizer: Recognizer, sayable) -> None:
         recognizer.expect(_closed_phrases(sayable))
 
 
-__all__ = ["Engine", "Opinion", "Recognizer", "Transcript", "WholeUtterance", "Word", "constrain_recognizer", "normalize_text"]
+__all__ = ["Engine", "Opinion", "Recognizer", "SecondEar", "SecondReading", "Transcript", "WholeUtterance", "Word", "constrain_recognizer", "normalize_text"]

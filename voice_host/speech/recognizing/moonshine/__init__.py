@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..recognizer import SecondEar
 from .files import find_model_dir, moonshine_available
 from .recognizer import CHATTER_MARGIN, MoonshineRecognizer
 
@@ -39,14 +40,12 @@ def owns(model: Path) -> bool:
     return (model / "encoder_model.ort").is_file()
 
 
-def create(model: str | Path | None = None, delta: str | Path | None = None, second_ear: str = "off",
+def create(model: str | Path | None = None, delta: str | Path | None = None, second_ear: SecondEar | None = None,
            **options) -> MoonshineRecognizer:
     """The recognizer; with `delta` (an adaptation delta, see .adapted), the adapted model;
-    with the second ear ``[speech] second_ear`` names ("off": none; "auto": whisper
-    where it is installed; speech.recognizing.whisper.second)."""
-    from ..whisper.second import second_ear_for
-
-    options.setdefault("second_ear", second_ear_for(second_ear))
+    with ``second_ear`` (recognizer.SecondEar, built by the registry from ``[speech]
+    second_ear``: engines.second_ear_for), its reading weighed with this one's."""
+    options["second_ear"] = second_ear
     if delta is not None:
         from .model import load_moonshine_model
 

@@ -36,8 +36,8 @@ def delta_for(model: str | None) -> Path | None:
 def recognizer_options(model: str, engine: str = "auto", second_ear: str = "off") -> dict:
     """Extra options for engines.make_recognizer from the ``[speech]`` settings
     (HearingSettings): the weights ``model`` names ({"delta": PATH} for "adapted",
-    Moonshine only) and, for Moonshine, the second ear ``second_ear`` names
-    (speech.recognizing.whisper.second)."""
+    Moonshine only) and, for Moonshine, the second ear ``second_ear`` names (the
+    registry builds it: engines.second_ear_for)."""
     if engine == "auto":
         from ..engines import resolve_engine
 

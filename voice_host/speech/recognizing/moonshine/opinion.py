@@ -1,5 +1,6 @@
-"""A second opinion: what the second ear (speech.recognizing.whisper.second) read in the
-same utterance, weighed by Moonshine's own scores and the game's prior
+"""A second opinion: what the second ear (recognizer.SecondEar, given to the recognizer
+by the registry: engines.second_ear_for) read in the same utterance, weighed by
+Moonshine's own scores and the game's prior
 (docs/RECOGNIZING.md, "A second opinion").
 
 The two ears make different mistakes. Where they hear the same sentence it is nearly
@@ -49,18 +50,29 @@ def prompt(sayable, words: int | None = None) -> str | None:
     n = PROMPT_WORDS if words is None else words
     if not n or sayable is None or sayable.prior is None or not sayable.words:
         return None
-    key = (sayable.prior, sayable.words, n)  # one board's prior serves every utterance on it
-    if any(a is not b for a, b in zip(_last_prompt, key)):
-        import numpy as np
+    import numpy as np
 
-        best = np.argsort(-sayable.prior.bonus, kind="stable")[:n]
-        _last_prompt[:] = [*key, ", ".join(sayable.words[i] for i in best)]
-    return _last_prompt[3]
+    best = np.argsort(-sayable.prior.bonus, kind="stable")[:n]
+    return ", ".join(sayable.words[i] for i in best)
 
 
-_last_prompt: list = [None, None, None, None]
-"""The last prompt worked out: its prior, its words, its length and the text (sorting a
-dictionary's bonuses takes a few ms, on every utterance of a board otherwise)."""
+class Prompts:
+    """The second ear's prompt (:func:`prompt`), worked out once a board: one board's
+    prior serves every utterance on it, and sorting a dictionary's bonuses takes a few
+    ms. Each recognizer owns one."""
+
+    def __init__(self) -> None:
+        self._key: tuple = (None, None, None)
+        self._text: str | None = None
+
+    def __call__(self, sayable, words: int | None = None) -> str | None:
+        n = PROMPT_WORDS if words is None else words
+        if not n or sayable is None or sayable.prior is None or not sayable.words:
+            return None
+        key = (sayable.prior, sayable.words, n)
+        if any(a is not b for a, b in zip(self._key, key)):
+            self._key, self._text = key, prompt(sayable, n)
+        return self._text
 
 
 def candidates(reading: str, lang: Language, first: str) -> list[str]:
@@ -89,7 +101,7 @@ def weigh(confidence: float, alternatives: list[tuple[str, float]], first: str, 
           ) -> tuple[float, Opinion]:
     """The confidence of the best of ``alternatives`` (sentence -> score, best first,
     both ears' readings among them) once the second ear is heard: ``first`` is the first
-    ear's own best, ``second`` what the second ear heard (whisper.second.SecondReading), ``theirs``
+    ear's own best, ``second`` what the second ear heard (recognizer.SecondReading), ``theirs``
     the sentences its reading stands for."""
     reading, sure_of_it = (second.text, second.confidence) if second is not None else ("", 0.0)
     took = getattr(second, "seconds", 0.0)
@@ -124,4 +136,4 @@ def _another_form(alternatives: list[tuple[str, float]], within: float) -> bool:
                for text, score in alternatives[1:] if text)
 
 
-__all__ = ["AGREED", "AGREED_FROM", "CLEAR", "FORMS", "DOUBTED", "Opinion", "candidates", "prompt", "weigh"]
+__all__ = ["AGREED", "AGREED_FROM", "CLEAR", "FORMS", "DOUBTED", "Opinion", "Prompts", "candidates", "prompt", "weigh"]

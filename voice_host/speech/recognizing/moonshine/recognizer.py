@@ -34,7 +34,7 @@ from ..duration import LengthFit
 from .confidence import calibrated, evidence
 from .decode import Decoded, _posterior, decode, lm_scores
 from .model import MoonshineModel, load_moonshine_model
-from .opinion import candidates, prompt, weigh
+from .opinion import Prompts, candidates, weigh
 from .passes import phrase_pass, second_pass, spelling_pass
 
 CHATTER_MARGIN = 8.0
@@ -138,8 +138,9 @@ class MoonshineRecognizer(WholeUtterance):
         self.second_pass = second_pass
         self.length_weight = length_weight
         self.second_ear = second_ear
-        """A second recognizer (speech.recognizing.whisper.second.SecondEar) whose reading of
+        """A second recognizer (recognizer.SecondEar, given by the registry) whose reading of
         each constrained utterance is weighed with this one's (.opinion); None: this one alone."""
+        self._prompts = Prompts()
         self.opinion: Opinion | None = None
         """The last constrained result's second opinion, for benchmarks."""
         self._sayable: Sayable | None = None
@@ -214,7 +215,8 @@ class MoonshineRecognizer(WholeUtterance):
         lang = sayable.language() if sayable is not None else None
         game_prior = sayable.prior if sayable is not None else None
         fit = LengthFit.of(audio, weight=self.length_weight) if lang is not None and self.length_weight else None
-        pending = None if self.second_ear is None or lang is None else self.second_ear.hear(audio, prompt(sayable))
+        pending = None if self.second_ear is None or lang is None else \
+            self.second_ear.hear(audio, self._prompts(sayable))
         d = decode(self.model, audio, lang, beam=self.beam_size, free=True, prior=game_prior, fit=fit)
         self.last, self.evidence, self.opinion = d, None, None
         dur = audio.size / SAMPLE_RATE

