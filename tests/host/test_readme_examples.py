@@ -42,17 +42,18 @@ def test_the_readmes_example_script_does_what_its_comments_say(play):
     assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 15, "Ben": 0, "Cat": 7}
 
 
-GAMES = {"phlounder": ("phlounder", "Ann,Ben"), "dexikon": ("dexikon", "Ann,Ben"), "road": ("road", "Ann,Ben")}
+GAMES = {"solo": ("prolix-solo", "Ann"), "phlounder": ("phlounder", "Ann,Ben"), "dexikon": ("dexikon", "Ann,Ben"),
+         "road": ("road", "Ann,Ben")}
 
 
 def test_each_phrase_the_readme_shows_is_understood_by_its_game(play):
     game = None
-    for line in block("Ann: roll").splitlines():
+    for line in block("Ann: jewelers   ").splitlines():
         said, _, comment = line.partition("#")
         named = comment.strip().split(":")[0]
         game = named if named in GAMES else game  # "... then" goes on with the game above
         name, players = GAMES[game]
-        setup = {"phlounder": "@dice 5N\n" if "bell" in said else "",
+        setup = {"solo": "", "phlounder": "@dice 5N\n" if "bell" in said else "",
                  "dexikon": "@start Ann\n", "road": "@start Ann\n"}[game]
         _, lines = play(setup + said.strip() + "\n", players, game=name)
         refused = [x for x in lines if "I didn't catch" in x or "I can't" in x or "isn't" in x]
