@@ -81,8 +81,8 @@ CHARTS: dict[str, Chart] = {
     "real_speech": Chart("Real people's single words heard right", "% right", keyed("right"), target=88),
     "phrases": Chart("The table's questions and commands heard right", "% right", keyed("right"), target=95),
     "board_words": Chart("A word chosen on a board, heard right", "% right", keyed("right")),
-    "endings": Chart("Sentences cut at a pause by ending a turn early", "% cut", keyed("false endings"),
-                     target=2, lower_is_better=True),
+    "endings": Chart("One-word plays whose turn ended early, at 0.3 s of silence", "% ended early",
+                     keyed("early")),
     "kill": Chart("Resumes exact after kill -9 at random moments", "% exact", share("exact", "kills"), target=100),
     "words": Chart("The words layer: the matcher and the solver (one board, one transcript)", "ms", flat("ms")),
 }
@@ -151,10 +151,10 @@ def draw(name: str, data: dict, out: Path, drawn: str = "") -> int:
     top = max([v for _, _, v in rows] + [chart.target or 0])
     ax.set_xlim(0, top * 1.15 if top > 0 else 1)
     ax.set_xlabel(chart.unit)
-    ax.set_title(chart.title, fontsize=11)
-    if len(groups) > 1 or chart.target is not None:
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 1.2 / fig.get_figheight() / 4),
-                  ncol=3, frameon=False)
+    keyed_by = len(groups) > 1 or chart.target is not None  # a legend, between the title and the bars
+    ax.set_title(chart.title, fontsize=11, pad=22 if keyed_by else 6)
+    if keyed_by:
+        ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, metadata={"Software": None, "Source": drawn})  # the data it shows, not matplotlib's version
