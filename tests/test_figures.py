@@ -23,7 +23,8 @@ def test_each_kept_run_is_drawn_and_a_stale_chart_is_found(tmp_path, capsys):
     data, out = tmp_path / "data", tmp_path / "charts"
     data.mkdir()
     (data / "phrases.json").write_text(json.dumps(PHRASES))
-    (data / "kill.json").write_text(json.dumps({"benchmark": "kill", "figures": {"prolix": {"exact": 49, "kills": 50}}}))
+    kill = {"benchmark": "kill", "figures": {"prolix": {"exact": 49, "kills": 50}}}
+    (data / "kill.json").write_text(json.dumps(kill))
     (data / "voice.json").write_text(json.dumps({"benchmark": "voice", "figures": {}}))
     assert figures.main(["--data", str(data), "--out", str(out)]) == 0
     said = capsys.readouterr()

@@ -171,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     found = sorted(args.data.glob("*.json"))
     if not found:
-        print(f"figures: no benchmark's --json output in {args.data}; run a benchmark with --json {args.data}/NAME.json",
+        print(f"figures: no benchmark's --json output in {args.data}; run a benchmark with "
+              f"--json {args.data}/NAME.json",
               file=sys.stderr)
         return 1
     stale = []

@@ -178,6 +178,8 @@ class Listening(Section):
     name_confidence: float | None = share(default=None)
     echo_cancel: bool | None = Field(None, description="true or false")
     echo_gate: Literal["on", "off", "converging"] | None = None
+    echo_judge: bool | None = Field(None, description="true or false")
+    recognize_cancelled: bool | None = Field(None, description="true or false")
 
 
 class Piper(Section):
@@ -192,8 +194,13 @@ class Pyttsx3(Section):
     volume: float = number(above=0, most=1)
 
 
+VoiceEngine = Annotated[Literal[VOICES],  # type: ignore[valid-type]
+                        BeforeValidator(lambda v: v.lower() if isinstance(v, str) else v)]
+"""[voice] engine, in any case ("PYTTSX3"), as VoiceSettings reads it."""
+
+
 class Voice(Section):
-    engine: Annotated[Literal[VOICES], BeforeValidator(lambda v: v.lower() if isinstance(v, str) else v)] = chosen()  # type: ignore[valid-type]  # noqa: E501
+    engine: VoiceEngine = chosen()
     earcons: bool = flag()
     piper: Piper
     pyttsx3: Pyttsx3

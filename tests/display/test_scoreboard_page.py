@@ -51,7 +51,8 @@ def test_a_phlounder_card_adds_up_to_its_total_the_bells_points_shown(table):
     t("@dice 5N\nBen: bell\nBen: table\nCat: no word\nAnn: chair, unused 1\n"
       "@dice 5N\nCat: bell\nCat: tabled\nAnn: no word\nBen: house")
     shown = view(t.game)
-    cards = {p["name"]: (p["total"], [(w["word"], w["score"], w["note"]) for w in p["words"]]) for p in shown["players"]}
+    cards = {p["name"]: (p["total"], [(w["word"], w["score"], w["note"]) for w in p["words"]])
+             for p in shown["players"]}
     assert cards == {
         "Ann": (11, [("no word", 0, "no word, does not count, +7 for an illegal bell"), ("chair", 4, "")]),
         "Ben": (14, [("no word", 0, "no word, does not count, +7 for an illegal bell"),
@@ -376,7 +377,9 @@ for (const n of document.querySelectorAll('.name > span:first-child, .word .text
     if (new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size > 1) out.split.push(m[0]);
   }
 }
-for (const f of document.querySelectorAll('#facts .fact.key dd')) out.keys.push(parseFloat(getComputedStyle(f).fontSize));
+for (const f of document.querySelectorAll('#facts .fact.key dd')) {
+  out.keys.push(parseFloat(getComputedStyle(f).fontSize));
+}
 return out;
 """
 

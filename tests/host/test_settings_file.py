@@ -72,7 +72,7 @@ def test_the_defaults_and_every_settings_field_are_in_the_schema():
                 VoiceSettings, LexiconSettings):
         known = {key for section in cls.sections for key in _model_at((section,)).model_fields}
         missing = {f.name for f in dataclasses.fields(cls)} - known - {"tiles"}  # the tile set: read from its file
-        assert not missing, (cls.__name__, missing)
+        assert not missing, f"{cls.__name__} reads {sorted(missing)}: add them to voice_host/config_schema.py"
 
 
 def test_an_old_log_resumes_unchecked(tmp_path):
