@@ -40,15 +40,16 @@ from voice_host.speech.listening.config import TurnConfig
 
 class EngineEars:
     """The listener as the hearing tells it what comes next (host.hearing.Ears), told only
-    what its engine can take: moonshine searches a whole language (a prompt or grammar
+    what its engine declares it can take (the recognizer's ``searches``,
+    ``takes_phrases``): moonshine searches a whole language (a prompt or grammar
     would not help it), whisper is biased by a prompt of the phrases expected (a vosk
     grammar would shut out other words), vosk is told neither. The table's level is
     told it with one microphone (voice prints), where the room's talk is cut off."""
 
-    def __init__(self, listener, engine: str, one_microphone: bool) -> None:
+    def __init__(self, listener, recognizer, one_microphone: bool) -> None:
         self.listener = listener
-        self.searches = engine == "moonshine"
-        self.prompted = engine == "whisper"
+        self.searches = getattr(recognizer, "searches", False)  # what the engine declares it takes
+        self.prompted = getattr(recognizer, "takes_phrases", False)
         self.one_microphone = one_microphone
 
     def constrain(self, sayable) -> None:
@@ -125,7 +126,7 @@ def build(session, recognizer, source, *, cfg: dict | None = None, settings: Hea
                         on_event=floor.event)
     spoke = voice_time(voice, session.t) if getattr(voice, "history", None) is not None else None
     hearing = Hearing(session, session.words, settings, on_hear=on_hear, voiceprints=voiceprints,
-                      ears=EngineEars(listener, recognizer.name, prints is not None), host_speech=spoke)
+                      ears=EngineEars(listener, recognizer, prints is not None), host_speech=spoke)
     hear = table_requests(hearing.hear, session, phones, channel_players) if phones is not None else hearing.hear
     return LiveHost(session, hearing, listener, source, floor, hear, channel_players, notices)
 

@@ -44,6 +44,13 @@ def load(name: str) -> Engine:
     return importlib.import_module(f"{__package__}.{name}")
 
 
+def recognizer_class(name: str) -> type[Recognizer]:
+    """The class of the recognizers of the engine called ``name`` ("auto": the best one
+    installed), which declares what they can take (``searches``, ``takes_phrases``,
+    ``takes_second_ear``, ``takes_delta``): callers ask it, never the engine's name."""
+    return load(resolve_engine(name)).recognizer_class
+
+
 def available_engines() -> list[str]:
     """The engines whose software and model are installed here, best first."""
     out = []
@@ -105,5 +112,5 @@ def make_recognizer(engine: str = "auto", model: str | Path | None = None, **opt
         options["second_ear"] = second_ear_for(options["second_ear"])
     return load(engine).create(model, **options)
 
-__all__ = ["AUTO_ORDER", "ENGINES", "SECOND_EARS", "available_engines", "load", "make_recognizer", "resolve_engine",
-           "second_ear_for"]
+__all__ = ["AUTO_ORDER", "ENGINES", "SECOND_EARS", "available_engines", "load", "make_recognizer", "recognizer_class",
+           "resolve_engine", "second_ear_for"]

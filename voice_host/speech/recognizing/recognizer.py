@@ -128,7 +128,20 @@ class Recognizer(Protocol):
     """The interface the turn detector drives; one instance per audio stream."""
 
     name: str
-    """Engine name: "vosk" or "whisper"."""
+    """Engine name: "vosk", "whisper" or "moonshine"."""
+
+    # What the engine can take, declared by its class, so that callers ask the engine
+    # and never test its name:
+    searches: bool
+    """`constrain` searches the whole language of a Sayable (moonshine): a prompt or a
+    closed list would not help it."""
+    takes_phrases: bool
+    """A prompt of the phrases expected (`expect`) biases it without shutting out other
+    words (whisper), so it is told the players' names even when anything may be said."""
+    takes_second_ear: bool
+    """It weighs a second ear's reading with its own (``second_ear``: a SecondEar)."""
+    takes_delta: bool
+    """Its weights can be adapted (``delta``: ``[speech] model = "adapted"``)."""
 
     def feed(self, samples: np.ndarray) -> Transcript | None:
         """Accept more audio; return a partial (final=False) or an engine-endpoint
@@ -161,6 +174,9 @@ class Engine(Protocol):
 
     name: str
     """The engine's name, the package's: what `--engine` takes."""
+    recognizer_class: type
+    """The class of its recognizers, which declares what they can take (``searches``,
+    ``takes_phrases``, ``takes_second_ear``, ``takes_delta``)."""
 
     def available(self) -> bool:
         """Its software and its default model are installed here."""

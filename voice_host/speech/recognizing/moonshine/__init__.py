@@ -28,6 +28,8 @@ from .files import find_model_dir, moonshine_available
 from .recognizer import CHATTER_MARGIN, MoonshineRecognizer
 
 name = "moonshine"
+recognizer_class = MoonshineRecognizer
+"""What its recognizers can take, declared by the class (searches, takes_phrases, ...)."""
 
 
 def available() -> bool:

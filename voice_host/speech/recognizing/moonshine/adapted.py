@@ -38,15 +38,15 @@ def recognizer_options(model: str, engine: str = "auto", second_ear: str = "off"
     (HearingSettings): the weights ``model`` names ({"delta": PATH} for "adapted",
     Moonshine only) and, for Moonshine, the second ear ``second_ear`` names (the
     registry builds it: engines.second_ear_for)."""
-    if engine == "auto":
-        from ..engines import resolve_engine
+    from ..engines import recognizer_class, resolve_engine
 
-        engine = resolve_engine("auto")
-    options = {"second_ear": second_ear} if engine == "moonshine" else {}
+    engine = resolve_engine(engine)
+    takes = recognizer_class(engine)
+    options = {"second_ear": second_ear} if takes.takes_second_ear else {}
     delta = delta_for(model)
     if delta is None:
         return options
-    if engine != "moonshine":
+    if not takes.takes_delta:
         raise NoAdaptedModel(f'The adapted recognizer is a Moonshine one, and the speech engine is {engine}; '
                              'set [speech] model = "base".')
     return {**options, "delta": delta}

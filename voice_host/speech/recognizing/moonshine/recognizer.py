@@ -125,6 +125,12 @@ class MoonshineRecognizer(WholeUtterance):
     """
 
     name = "moonshine"
+    searches = True
+    takes_phrases = False
+    takes_second_ear = True
+    takes_delta = True
+    """What it can take (the Recognizer protocol): it searches a whole language, weighs a
+    second ear and runs adapted weights."""
 
     def __init__(self, model_path: str | Path | None = None, cpu_threads: int | None = None,
                  beam_size: int = 8, chatter_margin: float = CHATTER_MARGIN, convert: bool = True,

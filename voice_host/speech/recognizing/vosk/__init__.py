@@ -12,6 +12,8 @@ from ..models import find_vosk_model, installed
 from .recognizer import VoskRecognizer
 
 name = "vosk"
+recognizer_class = VoskRecognizer
+"""What its recognizers can take, declared by the class (searches, takes_phrases, ...)."""
 
 
 def available() -> bool:

@@ -40,6 +40,11 @@ class VoskRecognizer:
     """Streaming vosk (Kaldi) recognizer with partials, word timings and grammars."""
 
     name = "vosk"
+    searches = False
+    takes_phrases = False
+    takes_second_ear = False
+    takes_delta = False
+    """What it can take (the Recognizer protocol): a closed list as a grammar, nothing more."""
 
     def __init__(
         self,

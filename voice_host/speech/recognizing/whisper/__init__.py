@@ -13,6 +13,8 @@ from ..models import find_whisper_model, installed
 from .recognizer import WhisperRecognizer
 
 name = "whisper"
+recognizer_class = WhisperRecognizer
+"""What its recognizers can take, declared by the class (searches, takes_phrases, ...)."""
 
 
 def available() -> bool:
