@@ -1,7 +1,8 @@
 """The echo gate's two sides: the host alone never heard, and a player talking over the
-host always heard.
+host always heard; and the echo canceller in a living room.
 
-    .venv/bin/python benchmarks/echo_gate.py            # a few seconds
+    .venv/bin/python benchmarks/echo_gate.py --quick    # ~4 minutes (the room: 1 host voice a split)
+    .venv/bin/python benchmarks/echo_gate.py            # ~10 minutes
 
 Frame by frame through voice_host.speech.listening.echo.EchoGate (no recognizer):
 
@@ -18,6 +19,29 @@ Frame by frame through voice_host.speech.listening.echo.EchoGate (no recognizer)
 The two pull against each other while the gate learns its echo gain: an echo that
 begins a moment late looks like a player who begins a moment late (docs/LISTENING.md,
 "Known limits").
+
+**The echo canceller in a room** (voice_host.speech.listening.cancel, through the whole
+listener: canceller, echo gate, voice activity, Moonshine): the host says an opening
+sentence, then, a second after it, a question; both come back into the microphone
+through a living room (a synthetic impulse response decaying 60 dB in 0.4 s, its direct
+path DELAYS late: 20, 30 and 150 ms) as loud as the players, and 6 dB louder, over a
+faint noise floor. Each way of listening (MODES: the echo gate alone, as before the
+canceller; the canceller with the gate while it converges, always, or never) is
+reported with:
+
+- *echo left*: the echo's level after the canceller against before it (dB; the echo
+  return loss enhancement, negated), over the host's first sentence, its first second
+  (before the canceller has found the delay and learnt the room) and its question;
+- *host starts*: how often the host's own sentences start an utterance (target 0);
+- *word over host*: a player's word said half a second into the question, heard right
+  (in an utterance's text), against the same word said in silence (target: within 5
+  points); *barge-in*: the listener told the host to stop as the word began.
+
+Splits: TUNING (the canceller's settings were chosen on these) hosts espeak-ng and
+flite's kal16, players toolkit.splits.WORD_VOICES["tuning"] saying TUNING_WORDS;
+HELD-OUT hosts piper's joe (the host's own voice) and real recordings (CMU's librivox
+clips, pocketsphinx-testdata), players the held-out word voices and real people
+(pocketsphinx-testdata's cards: "ten of clubs", ...) saying HELD_OUT_WORDS.
 """
 
 from __future__ import annotations
@@ -91,8 +115,302 @@ def player_over_the_start() -> list[dict]:
     return rows
 
 
+# ----------------------------------------------------------------- the canceller in a room
+
+QUESTION = "Did you say frequent or incredible?"
+OPENING = LINES[0]
+DELAYS = (0.02, 0.03, 0.15)
+"""Seconds from the host's playback to its direct path at the microphone."""
+LOUDER = (0.0, 6.0)
+"""The echo's level over the players' (dB)."""
+RT60 = 0.4
+"""The room's reverberation time (s)."""
+DRR = 0.0
+"""The direct path's energy over the reflections' (dB): a microphone about as far from
+the speakers as the room's critical distance (a laptop's own microphone, a few
+centimetres from its speakers, hears them more directly)."""
+LEVEL = 0.05
+"""The players' speech level (RMS of their voiced 10 ms, about -26 dBFS)."""
+NOISE = 0.0005
+"""The room's noise floor (RMS, -66 dBFS)."""
+MODES = {"gate alone (before)": {"echo_cancel": False},
+         "canceller + gate converging": {"echo_cancel": True, "echo_gate": "converging"},
+         "canceller + gate": {"echo_cancel": True, "echo_gate": "on"},
+         "canceller alone": {"echo_cancel": True, "echo_gate": "off"},
+         "canceller + gate, raw to recognizer": {"echo_cancel": True, "echo_gate": "on", "recognize_cancelled": False}}
+"""The ways of listening compared ([listening] echo_cancel and echo_gate)."""
+TUNING_WORDS = ("frequent", "incredible", "jewelers", "window", "challenge", "balances")
+HELD_OUT_WORDS = ("sandwich", "orange", "quarter", "demonstrate", "yellow", "bicycle")
+LIBRIVOX = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-{}.wav"
+CARDS = "/usr/share/pocketsphinx/test/data/cards/{}.wav"
+REAL_HOSTS = {"librivox 0870+0880": ("0870", "0880"), "librivox 0920+0930": ("0920", "0930")}
+REAL_PLAYERS = {"001": "ten of clubs", "003": "seven of clubs", "002": "four queen of clubs"}
+HOSTS = {"tuning": ("espeak:en", "kal16"), "held-out": ("joe", *REAL_HOSTS)}
+
+
+def room_impulse(rt60: float = RT60, drr: float = DRR, seed: int = 0) -> np.ndarray:
+    """A living room's impulse response: the direct path, then reflections decaying 60 dB
+    in ``rt60`` seconds (exponentially decaying noise) ``drr`` dB under it in all, scaled
+    to unit energy."""
+    rng = np.random.default_rng(seed)
+    n = int(rt60 * 1.25 * SAMPLE_RATE)
+    t = np.arange(n) / SAMPLE_RATE
+    h = rng.standard_normal(n) * np.exp(-6.9 * t / rt60)
+    h[0] = 0.0
+    h *= np.sqrt(10 ** (-drr / 10) / np.sum(h**2))
+    h[0] = 1.0
+    return (h / np.sqrt(np.sum(h**2))).astype(np.float32)
+
+
+def voiced_level(x: np.ndarray) -> float:
+    """RMS of the 10 ms pieces of ``x`` within 30 dB of its loudest."""
+    n = x.size // 160
+    levels = np.sqrt(np.mean(x[: n * 160].reshape(n, 160) ** 2, axis=1))
+    return float(np.sqrt(np.mean(levels[levels > levels.max() * 10 ** (-30 / 20)] ** 2)))
+
+
+def at_level(x: np.ndarray, level: float) -> np.ndarray:
+    return (x * (level / max(voiced_level(x), 1e-9))).astype(np.float32)
+
+
+def _wav(path: str) -> np.ndarray:
+    from voice_host.speech.audio import read_wav
+
+    return read_wav(path)[:, 0]
+
+
+def host_sentences(host: str) -> tuple[str, np.ndarray, str, np.ndarray]:
+    """The host's opening and question: (text, audio) each, said by ``host`` (a voice, or
+    real recordings)."""
+    if host in REAL_HOSTS:
+        a, b = REAL_HOSTS[host]
+        return "", _wav(LIBRIVOX.format(a)), "", _wav(LIBRIVOX.format(b))
+    return OPENING, say(OPENING, host), QUESTION, say(QUESTION, host)
+
+
+def players(split: str) -> list[tuple[str, str, np.ndarray]]:
+    """(voice, text, audio) of the players' words of ``split``."""
+    from toolkit.splits import WORD_VOICES
+
+    words = TUNING_WORDS if split == "tuning" else HELD_OUT_WORDS
+    out = [(v, w, say(w.capitalize() + ".", v)) for i, w in enumerate(words)
+           for v in [WORD_VOICES[split][i % len(WORD_VOICES[split])]]]
+    if split == "held-out":
+        out += [(f"cards {k}", text, _wav(CARDS.format(k))) for k, text in REAL_PLAYERS.items()]
+    return out
+
+
+class Scene:
+    """The host's two sentences through the room, and when each was played."""
+
+    def __init__(self, host: str, delay: float, louder: float, seed: int = 0, drr: float = DRR):
+        from voice_host.speech.speaking.voice import HostPlayback
+
+        t1, a1, t2, a2 = host_sentences(host)
+        a1, a2 = (0.9 * a / np.abs(a).max() for a in (a1, a2))  # as played: loud, never clipped
+        self.first = (1.0, 1.0 + a1.size / SAMPLE_RATE)
+        self.second = (self.first[1] + 1.0, self.first[1] + 1.0 + a2.size / SAMPLE_RATE)
+        self.playbacks = [HostPlayback(t1, *self.first, a1), HostPlayback(t2, *self.second, a2)]
+        self.duration = self.second[1] + 1.5
+        self.delay, self.rir = delay, room_impulse(drr=drr, seed=seed)
+        self.echo = self.heard(self.playbacks, 0, int(self.duration * SAMPLE_RATE))
+        self.gain = LEVEL * 10 ** (louder / 20) / voiced_level(self.echo)
+        self.echo *= self.gain
+        self.noise = (np.random.default_rng(seed + 1).standard_normal(self.echo.size) * NOISE).astype(np.float32)
+
+    def heard(self, playbacks, i: int, n: int) -> np.ndarray:
+        """The room's echo of ``playbacks`` over samples [i, i + n) of the microphone."""
+        from scipy.signal import fftconvolve
+
+        from voice_host.speech.listening.cancel import reference
+
+        tail, late = self.rir.size - 1, int(round(self.delay * SAMPLE_RATE))
+        played = reference(playbacks, (i - late - tail) / SAMPLE_RATE, n + tail)
+        return fftconvolve(played, self.rir)[tail:tail + n].astype(np.float32)
+
+    def mic(self, word: np.ndarray | None = None, at: float = 0.0, echo: bool = True) -> np.ndarray:
+        """The microphone's sound when the host says both sentences whole."""
+        return (self.near(word, at) + (self.echo if echo else 0)).astype(np.float32)
+
+    def near(self, word: np.ndarray | None, at: float) -> np.ndarray:
+        """The room's noise, and the player's ``word`` at ``at`` s."""
+        x = self.noise.copy()
+        if word is not None:
+            i = int(round(at * SAMPLE_RATE))
+            x[i:i + word.size] += at_level(word, LEVEL)[: x.size - i]
+        return x
+
+    def live(self, word: np.ndarray | None = None, at: float = 0.0) -> "RoomMic":
+        """A microphone in the room as the listener reads it: the host's echo of what it
+        has played by then, so that a host told to stop (barge-in) stops being heard."""
+        return RoomMic(self, self.near(word, at))
+
+    def word_at(self) -> float:
+        return self.second[0] + 0.5
+
+
+class RoomMic:
+    """The microphone in a :class:`Scene`, read 0.1 s at a time: the near sound, and the
+    room's echo of the host's playbacks (fresh copies: :attr:`voice` cuts them off when
+    the listener stops the host, 20 ms after the audio read so far)."""
+
+    channels, realtime, step = 1, False, 1600
+
+    def __init__(self, scene: Scene, near: np.ndarray):
+        from dataclasses import replace
+
+        self.scene, self.near = scene, near
+        self.playbacks = [replace(p) for p in scene.playbacks]
+        self.now = 0.0
+        self.voice = _Voice(self.playbacks, self)
+
+    def __iter__(self):
+        from voice_host.speech.listening.sources import AudioChunk
+
+        for i in range(0, self.near.size, self.step):
+            n = min(self.step, self.near.size - i)
+            x = self.near[i:i + n] + self.scene.gain * self.scene.heard(self.playbacks, i, n)
+            self.now = (i + n) / SAMPLE_RATE
+            yield AudioChunk(i / SAMPLE_RATE, x.reshape(-1, 1))
+
+
+class _Voice:
+    """The host's voice as the listener sees it: its history, cut off at a barge-in."""
+
+    def __init__(self, history, mic: RoomMic | None = None):
+        self.history, self.mic, self.stopped = history, mic, False
+
+    @property
+    def speaking(self) -> bool:
+        return not self.stopped and (self.mic is None or any(p.end > self.mic.now for p in self.history))
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.mic is not None:
+            for p in self.history:
+                if p.end > self.mic.now:
+                    p.end, p.interrupted = max(p.start, self.mic.now + 0.02), True
+
+
+class _Deaf:
+    """A recognizer that hears nothing (the host-alone runs count starts, not words)."""
+
+    name = "deaf"
+
+    def feed(self, samples):
+        return None
+
+    def finish(self):
+        from voice_host.speech.recognizing.recognizer import Transcript
+
+        return Transcript("")
+
+    def reset(self):
+        pass
+
+    def expect(self, phrases):
+        pass
+
+    def clone(self):
+        return self
+
+
+def listened(rec, source, mode: dict, events: list | None = None, voice=None) -> list:
+    """What the listener in ``mode`` hears from ``source`` (an array, or a RoomMic with its
+    voice), with ``voice`` (or the RoomMic's) as the host's."""
+    from voice_host.speech.listening.config import TurnConfig
+    from voice_host.speech.listening.sources import ArraySource
+    from voice_host.speech.listening.turns import Listener
+
+    config = TurnConfig(**{**listening_settings(), **mode})
+    if isinstance(source, RoomMic):
+        voice = source.voice
+    else:
+        source = ArraySource(source)
+    ear = Listener(rec, [], voice=voice, config=config, on_event=(events.append if events is not None else None))
+    return list(ear.utterances(source))
+
+
+def listening_settings() -> dict:
+    from toolkit import listening
+
+    s = listening.settings()
+    return {k: getattr(s, k) for k in type(s).__annotations__ if hasattr(s, k)}
+
+
+def echo_left(scene: Scene) -> dict:
+    """dB of the echo the canceller leaves: over the first sentence, its first second, the question."""
+    from voice_host.speech.listening.cancel import EchoCanceller
+
+    canceller = EchoCanceller(scene.playbacks)
+    mic = scene.echo
+    out = np.concatenate([canceller.process(i / SAMPLE_RATE, mic[i:i + 480])
+                          for i in range(0, mic.size - 479, 480)])
+    def left(a: float, b: float) -> float:
+        i, j = int(a * SAMPLE_RATE), int(b * SAMPLE_RATE)
+        return float(10 * np.log10(np.mean(out[i:j] ** 2) / np.mean(mic[i:j] ** 2)))
+    return {"first": left(*scene.first), "first second": left(scene.first[0], scene.first[0] + 1.0),
+            "question": left(*scene.second), "delay found": canceller.tracker.delay}
+
+
+def heard_right(utterances: list, text: str, at: float) -> bool:
+    from voice_host.speech.recognizing.recognizer import normalize_text
+
+    want = normalize_text(text).split()
+    return any(u.start <= at + 1.5 and u.end >= at and all(w in u.text.split() for w in want) for u in utterances)
+
+
+def in_a_room(quick: bool, out) -> dict:
+    """The canceller's figures (see the module's docstring), per split and mode."""
+    from voice_host.speech.listening.turns import SpeechStarted
+    from toolkit import listening
+
+    rec = listening.recognizer()
+    deaf = _Deaf()
+    rows, echo_rows = [], []
+    for split in ("tuning", "held-out"):
+        hosts = HOSTS[split][:1] + HOSTS[split][-1:] if quick else HOSTS[split]
+        said = players(split)
+        words = said[::2] if quick else said
+        alone = {}  # each word in silence
+        for k, (voice, text, audio) in enumerate(words):
+            scene = Scene(hosts[0], DELAYS[0], 0.0)
+            us = listened(rec, scene.mic(audio, scene.word_at(), echo=False), {"echo_cancel": False})
+            alone[k] = heard_right(us, text, scene.word_at())
+        base = 100.0 * sum(alone.values()) / len(alone)
+        tally = {m: {"starts": 0, "sentences": 0, "right": 0, "words": 0, "barge": 0} for m in MODES}
+        for h, host in enumerate(hosts):
+            for delay in DELAYS:
+                for louder in LOUDER:
+                    scene = Scene(host, delay, louder, seed=h)
+                    left = echo_left(scene)
+                    echo_rows.append({"split": split, "host": host, "delay": delay, "louder": louder, **left})
+                    for mode_name, mode in MODES.items():
+                        t = tally[mode_name]
+                        events: list = []
+                        listened(deaf, scene.live(), mode, events)
+                        t["starts"] += sum(isinstance(e, SpeechStarted) for e in events)
+                        t["sentences"] += 2
+                        pick = [(h * 7 + int(delay * 100) + int(louder)) % len(words)] if quick else range(len(words))
+                        for k in pick:
+                            voice, text, audio = words[k]
+                            events = []
+                            us = listened(rec, scene.live(audio, scene.word_at()), mode, events)
+                            t["right"] += heard_right(us, text, scene.word_at())
+                            t["words"] += 1
+                            t["barge"] += any(isinstance(e, SpeechStarted) and e.barge_in
+                                              and abs(e.time - scene.word_at()) < 0.5 for e in events)
+        for mode_name, t in tally.items():
+            rows.append({"split": split, "mode": mode_name, "host starts": t["starts"], "sentences": t["sentences"],
+                         "over host %": 100.0 * t["right"] / t["words"], "alone %": base, "words": t["words"],
+                         "barge-in %": 100.0 * t["barge"] / t["words"]})
+        out.say(f"  {split}: done")
+    return {"rows": rows, "echo": echo_rows}
+
+
 def main(argv=None) -> int:
-    ap = report.arguments(__doc__, "the same (the benchmark is quick)")
+    ap = report.arguments(__doc__, "the room with one host voice a split and a word a case (~4 minutes)")
+    ap.add_argument("--no-room", action="store_true", help="the gate's frame counts only (seconds)")
     args = ap.parse_args(argv)
     out = report.Report("echo_gate", args.json)
     alone = host_alone(np.random.default_rng(0))
@@ -108,6 +426,22 @@ def main(argv=None) -> int:
                    "player_frames_gated": sum(r["gated"] for r in over), "player_frames": sum(r["voiced"] for r in over)}
     out.say(f"\nhost alone leaked in {out.figures['leaked']} of {out.figures['cases']} cases; "
             f"{out.figures['player_frames_gated']} of {out.figures['player_frames']} of the players' voiced frames gated")
+    if not args.no_room:
+        out.say(f"\nThe echo canceller in a room (RT60 {RT60} s; delays {', '.join(f'{d * 1000:.0f}' for d in DELAYS)} ms; "
+                f"echo as loud as the players and {LOUDER[-1]:.0f} dB louder)")
+        room = in_a_room(args.quick, out)
+        out.say("\nEcho left by the canceller (dB against the echo without it: 0 without the canceller)")
+        out.table(room["echo"], [("split", "split", "<s"), ("host", "host", "<s"), ("delay", "delay (s)", ">.2f"),
+                                 ("louder", "louder (dB)", ">.0f"), ("first second", "first 1 s", ">.1f"),
+                                 ("first", "first sentence", ">.1f"), ("question", "question", ">.1f"),
+                                 ("delay found", "delay found (s)", ">.4f")], "  ")
+        out.say("\nThe host's sentences starting an utterance (target 0), and a word said over the question "
+                "against the same word in silence (target: within 5 points)")
+        out.table(room["rows"], [("split", "split", "<s"), ("mode", "mode", "<s"), ("host starts", "host starts", ">d"),
+                                 ("sentences", "of sentences", ">d"), ("over host %", "word over host %", ">.1f"),
+                                 ("alone %", "alone %", ">.1f"), ("words", "words", ">d"),
+                                 ("barge-in %", "barge-in %", ">.1f")], "  ")
+        out.figures["room"] = room
     return out.finish()
 
 

@@ -87,6 +87,19 @@ class TurnConfig(Settings, sections=("listening",)):
     copy_spread: float = 2.0
     """... or, by any margin, when the two rise and fall as one sound: the difference
     between their levels at its loud moments varies less than this (dB, its spread)."""
+    echo_cancel: bool = True
+    """Take the host's own voice out of each local microphone's sound (listening.cancel:
+    WebRTC's echo canceller, with what the host played as its reference) before voice
+    activity and recognition. Phones keep their browser's own echo cancellation."""
+    echo_gate: str = "converging"
+    """Where the echo gate (listening.echo: a double-talk detector) judges a cancelled
+    microphone's frames: "on" (always), "off" (never), or "converging" (until the
+    canceller has found the delay and had a second of the host's voice to learn the
+    room). Microphones without a canceller, and playbacks without samples, are always
+    gated."""
+    recognize_cancelled: bool = True
+    """Give the recognizer the cancelled sound (else the microphone's own, the canceller
+    then deciding only where speech is: voice activity, the echo gate, barge-in)."""
     ask_below: float = 0.6
     """Attribution confidence below which the host should ask ("Was that Bob?")."""
     channel_confidence: float = 0.95

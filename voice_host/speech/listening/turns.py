@@ -15,6 +15,7 @@ between utterances).
 
 from __future__ import annotations
 
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping, Sequence
@@ -23,6 +24,7 @@ import numpy as np
 
 from .attribution import Attributor
 from .config import TurnConfig
+from .cancel import EchoCanceller
 from .echo import EchoGate
 from .owners import Owners, quieted
 from ..audio import SAMPLE_RATE
@@ -178,6 +180,8 @@ class Listener:
         voice's history: each microphone hears the speakers at its own level and delay)."""
         self._history = history
         self._gates: list[EchoGate | None] = []
+        self._cancellers: list[EchoCanceller | None] = []
+        self._raw: deque = deque()
         self.on_event = on_event
         self.keep_audio = keep_audio
         self._recognizers: list[Recognizer] = []
@@ -247,6 +251,10 @@ class Listener:
             self._gates = [self.gate] * n_ch
         else:  # a source whose audio comes late (phones, over the network) hears the echo late
             self._gates = [EchoGate.later(self._history, getattr(source, "delay", 0.0)) for _ in range(n_ch)]
+        self._cancellers = self._echo_cancellers(source, n_ch, per_channel)
+        self._raw = deque(maxlen=int(2 * SAMPLE_RATE / (self.config.frame_ms * SAMPLE_RATE // 1000)))
+        """The microphone's last frames before the canceller (for the recognizer, when
+        ``[listening] recognize_cancelled`` is off)."""
         seg = self._segmenter = Segmenter(n_ch, self.config)
         seg.hear_above = self._hear_above
         self._owners = Owners(self.attributor.channel_players if per_channel else {}, n_ch, self.config)
@@ -264,9 +272,17 @@ class Listener:
             for i in range(n_frames):
                 t = buf_t + i * frame / SAMPLE_RATE
                 frames = buf[i * frame : (i + 1) * frame]
+                if any(self._cancellers):
+                    self._raw.append(frames)
+                    cancelled = frames.copy()
+                    for c, canceller in enumerate(self._cancellers):
+                        if canceller is not None:
+                            cancelled[:, c] = canceller.process(t, frames[:, c])
+                    frames = cancelled
                 blocked = None
-                if self._gates[0] is not None:
-                    blocked = [self._gates[c].is_echo(t, t + frame / SAMPLE_RATE, frames[:, c]) for c in range(n_ch)]
+                if self._gates[0] is not None:  # the gate judges the microphone's own sound, as it learnt it
+                    heard = self._raw[-1] if any(self._cancellers) else frames
+                    blocked = [self._gated(c, t, t + frame / SAMPLE_RATE, heard[:, c]) for c in range(n_ch)]
                 for ev in seg.push(t, frames, blocked):
                     yield from self._handle(ev, pending)
                 yield from self._end_early(t + frame / SAMPLE_RATE, pending, wait=not getattr(source, "realtime", False))
@@ -281,6 +297,42 @@ class Listener:
                     self._feed(ch, pending[ch], buf_t)
         for ev in seg.flush():
             yield from self._handle(ev, pending)
+
+    def _echo_cancellers(self, source: AudioSource, n_ch: int, per_channel: bool) -> list[EchoCanceller | None]:
+        """An echo canceller for each channel of a local microphone (the host's history as
+        its reference); None for a phone's (the browser cancels its echo), and for all
+        when the host's voice is unknown or ``[listening] echo_cancel`` is off. A source
+        says which of its channels are local (``local_channels``); else all of a source
+        that comes at once (no ``delay``), none of one that comes late (the phones)."""
+        playbacks = self._history if self._history is not None else getattr(self.gate, "playbacks", None)
+        if playbacks is None or not self.config.echo_cancel:
+            return [None] * n_ch
+        local = getattr(source, "local_channels", None)
+        if local is None:
+            local = range(source.channels) if not getattr(source, "delay", 0.0) else ()
+        if not per_channel:  # one channel, the microphones mixed: cancel only if all are local
+            local = [0] if set(range(source.channels)) <= set(local) else []
+        return [EchoCanceller(playbacks) if c in local else None for c in range(n_ch)]
+
+    def _heard(self, ch: int, audio: np.ndarray) -> np.ndarray:
+        """What the recognizer is given of ``audio`` (channel ``ch``'s latest samples, as the
+        voice activity heard them): the same, or with ``[listening] recognize_cancelled``
+        off on a cancelled channel, the microphone's own samples over the same time."""
+        if self.config.recognize_cancelled or not self._cancellers or self._cancellers[ch] is None:
+            return audio
+        raw = np.concatenate([f[:, ch] for f in self._raw]) if self._raw else audio
+        return raw[raw.size - audio.size:] if raw.size >= audio.size else audio
+
+    def _gated(self, c: int, t0: float, t1: float, frame: np.ndarray) -> bool:
+        """Whether channel ``c``'s frame [t0, t1] is the host's echo: the echo gate's
+        judgement, which a cancelled channel keeps only as ``[listening] echo_gate`` says
+        (the gate still hears every frame, to know the room)."""
+        gated = self._gates[c].is_echo(t0, t1, frame)
+        canceller = self._cancellers[c] if self._cancellers else None
+        if not gated or canceller is None or not canceller.covers(t0, t1):
+            return gated
+        mode = self.config.echo_gate
+        return mode == "on" or (mode == "converging" and not canceller.converged)
 
     def _feed(self, ch: int, pending: list[np.ndarray], t: float) -> None:
         partial = self._recognizers[ch].feed(np.concatenate(pending))
@@ -299,11 +351,12 @@ class Listener:
                     self.voice.stop()
                     barge = True
                 self._recognizers[ch].reset()
-                pending[ch] = [quieted(ev.audio, self._segmenter.room_under(ch, talking=True), self._segmenter.frame)]
+                audio = self._heard(ch, ev.audio)
+                pending[ch] = [quieted(audio, self._segmenter.room_under(ch, talking=True), self._segmenter.frame)]
                 self._emit(SpeechStarted(ch, ev.time, barge))
             case SegmentAudio():
-                pending[ch].append(quieted(ev.frame, self._segmenter.room_under(ch, talking=True), self._segmenter.frame,
-                                           self._segmenter.states[ch].loudness))
+                pending[ch].append(quieted(self._heard(ch, ev.frame), self._segmenter.room_under(ch, talking=True),
+                                           self._segmenter.frame, self._segmenter.states[ch].loudness))
             case SegmentPause():
                 recognizer = self._recognizers[ch]
                 if not hasattr(recognizer, "snapshot") or ev.voiced < self.config.min_speech:
