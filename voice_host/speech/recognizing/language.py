@@ -1,5 +1,6 @@
 """The compiled form of a :class:`~.sayable.Sayable`, walked by a decoder character by
-character, and the game's prior as a search over it sees it.
+character, and the game's prior as a search over it sees it. It compiles what
+:class:`Sentences` describes (a Sayable is one) and never imports sayable, which imports it.
 
 A :class:`Language` state is a small frozenset of positions in sorted string lists (the
 words, the phrases, the names, the spelled letters, the tails), a trie node being the
@@ -13,12 +14,9 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from .sayable import Sayable
 
 NAME_PUNCT = ",.:;!?"
 """Marks the recognizer may write right after a name (then a space)."""
@@ -29,6 +27,23 @@ JOINS = ("and",)
 """What may join a play to the next where plays repeat (besides a comma)."""
 SPELL_MARKS = ",.-"
 """Marks the recognizer may write between spelled letters ("T, O", "T-O")."""
+
+
+class Sentences(Protocol):
+    """What a :class:`Language` compiles: the fields of a :class:`~.sayable.Sayable`
+    (see them there), and the same sentences' words spelled out."""
+
+    phrases: tuple[str, ...]
+    words: Iterable[str] | None
+    names: tuple[str, ...]
+    spelling: bool
+    whole_words: bool
+    tails: tuple[str, ...]
+    repeat: bool
+    bare: bool
+
+    def spelled(self) -> "Sentences":
+        """Its words spelled out, and nothing else."""
 
 
 _sorted_cache: dict[int, tuple[object, list[str]]] = {}
@@ -59,7 +74,7 @@ def _spell_tokens() -> list[str]:
 
 
 class Language:
-    """The compiled :class:`Sayable`: a character automaton (see the module doc).
+    """The compiled :class:`~.sayable.Sayable` (:class:`Sentences`): a character automaton (see the module doc).
 
     States (hashable tuples) inside a frozenset:
       ("W", lo, hi, d)  in a dictionary word after d characters (words[lo:hi] share them)
@@ -80,7 +95,7 @@ class Language:
       ("S",)            the start, before an optional leading space
     """
 
-    def __init__(self, sayable: Sayable):
+    def __init__(self, sayable: Sentences):
         self.words: list[str] = _sorted_words(sayable.words) if sayable.words is not None else []
         self.phrases: list[str] = sorted(set(sayable.phrases))
         self.names: list[str] = sorted(set(sayable.names))
@@ -116,9 +131,7 @@ class Language:
     def spellings(self) -> "Language":
         """This language's words spelled out, and nothing else (built once)."""
         if self._spellings is None:
-            from .sayable import Sayable
-
-            self._spellings = Language(Sayable(words=self._sayable.words, spelling=True, whole_words=False))
+            self._spellings = Language(self._sayable.spelled())
         return self._spellings
 
     def _spell_root(self, wlo: int, whi: int, n: int) -> tuple:

@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 
 from .language import Language
+from .recognizer import normalize_text
 
 __all__ = ["Language", "Sayable", "normalize_sentence"]
 
@@ -92,6 +93,10 @@ class Sayable:
         word spelled out."""
         return cls(tuple(phrases), cls.dictionary() if words else None, tuple(names), spelling,
                    tails=tuple(tails), repeat=repeat, bare=bare)
+
+    def spelled(self) -> "Sayable":
+        """Its words spelled out, and nothing else (language.Language.spellings)."""
+        return Sayable(words=self.words, spelling=True, whole_words=False)
 
     @classmethod
     def closed(cls, phrases: Iterable[str]) -> "Sayable":
@@ -157,7 +162,5 @@ def _dictionary_words() -> tuple[str, ...]:
 
 def normalize_sentence(text: str) -> str:
     """A recognized sentence as the language's form: lower case, the marks dropped."""
-    from .recognizer import normalize_text
-
     return normalize_text(text)
 
