@@ -19,4 +19,40 @@ itself only applies a finished delta (voice_host/speech/recognizing/moonshine: `
 
 Commands, from the repository root: ``python -m training --help``. torch and
 transformers (the ``adapt`` extra) are needed by torchmodel and train only.
+
+The benchmarks' toolkit (benchmarks/toolkit/) is imported under its one name,
+``toolkit``, as the benchmarks and the tests import it (pytest's ``pythonpath``): where
+it is not importable already (``python -m training`` from the repository root), it is
+loaded here from benchmarks/toolkit/ under that name, without editing ``sys.path``.
 """
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+"""The benchmarks beside the pipeline (their toolkit, and the pickers of heldout)."""
+
+
+def _toolkit() -> None:
+    """``toolkit``, the benchmarks' own package, in sys.modules under that name."""
+    if "toolkit" in sys.modules:
+        return
+    folder = BENCHMARKS / "toolkit"
+    spec = importlib.util.find_spec("toolkit")
+    if spec is not None and spec.origin and Path(spec.origin).resolve().parent == folder.resolve():
+        return  # importable as it is (benchmarks/ on the path: the tests)
+    spec = importlib.util.spec_from_file_location("toolkit", folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["toolkit"] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules["toolkit"]
+        raise
+
+
+_toolkit()

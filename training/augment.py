@@ -9,7 +9,7 @@ import random
 
 import numpy as np
 
-from benchmarks.toolkit.voices import speed
+from toolkit.voices import speed
 
 RATE = 16000
 

@@ -41,7 +41,7 @@ def evaluate(delta: Path | None = None, words: list[str] | None = None, choices:
              voices=VOICES, conditions=CONDITIONS, seed: int = 0, cpu_threads: int | None = None,
              quiet: bool = False) -> dict:
     """{"rows": [...per utterance], "table": {(voice, cond): {...}}} for one model."""
-    from benchmarks.toolkit import synth
+    from toolkit import synth
     from voice_host.speech.recognizing.moonshine.model import load_moonshine_model
     from voice_host.speech.recognizing.moonshine.recognizer import MoonshineRecognizer
     from voice_host.words import Words

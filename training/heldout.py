@@ -16,26 +16,22 @@ import hashlib
 import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
+from . import BENCHMARKS
+
 ROOT = Path(__file__).resolve().parents[1]
-BENCHMARKS = ROOT / "benchmarks"
 PICKERS = (("recognition", "pick_words", (80, 320)), ("speech", "game_words", (60, 300)))
 """(benchmark module, function, sizes): each called as function(n)."""
 _WORD = re.compile(r"[a-z][a-z'\-]*")
 
 
 def _bench(name: str):
-    """The module of benchmarks/NAME.py (benchmarks/ on sys.path while it loads, for its toolkit)."""
+    """The module of benchmarks/NAME.py (its ``toolkit``: the one the package loaded)."""
     path = BENCHMARKS / f"{name}.py"
     spec = importlib.util.spec_from_file_location(f"_adapt_bench_{name}", path)
     mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    spec.loader.exec_module(mod)
     return mod
 
 

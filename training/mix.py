@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.toolkit.splits import speech_commands, speech_commands_split
+from toolkit.splits import speech_commands, speech_commands_split
 
 from . import augment
 
