@@ -89,13 +89,8 @@ def room_talk(split: str, seconds: float, seed: int) -> np.ndarray:
     if not paths:
         raise SystemExit(f"no recordings of people talking for the {split} split")
     rng = np.random.default_rng(seed)
-    n, out, at = int(seconds * SAMPLE_RATE), np.zeros(int(seconds * SAMPLE_RATE), np.float32), 0
-    while at < n:
-        a = rooms.load(paths[int(rng.integers(len(paths)))])
-        a = a / (rooms.level(a) + 1e-9)
-        out[at:at + a.size] += a[:n - at]
-        at += a.size + int(rng.uniform(0.1, 0.6) * SAMPLE_RATE)
-    return out
+    return rooms.one_after_another(int(seconds * SAMPLE_RATE), lambda: rooms.load(paths[int(rng.integers(len(paths)))]),
+                                   rng)
 
 
 def table(speakers: list[list[dict]], words: int, seed: int, talk: str | None, mixed: bool, split: str):

@@ -100,6 +100,21 @@ def level(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(rms[rms > rms.max() * 0.05] ** 2)))
 
 
+def one_after_another(n: int, clip, rng: np.random.Generator, pause: tuple[float, float] = (0.1, 0.6),
+                      at: int = 0, track: np.ndarray | None = None) -> np.ndarray:
+    """People talking through ``n`` samples from sample ``at``: the recordings ``clip()``
+    gives, one after another, each at speech level 1 (:func:`level`), with a pause of
+    ``pause`` seconds (uniform, from ``rng``) after each; added into ``track`` when given.
+    The talk of a room, for Room.talk, table_game.talk and phones.py's room_talk."""
+    track = np.zeros(n, np.float32) if track is None else track
+    while at < n:
+        a = clip()
+        a = a / (level(a) + 1e-9)
+        track[at:at + a.size] += a[: n - at]
+        at += a.size + int(rng.uniform(*pause) * SAMPLE_RATE)
+    return track
+
+
 def under(x: np.ndarray, noise: np.ndarray, snr: float, ref: np.ndarray, seed: int) -> np.ndarray:
     """``x`` with ``noise`` (looped, from a seeded offset) at ``snr`` dB below ``ref``'s speech level."""
     start = seed % max(1, noise.size)
@@ -176,12 +191,8 @@ class Room:
         rng = np.random.default_rng(seed)
         track = np.zeros(n, np.float32)
         for _ in range(talkers):
-            at = int(rng.integers(0, SAMPLE_RATE))
-            while at < n:
-                a = self._load(self.babble_from[int(rng.integers(len(self.babble_from)))]["path"])
-                a = a / (level(a) + 1e-9)
-                track[at:at + a.size] += a[: n - at]
-                at += a.size + int(rng.uniform(0.1, 0.6) * SAMPLE_RATE)
+            one_after_another(n, lambda: self._load(self.babble_from[int(rng.integers(len(self.babble_from)))]["path"]),
+                              rng, at=int(rng.integers(0, SAMPLE_RATE)), track=track)
         return track
 
     def reverberant(self, x: np.ndarray, ref: np.ndarray, quieter: float = 0.0) -> np.ndarray:

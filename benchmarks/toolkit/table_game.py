@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import cycle
 from pathlib import Path
 from typing import NamedTuple
 
@@ -157,15 +158,9 @@ def talk(duration: float, players_level: float, below: float, seed: int = 5) -> 
     if not paths:
         raise SystemExit(f"--talk: no recordings of people talking under {data} (see benchmarks/real_speech.py)")
     rng = np.random.default_rng(seed)
-    order = rng.permutation(len(paths))
-    n = int(duration * SAMPLE_RATE)
-    track, at, k = np.zeros(n, np.float32), 0, 0
-    while at < n:
-        a = rooms.load(paths[order[k % len(paths)]])
-        a = a / (rooms.level(a) + 1e-9)
-        track[at:at + a.size] += a[: n - at]
-        at += a.size + int(rng.uniform(0.3, 1.5) * SAMPLE_RATE)
-        k += 1
+    order = cycle(rng.permutation(len(paths)))  # round and round
+    track = rooms.one_after_another(int(duration * SAMPLE_RATE), lambda: rooms.load(paths[next(order)]), rng,
+                                    pause=(0.3, 1.5))
     return track * players_level / 10 ** (below / 20)
 
 
