@@ -97,9 +97,6 @@ class TurnConfig(Settings, sections=("listening",)):
     canceller has found the delay and had a second of the host's voice to learn the
     room). Microphones without a canceller, and playbacks without samples, are always
     gated."""
-    recognize_cancelled: bool = True
-    """Give the recognizer the cancelled sound (else the microphone's own, the canceller
-    then deciding only where speech is: voice activity, the echo gate, barge-in)."""
     ask_below: float = 0.6
     """Attribution confidence below which the host should ask ("Was that Bob?")."""
     channel_confidence: float = 0.95
