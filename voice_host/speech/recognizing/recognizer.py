@@ -188,7 +188,18 @@ class Engine(Protocol):
         """A recognizer on `model` (None: the engine's default model)."""
 
 
-class WholeUtterance:
+class Takes:
+    """What a recognizer can take (the Recognizer protocol's ``searches``,
+    ``takes_phrases``, ``takes_second_ear``, ``takes_delta``): nothing beyond a closed
+    list, unless its class says so."""
+
+    searches = False
+    takes_phrases = False
+    takes_second_ear = False
+    takes_delta = False
+
+
+class WholeUtterance(Takes):
     """For an engine that recognizes an utterance once it has ended (whisper, moonshine):
     `feed` keeps the audio, `finish` gives all of it to the engine's `transcribe`."""
 
@@ -252,4 +263,4 @@ def constrain_recognizer(recognizer: Recognizer, sayable) -> None:
         recognizer.expect(_closed_phrases(sayable))
 
 
-__all__ = ["Engine", "Opinion", "Recognizer", "SecondEar", "SecondReading", "Transcript", "WholeUtterance", "Word", "constrain_recognizer", "normalize_text"]
+__all__ = ["Engine", "Opinion", "Recognizer", "SecondEar", "SecondReading", "Takes", "Transcript", "WholeUtterance", "Word", "constrain_recognizer", "normalize_text"]

@@ -28,8 +28,7 @@ from .files import find_model_dir, moonshine_available
 from .recognizer import CHATTER_MARGIN, MoonshineRecognizer
 
 name = "moonshine"
-recognizer_class = MoonshineRecognizer
-"""What its recognizers can take, declared by the class (searches, takes_phrases, ...)."""
+recognizer_class = MoonshineRecognizer  # what its recognizers take, declared by the class (searches, ...)
 
 
 def available() -> bool:

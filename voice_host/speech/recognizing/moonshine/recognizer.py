@@ -125,10 +125,7 @@ class MoonshineRecognizer(WholeUtterance):
     """
 
     name = "moonshine"
-    searches = True
-    takes_phrases = False
-    takes_second_ear = True
-    takes_delta = True
+    searches = takes_second_ear = takes_delta = True
     """What it can take (the Recognizer protocol): it searches a whole language, weighs a
     second ear and runs adapted weights."""
 

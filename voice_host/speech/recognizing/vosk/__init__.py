@@ -1,7 +1,7 @@
 """The vosk (Kaldi) engine: streaming, partial results, its own endpoints, word timings,
 runtime grammars for closed sets (``recognizer``: :class:`~.recognizer.VoskRecognizer`).
 The registry (recognizing.engines) finds it by its name: ``available``, ``owns`` and
-``create`` below.
+``create`` (its recognizer class) below.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from ..models import find_vosk_model, installed
 from .recognizer import VoskRecognizer
 
 name = "vosk"
-recognizer_class = VoskRecognizer
-"""What its recognizers can take, declared by the class (searches, takes_phrases, ...)."""
 
 
 def available() -> bool:
@@ -27,8 +25,9 @@ def owns(model: Path) -> bool:
     return True
 
 
-def create(model: str | Path | None = None, **options) -> VoskRecognizer:
-    return VoskRecognizer(model, **options)
+create = recognizer_class = VoskRecognizer
+"""Its recognizers, made as the registry asks (``create(model, **options)``), declare what
+they take (``searches``, ``takes_phrases``, ...)."""
 
 
 __all__ = ["VoskRecognizer", "available", "create", "owns"]

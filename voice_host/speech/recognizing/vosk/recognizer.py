@@ -12,7 +12,7 @@ import numpy as np
 
 from ...audio import SAMPLE_RATE
 from ..models import find_vosk_model
-from ..recognizer import Transcript, Word, _closed_phrases, normalize_text
+from ..recognizer import Takes, Transcript, Word, _closed_phrases, normalize_text
 
 
 def _to_int16_bytes(samples: np.ndarray) -> bytes:
@@ -36,15 +36,10 @@ def load_vosk_model(path: str | Path):
         return _vosk_models[key]
 
 
-class VoskRecognizer:
+class VoskRecognizer(Takes):
     """Streaming vosk (Kaldi) recognizer with partials, word timings and grammars."""
 
-    name = "vosk"
-    searches = False
-    takes_phrases = False
-    takes_second_ear = False
-    takes_delta = False
-    """What it can take (the Recognizer protocol): a closed list as a grammar, nothing more."""
+    name = "vosk"  # it takes a closed list as a grammar, nothing more (Takes)
 
     def __init__(
         self,

@@ -13,8 +13,6 @@ from ..models import find_whisper_model, installed
 from .recognizer import WhisperRecognizer
 
 name = "whisper"
-recognizer_class = WhisperRecognizer
-"""What its recognizers can take, declared by the class (searches, takes_phrases, ...)."""
 
 
 def available() -> bool:
@@ -27,16 +25,17 @@ def owns(model: Path) -> bool:
     return (model / "model.bin").is_file()
 
 
-def create(model: str | Path | None = None, **options) -> WhisperRecognizer:
-    return WhisperRecognizer(model, **options)
-
-
 def second_ear():
     """Whisper tiny.en as a second ear (recognizer.SecondEar), for the registry's
     ``second_ear_for``."""
     from .second import WhisperEar
 
     return WhisperEar()
+
+
+create = recognizer_class = WhisperRecognizer
+"""Its recognizers, made as the registry asks (``create(model, **options)``), declare what
+they take (``searches``, ``takes_phrases``, ...)."""
 
 
 __all__ = ["WhisperRecognizer", "available", "create", "owns", "second_ear"]

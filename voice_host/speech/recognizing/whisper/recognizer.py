@@ -44,11 +44,8 @@ class WhisperRecognizer(WholeUtterance):
     """faster-whisper, run once per utterance when it ends (no partial results)."""
 
     name = "whisper"
-    searches = False
     takes_phrases = True
-    takes_second_ear = False
-    takes_delta = False
-    """What it can take (the Recognizer protocol): a prompt of the phrases expected."""
+    """What it can take beyond a closed list (Takes): a prompt of the phrases expected."""
 
     def __init__(
         self,
