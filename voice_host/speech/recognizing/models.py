@@ -250,9 +250,9 @@ def run_models_fetch(args: argparse.Namespace) -> int:
 
 def run_models_where(args: argparse.Namespace) -> int:
     """Where each engine's model is, the default engine (Moonshine, installed with the host) first."""
-    from .moonshine.files import find_model_dir
+    from .engines import load  # Moonshine's own finder, through the registry: moonshine imports this module
 
-    for engine, finder in (("moonshine (the default)", find_model_dir), ("vosk", find_vosk_model),
+    for engine, finder in (("moonshine (the default)", load("moonshine").find_model_dir), ("vosk", find_vosk_model),
                            ("whisper", find_whisper_model)):
         try:
             print(f"{engine}: {finder()}")
