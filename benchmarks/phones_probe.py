@@ -64,6 +64,10 @@ sys.stdin.readline()
 display.close()
 """
 CODES = 10 ** 6
+REOPEN = 1.0
+"""Seconds before a flood's connection turned away or closed is opened again."""
+FREE_TRIES = 3
+"""Wrong codes from one address the server always checks (voice_host.phones.FREE_TRIES)."""
 
 
 def insecure() -> ssl.SSLContext:
@@ -133,7 +137,9 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
         return await connect(f"wss://127.0.0.1:{port}/phone", sock=sock, ssl=context, server_hostname="127.0.0.1",
                              open_timeout=10, proxy=None, max_size=None, ping_interval=None, close_timeout=1)
 
-    async def guess_once(source: str, rng: random.Random) -> None:
+    async def guess_once(source: str, rng: random.Random, steady: bool = False) -> None:
+        """One wrong code from ``source``; ``steady``: a guesser past its free tries, whose
+        checked codes are the rate counted."""
         guess = f"{rng.randrange(CODES):06d}"
         if guess == code:
             return
@@ -148,13 +154,19 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
             said = ""
         kind = "checked" if "not the join code" in said else "held" if "Too many" in said else "other"
         tally[kind] += 1
-        if kind == "checked" and counting[0]:
+        if kind == "checked" and counting[0] and steady:
             tally["checked_in_window"] += 1
+
+    answers = [0] * addresses  # each guesser's answers so far
 
     async def guesser(n: int) -> None:
         rng = random.Random(n)
         while not stopping[0]:
-            await guess_once(address(n), rng)
+            await guess_once(address(n), rng, steady=True)
+            answers[n] += 1
+            if min(answers) == FREE_TRIES and answers[n] == FREE_TRIES and not tally.get("warm"):
+                tally["warm"] = 1
+                print("warm", flush=True)  # every guesser has had its free tries
             await asyncio.sleep(2.0)
 
     async def many() -> None:
@@ -173,7 +185,7 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
             try:
                 it = await open_one()
             except Exception:  # noqa: BLE001  refused: try again shortly
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(REOPEN)
                 continue
             try:
                 await hold(it)
@@ -187,7 +199,7 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
                         await asyncio.wait_for(result, 2)
                 except Exception:  # noqa: BLE001
                     pass
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(REOPEN)  # closed: open another
 
     async def slow_one(n: int) -> None:
         async def open_one():
@@ -309,7 +321,9 @@ def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
     window = args.seconds if guessing else args.window
     joins: list[tuple[bool, float]] = []
     try:
-        time.sleep(args.warm if guessing else 5.0)  # the flood under way (guessers past their free tries)
+        if guessing:  # every guesser past its free tries
+            assert attacker.stdout.readline().strip() == "warm"
+        time.sleep(args.warm if guessing else 5.0)  # the flood under way
         attacker.stdin.write("count\n")
         attacker.stdin.flush()
         began = time.monotonic()
@@ -327,6 +341,7 @@ def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
         time.sleep(max(0.0, began + window - time.monotonic()))
         window = time.monotonic() - began
         tally = json.loads(attacker.communicate("stop\n", timeout=120)[0].strip().splitlines()[-1])
+        tally.pop("warm", None)
     finally:
         if attacker.poll() is None:
             attacker.kill()

@@ -38,6 +38,9 @@ closed at once. This machine's own 127.0.0.1 and ::1 are not counted."""
 REQUEST_WITHIN = 5.0
 """Seconds a connection has to send a whole request, once open and after each answer;
 an idle or slow one is closed then, and holds no place for long."""
+BACKLOG = 1024
+"""Connections the system queues for the server to accept: under a flood a player's is
+queued, not dropped (a dropped one is tried again only after 1, 3, 7 s)."""
 HANDSHAKE_WITHIN = 5.0
 """Seconds a connection has to finish its TLS handshake; then it is closed."""
 PER_ADDRESS_HANDSHAKES = 8
@@ -89,6 +92,8 @@ class Server:
         self.loop: asyncio.AbstractEventLoop | None = None
         """The server's event loop, once it runs: another thread wakes a page through it."""
         self.ready = threading.Event()
+        self.gate = Gate()
+        """The connections it holds (:class:`Gate`)."""
         self.server = None
         self.thread = threading.Thread(target=self._run, name="web", daemon=True)
 
@@ -148,7 +153,7 @@ class Server:
         context = tls_context(*self.tls) if self.tls else None
         config = uvicorn.Config(self.app(), log_config=None, log_level="warning", access_log=False,
                                 lifespan="on", limit_concurrency=MAX_CONNECTIONS + 64, timeout_graceful_shutdown=2,
-                                timeout_keep_alive=int(REQUEST_WITHIN), http=protocol(context),
+                                timeout_keep_alive=int(REQUEST_WITHIN), http=protocol(context, self.gate),
                                 h11_max_incomplete_event_size=16 * 1024, server_header=False,
                                 headers=list(SECURITY.items()), ws_max_size=MAX_MESSAGE, ws_max_queue=2,
                                 ws_ping_interval=10.0, ws_ping_timeout=10.0, ws_per_message_deflate=False)
@@ -174,7 +179,9 @@ class Server:
         async def lifespan(_app):
             self.loop = asyncio.get_running_loop()
             self.ready.set()
+            giving_back = asyncio.create_task(give_back(self.gate))
             yield
+            giving_back.cancel()
 
         async def icon(_request):
             return Response(ICON, media_type="image/svg+xml")
@@ -335,9 +342,12 @@ class Gate:
         self.by_address: dict[str, dict] = {}
         """Address -> its connections (-> their transports), oldest first."""
         self.purged = 0.0
+        self.closed = 0
+        """Connections closed so far."""
 
-    def admit(self, conn, transport) -> bool:
-        """Whether ``conn`` (with ``idle()`` and ``handshaking()``) may stay."""
+    def admit(self, transport) -> bool:
+        """Whether the connection on ``transport`` may come in (a place made for it if
+        need be); then :meth:`enter`."""
         address = _address(transport)
         mine = self.by_address.get(address, {})
         for c in [c for c, t in mine.items() if t.is_closing()]:
@@ -355,9 +365,13 @@ class Gate:
                 return False  # nobody holds more than its share: the new one waits its turn
             self.held[victim][1].abort()
             self.drop(victim)
+        return True
+
+    def enter(self, conn, transport) -> None:
+        """``conn`` (with ``idle()`` and ``handshaking()``), admitted, is held."""
+        address = _address(transport)
         self.held[conn] = (address, transport)
         self.by_address.setdefault(address, {})[conn] = transport
-        return True
 
     def _victim(self, holds: int):
         """A connection doing nothing from the address holding the most, if it holds at
@@ -375,10 +389,34 @@ class Gate:
     def drop(self, conn) -> None:
         held = self.held.pop(conn, None)
         if held is not None:
+            self.closed += 1
             conns = self.by_address.get(held[0], {})
             conns.pop(conn, None)
             if not conns:
                 self.by_address.pop(held[0], None)
+
+
+GIVE_BACK_EVERY = 1.0
+"""Seconds between looks at how many connections have closed: after a flood, the memory
+its connections held goes back to the system."""
+
+
+async def give_back(gate: "Gate") -> None:
+    """On the server's loop: the memory freed by connections that closed goes back to the
+    system (glibc keeps freed memory for later otherwise: a flood of connections would
+    leave the host 100 MB larger for good)."""
+    try:
+        import ctypes
+
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc: its allocator gives memory back itself
+        return
+    seen = gate.closed
+    while True:
+        await asyncio.sleep(GIVE_BACK_EVERY)
+        if gate.closed - seen >= 64:
+            seen = gate.closed
+            trim(0)
 
 
 def private_folder(path: Path) -> None:
@@ -392,7 +430,7 @@ def private_folder(path: Path) -> None:
         os.chmod(folder, 0o700)
 
 
-def protocol(tls=None):
+def protocol(tls=None, gate: Gate | None = None):
     """uvicorn's HTTP/1.1 (h11) behind a :class:`Gate` (and, given an ``ssl.SSLContext``,
     TLS with a handshake of at most :data:`HANDSHAKE_WITHIN` seconds), closing a
     connection that sends no whole request within :data:`REQUEST_WITHIN` seconds of
@@ -401,19 +439,16 @@ def protocol(tls=None):
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    gate = Gate()
+    gate = gate if gate is not None else Gate()
 
     class Protocol(H11Protocol):
-        raw = None
-        """The socket's own transport (under TLS, not the one this protocol writes to)."""
-
         def connection_made(self, transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             if tls is None:
-                self.raw = transport
-                if not gate.admit(self, transport):
+                if not gate.admit(transport):
                     transport.abort()
                     return
+                gate.enter(self, transport)
             self._deadline()
 
         def connection_lost(self, exc) -> None:  # type: ignore[override]
@@ -451,17 +486,13 @@ def protocol(tls=None):
     if tls is None:
         return Protocol
 
+    import asyncio
     from asyncio import sslproto
 
     class Tls(sslproto.SSLProtocol):
         """TLS over one accepted socket, gated before its handshake begins."""
 
-        max_size = 32 * 1024  # the read buffer each connection holds (asyncio's own is 256 KiB)
-
-        def connection_made(self, transport) -> None:
-            super().connection_made(transport)
-            if not gate.admit(self, transport):
-                transport.abort()
+        max_size = 16 * 1024  # the read buffer each connection holds (asyncio's own is 256 KiB)
 
         def connection_lost(self, exc) -> None:
             gate.drop(self)
@@ -474,11 +505,29 @@ def protocol(tls=None):
             app = self._app_protocol
             return self.handshaking() or (isinstance(app, Protocol) and app.idle())
 
-    def factory(*args, **kwargs):
-        import asyncio
+    class Door(asyncio.Protocol):
+        """An accepted socket at the gate: turned away at once (nothing made for it), or
+        handed to TLS and HTTP."""
 
-        return Tls(asyncio.get_running_loop(), Protocol(*args, **kwargs), tls, None, server_side=True,
-                   ssl_handshake_timeout=HANDSHAKE_WITHIN, ssl_shutdown_timeout=REQUEST_WITHIN)
+        def __init__(self, *args, **kwargs) -> None:
+            self.made = (args, kwargs)
+
+        def connection_made(self, transport) -> None:
+            if not gate.admit(transport):
+                transport.abort()
+                return
+            args, kwargs = self.made
+            inside = Tls(asyncio.get_running_loop(), Protocol(*args, **kwargs), tls, None, server_side=True,
+                         ssl_handshake_timeout=HANDSHAKE_WITHIN, ssl_shutdown_timeout=REQUEST_WITHIN)
+            gate.enter(inside, transport)
+            transport.set_protocol(inside)
+            inside.connection_made(transport)
+
+        def connection_lost(self, exc) -> None:
+            pass
+
+    def factory(*args, **kwargs):
+        return Door(*args, **kwargs)
     return factory
 
 
@@ -489,7 +538,7 @@ def bind(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(128)
+        sock.listen(BACKLOG)
     except OSError:
         sock.close()
         raise
