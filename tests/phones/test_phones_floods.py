@@ -190,3 +190,33 @@ def test_a_players_join_message_still_fits(small):
             assert phones.dropped == 0
     finally:
         display.close()
+
+
+def test_event_streams_that_never_close_from_two_addresses_leave_the_tv_its_scoreboard(tmp_path, monkeypatch):
+    """With --display-host 0.0.0.0 the scoreboard is every device's: streams held open by
+    two addresses, as many as the server streams, leave a TV a stream of its own."""
+    import http.client
+
+    from voice_host.display import board
+
+    monkeypatch.setattr(board, "MAX_STREAMS", 8)
+    phones, display = served(tmp_path, monkeypatch)
+    held = []
+    try:
+        for n in range(16):
+            conn = http.client.HTTPSConnection("127.0.0.1", display.port, source_address=(other(500 + n % 2), 0),
+                                               context=insecure(), timeout=10)
+            conn.request("GET", "/events")
+            answer = conn.getresponse()
+            held.append(conn)
+            if answer.status == 200:
+                assert answer.fp.readline()  # the stream is open
+        status, _, body = fetch(display, "", other(510))
+        assert status == 200
+        from test_phones_probed_from_the_network import first_event
+
+        assert first_event(display, other(511)).startswith(b"data:")
+    finally:
+        display.close()
+        for conn in held:
+            conn.close()

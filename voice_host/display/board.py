@@ -27,7 +27,11 @@ from typing import Callable
 from voice_host.web.server import embedded
 
 MAX_STREAMS = 64
-"""Pages open at once; the next one is told to try later (503) until one closes."""
+"""Pages open at once. When all are open, a new one from an address holding fewer than
+the most by two takes the place of that address's oldest (which ends; its page
+reconnects in a second); else it is told to try later (503)."""
+STREAMS_PER_ADDRESS = 4
+"""Pages one address may have open at once (a TV has one); the next is told to close one (429)."""
 KEEP_ALIVE = 15.0
 """Seconds between comments on an idle stream, so a browser gone is noticed."""
 
@@ -46,8 +50,9 @@ class Board:
         """Its time is each message's ``now`` as it is sent (a timer's deadline is on it)."""
         self.lock = threading.Lock()
         self.version, self.message = 0, "{}"
-        self.streams: weakref.WeakSet = weakref.WeakSet()
-        """The streams open now (each gone once its response is: ended, dropped or never started)."""
+        self.streams: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        """The streams open now -> their :class:`Ticket` (each gone once its response is:
+        ended, dropped or never started)."""
         self.changed = asyncio.Event()
         """Set (on the server's loop) when the state changes, then replaced by a fresh one."""
         self.page = asset("index.html")
@@ -95,22 +100,44 @@ class Board:
             return serve
 
         async def events(request):
-            if len(self.streams) >= MAX_STREAMS:
+            address = request.client.host if request.client else ""
+            open_now = [t for t in self.streams.values() if not t.ended]
+            mine = sum(t.address == address for t in open_now)
+            if mine >= STREAMS_PER_ADDRESS:
+                return PlainTextResponse("Too many pages are open on this device; close one and reload.", 429,
+                                         headers={"Retry-After": "5"})
+            if len(open_now) >= MAX_STREAMS and not self._make_way(open_now, mine):
                 return PlainTextResponse("Too many pages are open; close one and reload.", 503,
                                          headers={"Retry-After": "5"})
-            stream = self._stream(request)
-            self.streams.add(stream)
+            ticket = Ticket(address)
+            stream = self._stream(request, ticket)
+            self.streams[stream] = ticket
             return StreamingResponse(stream, media_type="text/event-stream",
                                      headers={"X-Accel-Buffering": "no"})
 
         return [Route("/", page), Route("/state.json", state), Route("/events", events),
                 *(Route(path, static(path)) for path in self.assets)]
 
-    async def _stream(self, request):
-        """One page's stream: the latest state whenever it changes, a comment when idle."""
+    def _make_way(self, open_now: list, holds: int) -> bool:
+        """End the oldest stream of the address holding the most, if it holds at least two
+        more than ``holds`` (the new page's address); whether one was ended."""
+        counts: dict[str, int] = {}
+        for ticket in open_now:
+            counts[ticket.address] = counts.get(ticket.address, 0) + 1
+        most = max(counts, key=counts.get)
+        if counts[most] < holds + 2:
+            return False
+        oldest = min((t for t in open_now if t.address == most), key=lambda t: t.opened)
+        oldest.ended = True
+        self.wake()
+        return True
+
+    async def _stream(self, request, ticket: "Ticket"):
+        """One page's stream: the latest state whenever it changes, a comment when idle;
+        until the page goes, or its ``ticket`` is ended to make way for another page."""
         sent = -1
         yield "retry: 1000\n\n"
-        while not self.web.closing:
+        while not self.web.closing and not ticket.ended:
             changed = self.changed
             version, message = self.latest()
             if version != sent:
@@ -123,6 +150,13 @@ class Board:
                 if await request.is_disconnected():
                     break
                 yield ": still here\n\n"
+
+
+class Ticket:
+    """An open stream's place: its address, when it opened, whether it is to end."""
+
+    def __init__(self, address: str) -> None:
+        self.address, self.opened, self.ended = address, time.monotonic(), False
 
 
 def stamped(message: str, now: float) -> str:
