@@ -136,10 +136,11 @@ def test_the_certificates_folder_is_private_whatever_the_umask(tmp_path):
 
     old = os.umask(0)
     try:
-        where = cert.certificate("127.0.0.1", tmp_path / "phones")[0].parent
+        where = cert.certificate("127.0.0.1", tmp_path / "config" / "voice-host" / "phones")[0].parent
     finally:
         os.umask(old)
     assert where.stat().st_mode & 0o777 == 0o700
+    assert where.parent.stat().st_mode & 0o777 == 0o700, "the settings folder it made above it too"
     assert (where / cert.KEY).stat().st_mode & 0o777 == 0o600
 
 

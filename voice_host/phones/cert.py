@@ -68,8 +68,10 @@ def certificate(address: str = "", where: Path | None = None) -> tuple[Path, Pat
             .add_extension(x509.SubjectAlternativeName(alt), critical=False)
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .sign(key, hashes.SHA256()))
-    where.mkdir(mode=0o700, parents=True, exist_ok=True)
-    where.chmod(0o700)  # the key's folder is the user's alone, whatever the umask
+    from voice_host.web.server import private_folder
+
+    private_folder(where)  # the key's folder (and the settings' folder made above it) the user's alone
+    where.chmod(0o700)  # whatever the umask, and however it was made before
     key_path.touch(mode=0o600, exist_ok=True)
     key_path.chmod(0o600)
     key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
