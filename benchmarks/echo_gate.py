@@ -139,8 +139,11 @@ NOISE = 0.0005
 MODES = {"gate alone (before)": {"echo_cancel": False},
          "canceller + gate converging": {"echo_cancel": True, "echo_gate": "converging"},
          "canceller + gate": {"echo_cancel": True, "echo_gate": "on"},
-         "canceller alone": {"echo_cancel": True, "echo_gate": "off"}}
-"""The ways of listening compared ([listening] echo_cancel and echo_gate)."""
+         "canceller alone": {"echo_cancel": True, "echo_gate": "off"},
+         "... recognizer hears it cancelled": {"echo_cancel": True, "echo_gate": "converging",
+                                               "recognize_from": "cancelled"}}
+"""The ways of listening compared ([listening] echo_cancel, echo_gate and recognize_from; the
+recognizer hears the microphone's own sound but in the last)."""
 TUNING_WORDS = ("frequent", "incredible", "jewelers", "window", "challenge", "balances")
 HELD_OUT_WORDS = ("sandwich", "orange", "quarter", "demonstrate", "yellow", "bicycle")
 LIBRIVOX = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-{}.wav"

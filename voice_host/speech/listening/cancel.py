@@ -13,10 +13,16 @@ and recognition, one per channel of a local source (the laptop's microphone,
 The delay between what is played and what the microphone hears of it (the sound
 card's output and input buffers, and the way through the air) is found from the sound
 itself (:class:`DelayTracker`: the cross-correlation of the microphone with what was
-played, phase-transform weighted, over the last 2 s whenever another 0.5 s of the
-host's voice has played) and the host's audio is handed to the module that much later,
-so the module's own filter and delay estimator have only the room left to learn.
-Until the first estimate the module gets the audio at :data:`PRIOR_DELAY`.
+played, phase-transform weighted, over the last 2.5 s whenever another 0.25 s of the
+host's voice has played; two estimates in a row must agree) and the host's audio is
+handed to the module that much later (:data:`EARLY` less), so the module's own filter
+and delay estimator have only the room left to learn. Until the delay is found the
+microphone's sound passes as it was (the module meanwhile gets the host's audio at
+:data:`PRIOR_DELAY`) and the echo gate alone keeps the host out.
+
+Ahead of voice activity: the listener's voice activity, echo gate decisions and
+barge-in follow the cancelled sound; what the recognizer hears is ``[listening]
+recognize_from`` (the microphone's own sound by default: see docs/LISTENING.md).
 
 Where a playback has no samples (its interval only), there is nothing to cancel with:
 the canceller leaves the microphone as it is and the echo gate gates it by time.
@@ -48,9 +54,11 @@ SURE = 8.0
 """An estimate counts when its correlation peak stands this many times over the
 correlation's typical size (its RMS over the delays searched)."""
 MOVE = 0.004
-"""A new estimate moves the alignment when it is this far from the one in use (s) and
-the one before it agrees within this much (one estimate alone moves it only the first
-time: a player talking over the host may pull one astray)."""
+"""An estimate counts when the one before it agrees within this much (s): the first
+such pair sets the delay, a later one moves it when this far from the one in use. One
+estimate alone may be astray: a player talking over the host where no echo reaches
+the microphone (headphones) once gave a sure peak, and the canceller then took the
+player's first 0.3 s for echo."""
 EARLY = 0.005
 """The host's audio is handed to the module this much before its echo is found to come
 (s): the module's filter can reach later sound, never earlier, and the strongest path
@@ -114,9 +122,10 @@ class DelayTracker:
         if sure < SURE:
             return None
         found = k / SAMPLE_RATE
-        if self.delay is None:
+        agreed = self._last is not None and abs(found - self._last) <= MOVE
+        if self.delay is None and agreed:
             self.delay, self.found_at = found, t
-        elif abs(found - self.delay) > MOVE and self._last is not None and abs(found - self._last) <= MOVE:
+        elif self.delay is not None and abs(found - self.delay) > MOVE and agreed:
             self.delay = found
         self._last = found
         return found

@@ -97,6 +97,14 @@ class TurnConfig(Settings, sections=("listening",)):
     canceller has found the delay and had a second of the host's voice to learn the
     room). Microphones without a canceller, and playbacks without samples, are always
     gated."""
+    recognize_from: str = "microphone"
+    """What the recognizer hears of a cancelled microphone: "microphone" (its own sound,
+    as before the canceller: the canceller decides where speech is, for voice activity,
+    the echo gate and barge-in) or "cancelled" (what voice activity heard). The canceller
+    takes a word said over the host out with the host's echo, its first 0.1-0.3 s
+    silent: with the echo 10 dB under the player, the word was heard from the
+    microphone and lost from the cancelled sound; as loud as the players, lost from
+    both (benchmarks/echo_gate.py)."""
     ask_below: float = 0.6
     """Attribution confidence below which the host should ask ("Was that Bob?")."""
     channel_confidence: float = 0.95

@@ -252,8 +252,9 @@ class Listener:
         else:  # a source whose audio comes late (phones, over the network) hears the echo late
             self._gates = [EchoGate.later(self._history, getattr(source, "delay", 0.0)) for _ in range(n_ch)]
         self._cancellers = self._echo_cancellers(source, n_ch, per_channel)
-        self._raw = deque(maxlen=1)
-        """The microphone's last frames before the canceller (the echo gate judges them)."""
+        self._raw = deque(maxlen=int(2 * SAMPLE_RATE) // frame_samples(self.config))
+        """The microphone's last 2 s before the canceller (the echo gate judges them; the
+        recognizer may hear them: ``[listening] recognize_from``)."""
         seg = self._segmenter = Segmenter(n_ch, self.config)
         seg.hear_above = self._hear_above
         self._owners = Owners(self.attributor.channel_players if per_channel else {}, n_ch, self.config)
@@ -313,6 +314,16 @@ class Listener:
             local = [0] if set(range(source.channels)) <= set(local) else []
         return [EchoCanceller(playbacks) if c in local else None for c in range(n_ch)]
 
+    def _heard(self, ch: int, audio: np.ndarray) -> np.ndarray:
+        """What the recognizer is given of ``audio``, channel ``ch``'s latest samples as
+        voice activity heard them, as ``[listening] recognize_from`` says: the same, or
+        the microphone's own samples over the same time."""
+        if self.config.recognize_from == "cancelled" or not self._cancellers or self._cancellers[ch] is None \
+                or not self._raw:
+            return audio
+        raw = np.concatenate([f[:, ch] for f in self._raw])
+        return raw[raw.size - audio.size:] if raw.size >= audio.size else audio
+
     def _gated(self, c: int, t0: float, t1: float, frame: np.ndarray) -> bool:
         """Whether channel ``c``'s frame [t0, t1] is the host's echo: the echo gate's
         judgement, which a cancelled channel keeps only as ``[listening] echo_gate`` says
@@ -341,11 +352,12 @@ class Listener:
                     self.voice.stop()
                     barge = True
                 self._recognizers[ch].reset()
-                pending[ch] = [quieted(ev.audio, self._segmenter.room_under(ch, talking=True), self._segmenter.frame)]
+                audio = self._heard(ch, ev.audio)
+                pending[ch] = [quieted(audio, self._segmenter.room_under(ch, talking=True), self._segmenter.frame)]
                 self._emit(SpeechStarted(ch, ev.time, barge))
             case SegmentAudio():
-                pending[ch].append(quieted(ev.frame, self._segmenter.room_under(ch, talking=True), self._segmenter.frame,
-                                           self._segmenter.states[ch].loudness))
+                pending[ch].append(quieted(self._heard(ch, ev.frame), self._segmenter.room_under(ch, talking=True),
+                                           self._segmenter.frame, self._segmenter.states[ch].loudness))
             case SegmentPause():
                 recognizer = self._recognizers[ch]
                 if not hasattr(recognizer, "snapshot") or ev.voiced < self.config.min_speech:
@@ -448,6 +460,11 @@ GUESS_PAUSE = 0.2
 of its audio as a longer one ("sandwich" heard "sandwiched" with 0.1 s after it), so
 a guess made sooner hears its pause drawn out to this length with silence (the pause's
 own sound repeated cost words at 10 dB: "balances" heard "valences")."""
+
+
+def frame_samples(config: TurnConfig) -> int:
+    """Samples in one of voice activity's frames."""
+    return config.frame_ms * SAMPLE_RATE // 1000
 
 
 def settled(audio: np.ndarray, pause: float) -> np.ndarray:
