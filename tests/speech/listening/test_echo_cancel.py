@@ -172,3 +172,48 @@ def test_the_hosts_question_through_a_room_starts_no_utterance(say, delay, loude
     list(Listener(Deaf(), voice=Voice(host), on_event=events.append).utterances(ArraySource(mic)))
     starts = [e.time for e in events if isinstance(e, SpeechStarted)]
     assert not [t for t in starts if t >= host[1].start - 0.1], starts
+
+
+def test_one_estimate_alone_does_not_set_the_delay():
+    """A player over the host where no echo reaches the microphone once gave one sure
+    peak, and the canceller took the player's first 0.3 s for echo: two in a row must agree."""
+    from voice_host.speech.listening.cancel import DelayTracker
+
+    rng = np.random.default_rng(5)
+    ref = rng.standard_normal(32000).astype(np.float32)
+    tracker = DelayTracker()
+    late = lambda d: np.concatenate([np.zeros(d, np.float32), ref])[:ref.size]  # noqa: E731
+    assert tracker.estimate(1.0, late(800), ref) == pytest.approx(0.05) and tracker.delay is None
+    assert tracker.estimate(1.5, late(1600), ref) == pytest.approx(0.1) and tracker.delay is None
+    assert tracker.estimate(2.0, late(1600), ref) == pytest.approx(0.1) and tracker.delay == pytest.approx(0.1)
+
+
+class Heard(Deaf):
+    """A recognizer that keeps what it is fed."""
+
+    def __init__(self):
+        self.fed: list[np.ndarray] = []
+
+    def feed(self, samples):
+        self.fed.append(np.asarray(samples).copy())
+
+    def clone(self):
+        return self
+
+
+@pytest.mark.parametrize("source", ["microphone", "cancelled"])
+def test_the_recognizer_hears_what_recognize_from_says(source):
+    host = sentences(speechlike(3.0, 1), speechlike(3.0, 2))
+    mic = through_room(host, host[-1].end + 1.0, 0.03, -12.0)
+    player = np.zeros_like(mic)
+    at = int((host[1].start + 0.5) * SAMPLE_RATE)
+    player[at:at + 8000] = speechlike(0.5, 7)[:8000]
+    mic = mic + player
+    rec = Heard()
+    config = TurnConfig(recognize_from=source, vad="webrtc")
+    list(Listener(rec, voice=Voice(host), config=config).utterances(ArraySource(mic)))
+    fed = np.concatenate(rec.fed)
+    as_heard = mic[at - 8000:at + 16000]
+    found = any(np.allclose(fed[i:i + 480], as_heard[j:j + 480], atol=1e-6)
+                for i in range(0, min(fed.size, 9600), 480) for j in range(0, as_heard.size - 480, 16))
+    assert found == (source == "microphone")
