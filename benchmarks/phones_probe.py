@@ -142,7 +142,7 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
         checked codes are the rate counted."""
         guess = f"{rng.randrange(CODES):06d}"
         if guess == code:
-            return
+            return "other"
         try:
             ws = await websocket(source)
             try:
@@ -156,13 +156,16 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
         tally[kind] += 1
         if kind == "checked" and counting[0] and steady:
             tally["checked_in_window"] += 1
+        return kind
 
     answers = [0] * addresses  # each guesser's answers so far
 
     async def guesser(n: int) -> None:
         rng = random.Random(n)
         while not stopping[0]:
-            await guess_once(address(n), rng, steady=True)
+            if await guess_once(address(n), rng, steady=True) == "other":  # no answer: its free tries not spent
+                await asyncio.sleep(REOPEN)
+                continue
             answers[n] += 1
             if min(answers) == FREE_TRIES and answers[n] == FREE_TRIES and not tally.get("warm"):
                 tally["warm"] = 1
@@ -320,6 +323,7 @@ def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
     guessing = "guess" in kinds
     window = args.seconds if guessing else args.window
     joins: list[tuple[bool, float]] = []
+    why: list[str] = []  # what a join that failed was told
     try:
         if guessing:  # every guesser past its free tries
             assert attacker.stdout.readline().strip() == "warm"
@@ -334,9 +338,14 @@ def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
             try:
                 if guessing:  # one typo first
                     ask(port, source, "000000" if code != "000000" else "111111", players[k])
-                ok = page(port, source) == 200 and ask(port, source, code, players[k]).get("joined") == players[k]
-            except Exception:  # noqa: BLE001
+                status = page(port, source)
+                answer = ask(port, source, code, players[k]) if status == 200 else {"page": status}
+                ok = answer.get("joined") == players[k]
+                if not ok:
+                    why.append(str(answer)[:120])
+            except Exception as exc:  # noqa: BLE001
                 ok = False
+                why.append(f"{type(exc).__name__}: {exc}"[:120])
             joins.append((ok, time.monotonic() - t0))
         time.sleep(max(0.0, began + window - time.monotonic()))
         window = time.monotonic() - began
@@ -356,7 +365,7 @@ def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
             "rest_mb": round(rest), "peak_mb": round(peak[0]), "settled_mb": round(settled),
             "checked_a_minute": round(rate, 1) if guessing else None,
             "days_to_guess": None if days is None else round(days, 1) if rate else float("inf"),
-            "attacker": tally}
+            "failed": why, "attacker": tally}
 
 
 def stop_once(delay: float, rng: random.Random) -> tuple[int, str]:

@@ -30,8 +30,10 @@ MAX_WAITING = 4
 """Websockets from one address that have not joined yet, at once; another from it is
 refused, so sockets held open without joining never keep a player with the code out."""
 MAX_UNJOINED = 32
-"""Websockets not joined yet, from all addresses, at once: a new one takes the place of
-the oldest (which is closed), so sockets held open from many addresses hold no place."""
+"""Websockets that have sent nothing yet, from all addresses, at once: a new one takes
+the place of the oldest from the address holding the most (if it holds two more than
+the new one's), else of the oldest of all (which is closed), so sockets held open
+from many addresses hold no place."""
 MAX_HELLO = 1024
 """The longest join message read (characters); a longer one is refused unread."""
 MAX_MESSAGE = web_server.MAX_MESSAGE
@@ -69,7 +71,19 @@ def routes(phones, server, latest) -> list:
              "/phone-worklet.js": (asset("phone-worklet.js"), "text/javascript; charset=utf-8"),
              "/join.css": (asset("join.css"), "text/css; charset=utf-8")}
     waiting: dict[str, int] = {}  # address -> its sockets not joined yet
-    unjoined: dict[object, asyncio.Event] = {}  # every socket not joined yet, oldest first -> set to close it
+    unjoined: dict[object, tuple[str, asyncio.Event]] = {}  # sockets that have sent nothing yet, oldest
+    # first -> (their address, set to close it)
+
+    def make_way(address: str) -> None:
+        """The oldest silent socket of the address holding the most, if it holds two more
+        than ``address``; else the oldest of all: closed, for a new one's place."""
+        counts: dict[str, int] = {}
+        for held, _ in unjoined.values():
+            counts[held] = counts.get(held, 0) + 1
+        most = max(counts, key=counts.get)
+        fair = counts[most] >= counts.get(address, 0) + 2
+        victim = next(ws for ws, (held, _) in unjoined.items() if not fair or held == most)
+        unjoined.pop(victim)[1].set()
     qr = []  # the join address as SVG, made on first asking (the address is known by then)
 
     async def join_qr(_request):
@@ -118,13 +132,15 @@ def routes(phones, server, latest) -> list:
             await refuse(ws, say("waiting"), JOIN_WITHIN, pause=0)
             return
         waiting[address] = waiting.get(address, 0) + 1
-        while len(unjoined) >= MAX_UNJOINED:  # the oldest socket not joined yet makes way
-            unjoined.pop(next(iter(unjoined))).set()
-        unjoined[ws] = evicted = asyncio.Event()
+        while len(unjoined) >= MAX_UNJOINED:
+            make_way(address)
+        evicted = asyncio.Event()
+        unjoined[ws] = (address, evicted)
         conn = None
         try:
             try:
                 first = await first_message(ws, evicted)
+                unjoined.pop(ws, None)  # it has spoken: no longer silent
                 if first.get("type") == "websocket.disconnect":  # gone (or closed for a message too large)
                     return
                 text = first.get("text")
