@@ -25,8 +25,9 @@ then all at once:
 - **all**: every flood above at once.
 
 During each flood's window, five times, a player with the code asks for ``/join`` and
-joins from an address of their own (in **guess** and **all** after one mistyped code):
-the time from asking to "joined". The host's memory (resident) is sampled all along: its
+joins from an address of their own (in **guess** and **all** after one mistyped code,
+which must be answered "not the join code"): the time from asking for the page to
+"joined". The host's memory (resident) is sampled all along: its
 peak during the flood and where it settles 5 s after. With guessers, the wrong codes
 the server checked in the window: that rate, against a million codes, is the expected
 time to guess the code (half the codes tried). Targets: 5 of 5 joins within 2 s; at most
@@ -334,10 +335,15 @@ def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
         for k in range(5):
             time.sleep(max(0.0, began + (k + 0.5) * window / 5 - time.monotonic()))
             source = address(20000 + 20 * n + k)
+            try:
+                if guessing:  # one typo first (answered after half a second, as every wrong code is)
+                    typo = ask(port, source, "000000" if code != "000000" else "111111", players[k])
+                    if "not the join code" not in typo.get("refused", ""):
+                        why.append(f"the typo: {typo}"[:120])
+            except Exception as exc:  # noqa: BLE001
+                why.append(f"the typo: {type(exc).__name__}: {exc}"[:120])
             t0 = time.monotonic()
             try:
-                if guessing:  # one typo first
-                    ask(port, source, "000000" if code != "000000" else "111111", players[k])
                 status = page(port, source)
                 answer = ask(port, source, code, players[k]) if status == 200 else {"page": status}
                 ok = answer.get("joined") == players[k]

@@ -341,6 +341,9 @@ class Gate:
         """Connection -> (its address, its socket's transport), oldest first."""
         self.by_address: dict[str, dict] = {}
         """Address -> its connections (-> their transports), oldest first."""
+        self.holding: dict[int, dict[str, None]] = {}
+        """How many connections -> the addresses holding that many (so the address
+        holding the most is found at once, however many addresses there are)."""
         self.purged = 0.0
         self.closed = 0
         """Connections closed so far."""
@@ -371,19 +374,28 @@ class Gate:
         """``conn`` (with ``idle()`` and ``handshaking()``), admitted, is held."""
         address = _address(transport)
         self.held[conn] = (address, transport)
-        self.by_address.setdefault(address, {})[conn] = transport
+        conns = self.by_address.setdefault(address, {})
+        self._count(address, len(conns), len(conns) + 1)
+        conns[conn] = transport
+
+    def _count(self, address: str, before: int, after: int) -> None:
+        if before:
+            bucket = self.holding[before]
+            bucket.pop(address, None)
+            if not bucket:
+                del self.holding[before]
+        if after:
+            self.holding.setdefault(after, {})[address] = None
 
     def _victim(self, holds: int):
         """A connection doing nothing from the address holding the most, if it holds at
         least two more than ``holds``; None when there is none."""
-        if not self.by_address or max(len(c) for c in self.by_address.values()) < holds + 2:
-            return None
-        for conns in sorted(self.by_address.values(), key=len, reverse=True):
-            if len(conns) < holds + 2:
-                return None
-            victim = next((c for c, t in conns.items() if not t.is_closing() and c.idle()), None)
-            if victim is not None:
-                return victim
+        for count in sorted((c for c in self.holding if c >= holds + 2), reverse=True):
+            for address in self.holding[count]:
+                conns = self.by_address[address]
+                victim = next((c for c, t in conns.items() if not t.is_closing() and c.idle()), None)
+                if victim is not None:
+                    return victim
         return None
 
     def drop(self, conn) -> None:
@@ -391,7 +403,8 @@ class Gate:
         if held is not None:
             self.closed += 1
             conns = self.by_address.get(held[0], {})
-            conns.pop(conn, None)
+            if conns.pop(conn, None) is not None:
+                self._count(held[0], len(conns) + 1, len(conns))
             if not conns:
                 self.by_address.pop(held[0], None)
 
