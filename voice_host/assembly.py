@@ -116,8 +116,9 @@ def build(session, recognizer, source, *, cfg: dict | None = None, settings: Hea
         source = output.Timeline(source)  # --speak-to: the host answers where the recording has got to
         speaker.clock = lambda: max(session.t, source.now)
     clock = getattr(source, "clock", None)
-    if voice is not None and callable(clock) and hasattr(voice, "clock"):
-        voice.clock = clock  # the host's speech on the microphone's timeline, as the echo gate hears it
+    if voice is not None and callable(clock) and hasattr(voice, "follow"):
+        # the host's speech on the microphone's timeline, as the echo canceller and gate hear it
+        voice.follow(clock, getattr(source, "started_at", None))
     if acknowledge is None and speaker is not None and speaker.settings.earcons:
         acknowledge = lambda: speaker.cue("heard")  # noqa: E731
     floor = Floor(voice, acknowledge)

@@ -26,6 +26,12 @@ from ..audio import SAMPLE_RATE
 from . import earcons, tts
 
 CLOSE_WAIT = 5.0
+FILL = 0.01
+"""Seconds of silence played at a time while the next piece of a sentence is still being
+rendered (the output's blocking write paces them): the output is never left to run dry
+mid-sentence (ALSA's PulseAudio plugin recovers from that with a deeper buffer, and the
+rest of the sentence would sound later than the host knows; the echo canceller's
+reference is where the sound is)."""
 """Seconds closing the voice waits for each of its threads to finish the piece under way."""
 
 
@@ -169,6 +175,18 @@ class TtsVoice:
         """Slower/faster, softer/louder from the next sentence: see tts.Level."""
         return self.synth.adjust(rate_step=rate_step, volume_step=volume_step)
 
+    def follow(self, clock: Callable[[], float], since: float | None) -> None:
+        """Time the sentences by ``clock`` from now on (the microphone's timeline), whose
+        zero is ``since`` on the clock the voice had until now (None: unknown). What was
+        said before, while the models loaded, moves onto it, so that the echo canceller
+        and the gate find it where the microphone heard it."""
+        with self._lock:
+            if since is not None:
+                for record in self.history:
+                    record.start -= since
+                    record.end -= since
+            self.clock = clock
+
     def _enqueue(self, item: tuple[str, str]) -> None:
         with self._lock:
             self._pending += 1
@@ -229,9 +247,18 @@ class TtsVoice:
 
     def _play_loop(self) -> None:
         record: HostPlayback | None = None
+        record_gen = None
         failed = False
         while True:
-            item = self._audio.get()
+            filling = record is not None and self._streaming and record_gen == self._gen and not failed
+            try:
+                item = self._audio.get_nowait() if filling else self._audio.get()
+            except queue.Empty:  # mid-sentence, the next piece not rendered yet: silence, not a dry output
+                try:
+                    self._play_piece(record, np.zeros(round(self.synth.sample_rate * FILL), np.float32), record_gen)
+                except Exception:  # noqa: BLE001 - the sound card failed: the next piece says so
+                    failed = True
+                continue
             if item is None:
                 return
             gen, kind, what, said_at, piece = item
@@ -252,6 +279,7 @@ class TtsVoice:
                 start = self.clock()
                 record = HostPlayback(what if kind == "say" else "", start, start, np.zeros(0, np.float32),
                                       latency=time.monotonic() - said_at, earcon=what if kind == "cue" else None)
+                record_gen = gen
                 self.history.append(record)
             try:
                 self._play_piece(record, piece, gen)
@@ -266,7 +294,10 @@ class TtsVoice:
 
         rate = self.synth.sample_rate
         duration = piece.size / rate
-        record.samples = np.concatenate([record.samples, resample(piece, rate, SAMPLE_RATE)])
+        gap = round(max(0.0, self.clock() - record.end) * SAMPLE_RATE) if record.samples.size else 0
+        # a piece rendered after the last one ran out is heard after a silence: kept as it
+        # sounds, so that its samples stay where they are heard (the echo canceller's reference)
+        record.samples = np.concatenate([record.samples, np.zeros(gap, np.float32), resample(piece, rate, SAMPLE_RATE)])
         record.end = max(record.end, self.clock()) + duration
         if self.play:
             stream, out_rate = self._output()
