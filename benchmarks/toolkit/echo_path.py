@@ -134,7 +134,10 @@ class EchoPath:
 
 class Monitor:
     """A PulseAudio sink's monitor read as it plays (``parec``), into an :class:`EchoPath`:
-    each 10 ms is placed at the time the server handed it on, less its own length."""
+    its sound is continuous (a null sink plays silence between sentences), so each sample
+    is placed by its count from the first one, handed on at a known time: the server
+    hands its sound on in bursts, and each placed at its arrival would make a room whose
+    delay jumps by tens of milliseconds, as no room does."""
 
     CHUNK = SAMPLE_RATE // 100
 
@@ -148,13 +151,16 @@ class Monitor:
 
     def _read(self) -> None:
         size = 2 * self.CHUNK
+        t0, count = None, 0
         while True:
             data = self.proc.stdout.read(size)
             if not data:
                 return
-            now = time.monotonic()
             x = np.frombuffer(data, "<i2").astype(np.float32) / 32768.0
-            self.path.play(x, now - x.size / SAMPLE_RATE)
+            if t0 is None:
+                t0 = time.monotonic() - x.size / SAMPLE_RATE
+            self.path.play(x, t0 + count / SAMPLE_RATE)
+            count += x.size
 
     def stop(self) -> None:
         self.proc.terminate()

@@ -18,6 +18,21 @@ SPEECH: dict = {}
 """[speech] settings given on the command line (--background-below)."""
 
 
+class HostLines(list):
+    """What the host said, in order, and how many inputs the game had had by each line
+    (``inputs``): which of its words a later input could have heard back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inputs: list[int] = []
+
+    def words_before(self, record: int) -> set[str]:
+        """The words of the lines said before input ``record`` was fed."""
+        from voice_host.host.intents import normalize
+
+        return {w for line, n in zip(self, self.inputs) if n <= record for w in normalize(line).split()}
+
+
 def _host(engine: str, voices: dict[str, str], prior: tuple[float, ...] | None, say_to=None):
     """The host for a run; `prior` (points, known[, confirm_heard_below]) or None: the config's.
     (the session, ``host(source, heard=None, **options)`` that builds the live host hearing
@@ -34,13 +49,14 @@ def _host(engine: str, voices: dict[str, str], prior: tuple[float, ...] | None, 
 
     speech = {} if prior is None else dict(zip(("prior_points", "prior_known", "confirm_heard_below"), prior))
     cfg = config.load(overrides={**ROUNDS, "speech": {**speech, **SPEECH}})
-    said: list[str] = []
+    said = HostLines()
     asked: list[list] = []
 
     def out(sentence: str) -> None:
         if sentence.startswith("Game over") and not over:
             over.append(s.t)  # words said after it are not plays: they are not counted
         said.append(sentence)
+        said.inputs.append(len(s.records))
         if hearing:
             _questions(hearing[0], asked)
         if TRACE:
@@ -295,7 +311,6 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
     """Each word said against what is on the sheets: the input fed at the time it was
     said (or at the time of a reply about it that was heard as the play again), the
     questions asked about it (about the word or a reply), and what the game scored."""
-    from voice_host.host.intents import normalize
     from voice_host.host.records import Said
 
     fed = [(i, r) for i, r in enumerate(s.records) if isinstance(r, Said) and i not in s.undone and r.text != "undo"]
@@ -334,10 +349,10 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
     costs = [q[1] - q[0] for q in questions if q[1] is not None]
     put_right = [Conversation.PAUSE + e - st for st, e, _, correction in replies if correction]
     said_at = [(st, e) for st, e, *_ in truth] + [(st, e) for st, e, *_ in replies]
-    strays = [r for i, r in fed if i not in s.refusals and r.t < end
+    strays = [(i, r) for i, r in fed if i not in s.refusals and r.t < end
               and not any(st - 0.5 <= r.t <= e + 0.5 for st, e in said_at)]
-    host_words = {w for line in said for w in normalize(line).split()}
-    own = sum(1 for r in strays if r.text.split() and r.text.split()[-1] in host_words)  # the host's words, played
+    own = sum(1 for i, r in strays if isinstance(said, HostLines) and r.text.split()  # the host's words, played
+              and r.text.split()[-1] in said.words_before(i))
     return {"n": n, "stray": len(strays), "own": own, "words": word / n, "attribution": who / n, "sheet": both / n, "first": first / n,
             "silent": silent / n, "questions": len(questions), "per_word": len(questions) / n,
             "cost": float(np.mean(costs)) if costs else 0.0, "lost": float(np.sum(costs) + np.sum(put_right)) / n,
