@@ -52,6 +52,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit import report
+from toolkit.echo_path import room_response
 from toolkit.voices import say
 
 from voice_host.speech.audio import SAMPLE_RATE
@@ -153,20 +154,6 @@ REAL_PLAYERS = {"001": "ten of clubs", "003": "seven of clubs", "002": "four que
 HOSTS = {"tuning": ("espeak:en", "kal16"), "held-out": ("joe", *REAL_HOSTS)}
 
 
-def room_impulse(rt60: float = RT60, drr: float = DRR, seed: int = 0) -> np.ndarray:
-    """A living room's impulse response: the direct path, then reflections decaying 60 dB
-    in ``rt60`` seconds (exponentially decaying noise) ``drr`` dB under it in all, scaled
-    to unit energy."""
-    rng = np.random.default_rng(seed)
-    n = int(rt60 * 1.25 * SAMPLE_RATE)
-    t = np.arange(n) / SAMPLE_RATE
-    h = rng.standard_normal(n) * np.exp(-6.9 * t / rt60)
-    h[0] = 0.0
-    h *= np.sqrt(10 ** (-drr / 10) / np.sum(h**2))
-    h[0] = 1.0
-    return (h / np.sqrt(np.sum(h**2))).astype(np.float32)
-
-
 def voiced_level(x: np.ndarray) -> float:
     """RMS of the 10 ms pieces of ``x`` within 30 dB of its loudest."""
     n = x.size // 160
@@ -217,7 +204,7 @@ class Scene:
         self.second = (self.first[1] + 1.0, self.first[1] + 1.0 + a2.size / SAMPLE_RATE)
         self.playbacks = [HostPlayback(t1, *self.first, a1), HostPlayback(t2, *self.second, a2)]
         self.duration = self.second[1] + 1.5
-        self.delay, self.rir = delay, room_impulse(drr=drr, seed=seed)
+        self.delay, self.rir = delay, room_response(RT60, drr, seed)
         self.echo = self.heard(self.playbacks, 0, int(self.duration * SAMPLE_RATE))
         self.gain = LEVEL * 10 ** (louder / 20) / voiced_level(self.echo)
         self.echo *= self.gain
@@ -297,7 +284,7 @@ class _Voice:
                     p.end, p.interrupted = max(p.start, self.mic.now + 0.02), True
 
 
-class _Deaf:
+class Deaf:
     """A recognizer that hears nothing (the host-alone runs count starts, not words)."""
 
     name = "deaf"
@@ -371,7 +358,7 @@ def in_a_room(quick: bool, out) -> dict:
     from toolkit import listening
 
     rec = listening.recognizer()
-    deaf = _Deaf()
+    deaf = Deaf()
     rows, echo_rows = [], []
     for split in ("tuning", "held-out"):
         hosts = HOSTS[split][:1] + HOSTS[split][-1:] if quick else HOSTS[split]

@@ -38,13 +38,13 @@ from the microphone is heard mostly directly."""
 
 def room_response(rt60: float = RT60, drr: float = DRR, seed: int = 0) -> np.ndarray:
     """A room's impulse response: the direct sound, then reverberation falling 60 dB in
-    ``rt60`` seconds (exponentially decaying noise, its onset 2 ms after the direct
-    sound) ``drr`` dB under it in all; unit energy."""
+    ``rt60`` seconds (exponentially decaying noise) ``drr`` dB under it in all; unit
+    energy."""
     n = int(rt60 * 1.25 * SAMPLE_RATE)
     t = np.arange(n) / SAMPLE_RATE
     h = np.random.default_rng(seed).standard_normal(n) * np.exp(-6.9 * t / rt60)
-    h[: int(0.002 * SAMPLE_RATE)] = 0.0
-    h *= 10 ** (-drr / 20) / (np.sqrt(np.sum(h ** 2)) + 1e-12)
+    h[0] = 0.0
+    h *= np.sqrt(10 ** (-drr / 10) / np.sum(h ** 2))
     h[0] = 1.0
     return (h / np.sqrt(np.sum(h ** 2))).astype(np.float32)
 

@@ -4,9 +4,10 @@ hears the host's echo through a simulated room with and without the echo cancell
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
+
+from toolkit.echo_path import room_response
 
 from voice_host.speech.listening.echo import EchoGate
 from voice_host.speech.speaking.voice import HostPlayback
@@ -44,7 +45,7 @@ def test_the_report_counts_every_case_of_the_host_alone(echo_gate, capsys):
 
 
 def test_the_room_decays_in_its_reverberation_time(echo_gate):
-    h = echo_gate.room_impulse(rt60=0.4, drr=0.0)
+    h = room_response(rt60=0.4, drr=0.0)
     assert np.sum(h**2) == pytest.approx(1.0, rel=1e-3)
     assert h[0] ** 2 == pytest.approx(0.5, rel=1e-3)  # the direct path as strong as the reflections
     energy = np.cumsum(h[::-1] ** 2)[::-1]  # Schroeder's backward integral
@@ -55,7 +56,7 @@ def test_the_room_decays_in_its_reverberation_time(echo_gate):
 def test_the_live_microphone_hears_what_the_host_played_and_stops_with_it(echo_gate):
     rng = np.random.default_rng(0)
     scene = echo_gate.Scene.__new__(echo_gate.Scene)  # without its voices: a second of noise played
-    scene.delay, scene.rir, scene.gain = 0.15, echo_gate.room_impulse(), 1.0
+    scene.delay, scene.rir, scene.gain = 0.15, room_response(drr=echo_gate.DRR), 1.0
     played = (0.1 * rng.standard_normal(16000)).astype(np.float32)
     scene.playbacks = [HostPlayback("", 1.0, 2.0, played)]
     whole = scene.heard(scene.playbacks, 0, 64000)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from echo_gate import Deaf
+
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.cancel import EchoCanceller, reference
 from voice_host.speech.listening.config import TurnConfig
@@ -102,27 +104,6 @@ def test_a_playback_without_samples_is_not_cancelled():
     canceller = EchoCanceller(host)
     assert np.array_equal(cancelled(canceller, mic), mic[: mic.size // 480 * 480])
     assert not canceller.covers(1.5, 1.53) and canceller.covers(4.0, 4.03)
-
-
-class Deaf:
-    """A recognizer that hears nothing: these tests count the utterances begun."""
-
-    name = "deaf"
-
-    def feed(self, samples):
-        return None
-
-    def finish(self):
-        return Transcript("")
-
-    def reset(self):
-        pass
-
-    def expect(self, phrases):
-        pass
-
-    def clone(self):
-        return self
 
 
 class Voice:
