@@ -178,8 +178,7 @@ class Listening(Section):
     name_confidence: float | None = share(default=None)
     echo_cancel: bool | None = Field(None, description="true or false")
     echo_gate: Literal["on", "off", "converging"] | None = None
-    echo_judge: bool | None = Field(None, description="true or false")
-    recognize_cancelled: bool | None = Field(None, description="true or false")
+    recognize_from: Literal["microphone", "cancelled"] | None = None
 
 
 class Piper(Section):

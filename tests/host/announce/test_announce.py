@@ -18,7 +18,7 @@ from voice_host.games.road import events as R
 from voice_host.host.announce import Announcer, reason, sentence
 from voice_host.host.announce.refusals import REASONS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIVE_N = F.Target("5", "N", (4, 7))
 JEWELERS = (("W", 5), ("J", 5), ("S", 3), ("L", 2))
 
