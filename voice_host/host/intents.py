@@ -118,7 +118,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "quiet": ("stop", "be quiet", "quiet", "shh", "shush", "hush", "stop talking", "quiet please", "enough"),
     "thanks": ("okay", "ok", "thanks", "thank you", "thanks a lot", "thank you very much", "never mind", "nevermind",
                "ready", "i am ready", "go", "let us go", "alright", "all right", "okay then", "ok then",
-               "um", "umm", "uh", "uhm", "er", "erm", "hmm", "hm", "mm", "uh oh", "oops"),
+               "um", "umm", "uh", "uhm", "uhh", "er", "erm", "hmm", "hm", "mm", "mmm", "ah", "ahh", "eh", "uh oh",
+               "oops"),
     "next": ("next", "skip", "done", "i am done", "pass", "i pass", "next player", "skip me", "skip it", "next one",
              "your turn", "next please"),
     "play_what": ("play", "i play", "my word is", "my word", "interrupt", "interrupts with", "interrupt with"),
@@ -150,7 +151,7 @@ TALK = ("wait", "quiet", "thanks", "next")
 or "pass" (where the game has no pass: its own phrases come first) are answered with
 whose turn it is. Said as a play ("play wait", "my word is go") they are words."""
 FILLERS = frozenset(("um", "umm", "uh", "uhm", "uhh", "er", "erm", "hmm", "hm", "mm", "mmm", "ah", "ahh", "eh"))
-"""Sounds that are no word, said before one: "um, jewelers" is jewelers."""
+"""Sounds that are no word, said before one: "um, jewelers" is jewelers (alone, they are talk)."""
 HOW = re.compile(r"^(?:how (?:did|does|do|much did|many points did|was|were) (\S+?)(?:'s)? (?:score|scored|get)"
                  r"|which tiles (?:made|scored|gave) (\S+)|how was (\S+) scored"
                  r"|how many points (?:was|is|for) (\S+)|what did (\S+) (?:score|get)"

@@ -124,3 +124,9 @@ def test_wait_while_the_host_asks_about_a_word_keeps_the_question_open(ear):
     assert hearing.question is not None and t.state.used == []
     hear(t, hearing, Heard(13, "yes"))
     assert t.state.used == [(first, "Ann")]
+
+
+def test_every_filler_alone_is_talk():
+    from voice_host.host import intents
+
+    assert {intents.parse(f, ["Ann"]).kind for f in intents.FILLERS} == {"thanks"}
