@@ -22,14 +22,16 @@ then all at once:
 - **big**: 200 websockets from 50 addresses that never join and send 512 KiB messages,
   opened again when closed.
 - **held**: 16 websockets from 4 addresses that never join and 95 idle TCP connections.
-- **all**: every flood above at once.
+- **all**: every flood above at once (the window, after every guesser's free tries and
+  the 4,200 addresses' one try each; the other floods go on).
 
 During each flood's window, five times, a player with the code asks for ``/join`` and
 joins from an address of their own (in **guess** and **all** after one mistyped code,
 which must be answered "not the join code"): the time from asking for the page to
 "joined". The host's memory (resident) is sampled all along: its
-peak during the flood and where it settles 5 s after. With guessers, the wrong codes
-the server checked in the window: that rate, against a million codes, is the expected
+peak during the flood and where it settles 10 s after. With guessers, the wrong codes
+the server checked in the window (counted by the host, less the players' typos; each new
+address's free tries are among them): that rate, against a million codes, is the expected
 time to guess the code (half the codes tried). Targets: 5 of 5 joins within 2 s; at most
 600 MB (the full host rests at about 520 MB; this server alone at far less, so its
 growth is the figure to read: at most 80 MB); >= 30 days.
@@ -61,7 +63,10 @@ from voice_host.phones import Phones
 phones = Phones(["Ann", "Ben", "Cat", "Dan", "Eve"])
 display = serve_phones(phones, "127.0.0.1", 0)
 print(display.port, phones.code, flush=True)
-sys.stdin.readline()
+for line in sys.stdin:  # "checked": the wrong codes checked so far; an empty line: stop
+    if not line.strip():
+        break
+    print(phones.checked, flush=True)
 display.close()
 """
 CODES = 10 ** 6
@@ -113,7 +118,7 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
     the wrong codes checked between "count" and "stop"; prints the tally as JSON."""
     import asyncio
 
-    tally = {"checked": 0, "held": 0, "other": 0, "checked_in_window": 0, "opened": 0}
+    tally = {"checked": 0, "held": 0, "cut": 0, "other": 0, "opened": 0}
     counting = [False]
     stopping = [False]  # every loop ends when it is set (a cancellation can be lost in wait_for)
     context = insecure()
@@ -138,25 +143,27 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
         return await connect(f"wss://127.0.0.1:{port}/phone", sock=sock, ssl=context, server_hostname="127.0.0.1",
                              open_timeout=10, proxy=None, max_size=None, ping_interval=None, close_timeout=1)
 
-    async def guess_once(source: str, rng: random.Random, steady: bool = False) -> None:
-        """One wrong code from ``source``; ``steady``: a guesser past its free tries, whose
-        checked codes are the rate counted."""
+    async def guess_once(source: str, rng: random.Random) -> str:
+        """One wrong code from ``source``: "checked" (answered "not the join code"), "held"
+        (told to wait), "cut" (sent, then closed unanswered: the server made way for
+        another socket after it had seen the code) or "other" (never sent)."""
         guess = f"{rng.randrange(CODES):06d}"
         if guess == code:
             return "other"
+        sent = False
         try:
             ws = await websocket(source)
             try:
                 await ws.send(json.dumps({"code": guess, "name": "Ann", "rate": 48000}))
+                sent = True
                 said = json.loads(await asyncio.wait_for(ws.recv(), 10)).get("refused", "")
             finally:
                 await ws.close()
         except Exception:  # noqa: BLE001  turned away before an answer
             said = ""
-        kind = "checked" if "not the join code" in said else "held" if "Too many" in said else "other"
-        tally[kind] += 1
-        if kind == "checked" and counting[0] and steady:
-            tally["checked_in_window"] += 1
+        kind = "checked" if "not the join code" in said else "held" if "Too many" in said \
+            else "cut" if sent else "other"
+        tally[kind] = tally.get(kind, 0) + 1
         return kind
 
     answers = [0] * addresses  # each guesser's answers so far
@@ -164,7 +171,7 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
     async def guesser(n: int) -> None:
         rng = random.Random(n)
         while not stopping[0]:
-            if await guess_once(address(n), rng, steady=True) == "other":  # no answer: its free tries not spent
+            if await guess_once(address(n), rng) == "other":  # never sent: its free tries not spent
                 await asyncio.sleep(REOPEN)
                 continue
             answers[n] += 1
@@ -182,6 +189,7 @@ def attack(port: int, code: str, kinds: list[str], addresses: int, handshakes: i
                 if not stopping[0]:
                     await guess_once(address(10000 + n), rng)
         await asyncio.gather(*(one(n) for n in range(4200)))
+        print("spread", flush=True)  # every address has tried once
 
     async def reopen(open_one, hold) -> None:
         """Keep one connection open: ``open_one()``, then ``hold(it)`` until it is closed, again."""
@@ -301,11 +309,19 @@ def resident(pid: int) -> float:
     return 0.0
 
 
-def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
+def checked(host) -> int:
+    """The wrong codes the host has checked so far."""
+    host.stdin.write("checked\n")
+    host.stdin.flush()
+    return int(host.stdout.readline())
+
+
+def flood(kind: str, port: int, code: str, host, args, n: int) -> dict:
     """One flood (``kind``, or every one for "all") for its window: five joins, the host's
     memory, the wrong codes checked."""
     kinds = FLOODS[:-1] if kind == "all" else [kind]
     handshakes = 1100 if args.quick else 5000
+    pid = host.pid
     rest = resident(pid)
     peak = [rest]
     sampling = threading.Event()
@@ -326,12 +342,17 @@ def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
     joins: list[tuple[bool, float]] = []
     why: list[str] = []  # what a join that failed was told
     try:
-        if guessing:  # every guesser past its free tries
-            assert attacker.stdout.readline().strip() == "warm"
+        awaited = {"warm"} if guessing else set()  # every guesser past its free tries
+        if "addresses" in kinds and kind == "all":  # and the addresses' one try each made before the window
+            awaited.add("spread")
+        while awaited:
+            line = attacker.stdout.readline().strip()
+            assert line in awaited, f"the attacker said {line!r}"
+            awaited.discard(line)
         time.sleep(args.warm if guessing else 5.0)  # the flood under way
         attacker.stdin.write("count\n")
         attacker.stdin.flush()
-        began = time.monotonic()
+        began, checked_before = time.monotonic(), checked(host)
         for k in range(5):
             time.sleep(max(0.0, began + (k + 0.5) * window / 5 - time.monotonic()))
             source = address(20000 + 20 * n + k)
@@ -355,16 +376,17 @@ def flood(kind: str, port: int, code: str, pid: int, args, n: int) -> dict:
             joins.append((ok, time.monotonic() - t0))
         time.sleep(max(0.0, began + window - time.monotonic()))
         window = time.monotonic() - began
+        in_window = checked(host) - checked_before - (5 if guessing else 0)  # less the players' typos
         tally = json.loads(attacker.communicate("stop\n", timeout=120)[0].strip().splitlines()[-1])
         tally.pop("warm", None)
     finally:
         if attacker.poll() is None:
             attacker.kill()
-    time.sleep(5.0)
+    time.sleep(args.settle)
     sampling.set()
     sampler.join()
     settled = resident(pid)
-    rate = tally["checked_in_window"] / window * 60
+    rate = in_window / window * 60
     days = CODES / 2 / rate / 60 / 24 if guessing and rate else None
     return {"flood": kind, "joins_within_2s": sum(ok and took <= 2.0 for ok, took in joins), "joins": 5,
             "join_seconds": [round(took, 2) if ok else None for ok, took in joins],
@@ -448,6 +470,7 @@ def main() -> int:
     parser.add_argument("--window", type=float, default=20.0, help="the window of the other floods")
     parser.add_argument("--warm", type=float, default=15.0, help="seconds the guessers guess before the window "
                         "(their free tries spent)")
+    parser.add_argument("--settle", type=float, default=10.0, help="seconds after a flood its settled memory is read")
     parser.add_argument("--floods", default=",".join(FLOODS), help=f"which, of {', '.join(FLOODS)}")
     parser.add_argument("--quick", action="store_true", help="shorter windows (30 s of guessing, 15 s of each "
                         "other flood), 1,100 handshakes")
@@ -478,7 +501,7 @@ def main() -> int:
     results = []
     try:
         for n, kind in enumerate(k for k in args.floods.split(",") if k):
-            result = flood(kind, port, code, host.pid, args, n)
+            result = flood(kind, port, code, host, args, n)
             results.append(result)
             print(f"{kind:>10}: joins within 2 s {result['joins_within_2s']} of 5 "
                   f"({', '.join('refused' if t is None else f'{t:.2f} s' for t in result['join_seconds'])}); "

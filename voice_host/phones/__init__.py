@@ -155,6 +155,8 @@ class Phones:
         self._events: deque[tuple[str, str]] = deque()
         self._next = 0
         self.dropped = 0
+        self.checked = 0
+        """Wrong codes checked so far (what a guesser learns something from)."""
         """Malformed packets dropped so far (all phones)."""
         self.listening = False
         """Whether the host is listening to the phones yet (set by the phones' source as the
@@ -189,6 +191,7 @@ class Phones:
                 self._guessed()
                 raise Refused(why="guessing", retry=(1 - self.allowance) * 60 / WRONG_PER_MINUTE)
             if not isinstance(code, str) or not hmac.compare_digest(code.strip().encode(), self.code.encode()):
+                self.checked += 1
                 if known:
                     self.allowance -= 1
                 self.tried[slot] = min(255, int(self.tried[slot]) + 1)

@@ -30,10 +30,10 @@ MAX_WAITING = 4
 """Websockets from one address that have not joined yet, at once; another from it is
 refused, so sockets held open without joining never keep a player with the code out."""
 MAX_UNJOINED = 32
-"""Websockets that have sent nothing yet, from all addresses, at once: a new one takes
-the place of the oldest from the address holding the most (if it holds two more than
-the new one's), else of the oldest of all (which is closed), so sockets held open
-from many addresses hold no place."""
+"""Websockets not joined yet (silent, or being refused), from all addresses, at once: a
+new one takes the place of the oldest being refused, else of the oldest silent one from
+the address holding the most (if it holds two more than the new one's), else of the
+oldest of all (which is closed), so sockets from many addresses hold no place for long."""
 MAX_HELLO = 1024
 """The longest join message read (characters); a longer one is refused unread."""
 MAX_MESSAGE = web_server.MAX_MESSAGE
@@ -71,19 +71,24 @@ def routes(phones, server, latest) -> list:
              "/phone-worklet.js": (asset("phone-worklet.js"), "text/javascript; charset=utf-8"),
              "/join.css": (asset("join.css"), "text/css; charset=utf-8")}
     waiting: dict[str, int] = {}  # address -> its sockets not joined yet
-    unjoined: dict[object, tuple[str, asyncio.Event]] = {}  # sockets that have sent nothing yet, oldest
-    # first -> (their address, set to close it)
+    unjoined: dict[object, list] = {}  # sockets not joined yet, oldest first -> [their address, an event set
+    # to close it, whether they have spoken (and are being refused)]
 
     def make_way(address: str) -> None:
-        """The oldest silent socket of the address holding the most, if it holds two more
-        than ``address``; else the oldest of all: closed, for a new one's place."""
-        counts: dict[str, int] = {}
-        for held, _ in unjoined.values():
-            counts[held] = counts.get(held, 0) + 1
-        most = max(counts, key=counts.get)
-        fair = counts[most] >= counts.get(address, 0) + 2
-        victim = next(ws for ws, (held, _) in unjoined.items() if not fair or held == most)
+        """A socket not joined closed, for a new one's place: the oldest being refused (its
+        code was checked already: it loses only its answer); else the oldest silent one
+        of the address holding the most, if it holds two more than ``address``; else the
+        oldest of all."""
+        victim = next((ws for ws, (_, _, spoke) in unjoined.items() if spoke), None)
+        if victim is None:
+            counts: dict[str, int] = {}
+            for held, _, _ in unjoined.values():
+                counts[held] = counts.get(held, 0) + 1
+            most = max(counts, key=counts.get)
+            fair = counts[most] >= counts.get(address, 0) + 2
+            victim = next(ws for ws, (held, _, _) in unjoined.items() if not fair or held == most)
         unjoined.pop(victim)[1].set()
+
     qr = []  # the join address as SVG, made on first asking (the address is known by then)
 
     async def join_qr(_request):
@@ -113,8 +118,20 @@ def routes(phones, server, latest) -> list:
 
     say = Announcer().phone_refused
 
-    async def refuse(ws, sentence: str, retry: float | None = None, pause: float = 0.5) -> None:
-        await asyncio.sleep(pause)  # a guesser gets one try every half second a socket
+    async def refuse(ws, sentence: str, retry: float | None = None, pause: float = 0.5,
+                     evicted: asyncio.Event | None = None) -> None:
+        """Tell ``ws`` why it may not join, after ``pause`` seconds (a guesser gets one try
+        every half second a socket), and close it; closed with no answer if ``evicted``
+        is set meanwhile (another socket needs its place)."""
+        if pause:
+            try:
+                await asyncio.wait_for((evicted or asyncio.Event()).wait(), pause)
+                await ws.close(code=1013)  # made way for another: try again later
+                return
+            except (asyncio.TimeoutError, TimeoutError):
+                pass
+            except (WebSocketDisconnect, RuntimeError):
+                return
         try:
             await ws.send_text(json.dumps({"refused": sentence, "retry": None if retry is None else round(retry)}))
             await ws.close(code=1008)
@@ -135,12 +152,13 @@ def routes(phones, server, latest) -> list:
         while len(unjoined) >= MAX_UNJOINED:
             make_way(address)
         evicted = asyncio.Event()
-        unjoined[ws] = (address, evicted)
+        unjoined[ws] = [address, evicted, False]
         conn = None
         try:
             try:
                 first = await first_message(ws, evicted)
-                unjoined.pop(ws, None)  # it has spoken: no longer silent
+                if ws in unjoined:
+                    unjoined[ws][2] = True  # it has spoken: the first to make way now
                 if first.get("type") == "websocket.disconnect":  # gone (or closed for a message too large)
                     return
                 text = first.get("text")
@@ -151,14 +169,14 @@ def routes(phones, server, latest) -> list:
             except (ValueError, RecursionError):
                 hello = None
             if not isinstance(hello, dict):
-                await refuse(ws, say("unreadable"))
+                await refuse(ws, say("unreadable"), evicted=evicted)
                 return
             from voice_host.phones import Refused
 
             try:
                 conn = phones.join(hello.get("code"), hello.get("name"), hello.get("rate"), address)
             except Refused as why:
-                await refuse(ws, str(why), why.retry)
+                await refuse(ws, str(why), why.retry, evicted=evicted)
                 return
         finally:
             unjoined.pop(ws, None)
