@@ -41,6 +41,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
                     "who goes after", "who is after", "who comes next"),
     "my_turn": ("is it my turn", "am i up", "is it my go", "is it me", "my turn", "my turn now", "is it my turn now",
                 "am i next", "do i go now"),
+    "best": ("what is the best word", "what's the best word", "best word", "what was the best word", "the best word",
+             "what could i have played", "what was the best play", "what's the best play", "what is the best play",
+             "best play", "what should i have played", "what was the best word on that board"),
     "rounds": ("how many rounds are left", "how many rounds left", "rounds left", "how many rounds",
                "how many rounds to go", "how many more rounds", "how many rounds remain", "rounds remaining",
                "how many rounds are there", "how many rounds do we have left", "how many rounds are there left"),
@@ -138,7 +141,7 @@ PLAIN_ANSWERS = ("yes", "yeah", "yep", "no", "nope")
 "correct", "wrong") are plays when nobody asked a yes or no question."""
 
 QUESTIONS = ("board", "scores", "turn", "words", "sheet", "sheets", "time", "bag", "interrupts", "voided", "how", "dice",
-             "reports", "banked", "marks", "penalties", "leader", "next_player", "my_turn", "rounds", "check")
+             "reports", "banked", "marks", "penalties", "leader", "next_player", "my_turn", "rounds", "check", "best")
 """Questions: answered from the game's state, never a word (say "play time" for the word)."""
 WORDED = ("leader", "next_player", "my_turn", "rounds", "check")
 """The questions the host words itself from the game's answer to another (who leads, from

@@ -220,3 +220,15 @@ def test_solo_help_says_a_word_alone_is_a_try_and_my_word_is_commits(table):
                            "try counts.")
     assert solo("Ann: jewelers") == ["Scratch: jewelers would score 15."]
     assert solo.state.round == 1
+
+
+def test_solo_says_the_best_word_once_the_round_is_committed_never_before(table):
+    solo = table("Ann", game="prolix-solo", start=None)
+    later = ["Ann, I'll tell you the best word once you have committed yours."]
+    assert solo("Ann: what's the best word") == later
+    solo("Ann: jewelers")
+    assert solo("Ann: what is the best word") == later and solo.state.scratch == [("jewelers", 15)]
+    said = solo("Ann: my word is jewelers")
+    assert "The best word on that board was bejewels, for 19." in said
+    assert solo("Ann: what was the best word") == ["The best word on that board was bejewels, for 19."]
+    assert table()("Ann: what's the best word") == ["I can't answer 'best' in this game."]  # no hints at a table

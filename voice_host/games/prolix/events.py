@@ -169,6 +169,13 @@ class BestWord(Event):
     played: int | None = None
 
 
+class BestLater(Event):
+    """Solo: the best word is asked for while the round is still open: it is said once
+    the player has committed theirs."""
+
+    player: str
+
+
 class WordTaken(Event):
     """Duel and Redux: a player's word for the round is noted (scored when the round ends)."""
 

@@ -36,6 +36,8 @@ class SoloState(ProlixState):
     words: list[SoloWord] = field(default_factory=list)
     """The committed word of each round played."""
     won: bool = False
+    best: tuple[tuple[str, int], ...] = ()
+    """The best word of the last round's board (from the solver), for "what's the best word"."""
 
 
 class ProlixSolo(ProlixGame, name="prolix-solo", players=(1, 1)):
@@ -113,8 +115,8 @@ class ProlixSolo(ProlixGame, name="prolix-solo", players=(1, 1)):
         if word:
             s.used.append((word, self.player))
             events.append(E.WordScored(self.player, word, value, flips))
-        best = self.words.best(self.tile_values(), n=1)
-        events.append(E.BestWord(tuple(best), value))
+        s.best = tuple(self.words.best(self.tile_values(), n=1))
+        events.append(E.BestWord(s.best, value))
         target = self.settings.solo_targets[s.round - 1]
         reached = self.total >= target
         events.append(E.TargetCheck(self.player, s.round, self.total, target, reached))
@@ -146,6 +148,10 @@ class ProlixSolo(ProlixGame, name="prolix-solo", players=(1, 1)):
             return [E.RoundsSheet(self.player, lines, self.total)]
         if q.kind == "scores":
             return [E.ScoresReport((E.Standing(self.player, self.total),), s.round, self.rounds)]
+        if q.kind == "best":  # the last round's, once committed: never the open round's (no hints)
+            if s.phase == Phase.TURN or not s.words:
+                return [E.BestLater(self.player)]
+            return [E.BestWord(s.best, s.words[-1].value)]
         if q.kind == "turn" and self.finished:  # no target to reach any more
             return [E.TurnReport(None, s.round, over=True)]
         if q.kind == "turn":

@@ -172,6 +172,11 @@ def _(e: P.TargetCheck) -> str:
 
 
 @sentence.register
+def _(e: P.BestLater) -> str:
+    return f"{e.player}, I'll tell you the best word once you have committed yours."
+
+
+@sentence.register
 def _(e: P.BestWord) -> str | None:
     if not e.words:
         return None
