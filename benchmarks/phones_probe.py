@@ -1,7 +1,7 @@
 """The phones' server under a stranger's floods, from many addresses of this machine.
 
-    .venv/bin/python benchmarks/phones_probe.py                # every flood, about 6 minutes
-    .venv/bin/python benchmarks/phones_probe.py --quick        # shorter windows, about 3 minutes
+    .venv/bin/python benchmarks/phones_probe.py                # every flood, about 12 minutes
+    .venv/bin/python benchmarks/phones_probe.py --quick        # shorter windows, about 8 minutes
     .venv/bin/python benchmarks/phones_probe.py --quick --json # the figures as JSON too
     .venv/bin/python benchmarks/phones_probe.py --stops 20     # 20 Ctrl-C stops instead (about 3 minutes)
 
