@@ -247,6 +247,8 @@ def play(args, players: list[str], cfg: dict) -> int:
             problem = checks.channels_problem(args.audio, args.channels)
         if problem:  # a bad setup option stops here: the game never starts on the host's own board
             raise UserError(problem)
+        if args.log and (problem := EventLog.unusable(args.log)):  # before a join code is shown, or the voice loads
+            raise UserError(problem)
         phones = None
         if getattr(args, "phones", False):
             if args.audio or args.script or args.channels:

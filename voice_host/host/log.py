@@ -49,15 +49,28 @@ class EventLog:
         self.on_failure = None
         """Called once with the OSError when saving stops (the host says so)."""
         if header is not None:
-            if self.path.exists() and self.path.stat().st_size > 0:
-                raise FileExistsError(
-                    f"{self.path} already holds a game; continue it with 'voice-host resume {self.path}'."
-                )
+            problem = self.unusable(self.path)
+            if problem is not None:
+                raise FileExistsError(problem)
             self.path.parent.mkdir(parents=True, exist_ok=True)
             _write_whole(self.path, [header.to_json(), *(r.to_json() for r in opening)])
         self._file = open(self.path, "a", encoding="utf-8")
         if header is None and self._file.tell() > 0:
             self._trim_torn_tail()
+
+    @staticmethod
+    def unusable(path: str | Path) -> str | None:
+        """Why a new game can't be saved at ``path``, in one sentence (None: it can): a
+        folder, a path under a file, or a log that holds a game already."""
+        path = Path(path)
+        if path.is_dir():
+            return f"{path} is a folder: give the game a file name in it, like {path / 'game.log'}."
+        above = next((p for p in path.parents if p.exists()), None)
+        if above is not None and not above.is_dir():
+            return f"{above} is a file, not a folder: the game can't be saved in it."
+        if path.exists() and path.stat().st_size > 0:
+            return f"{path} already holds a game; continue it with 'voice-host resume {path}'."
+        return None
 
     @classmethod
     def rewrite(cls, path: str | Path, header: Header, records: Iterable[Record]) -> "EventLog":

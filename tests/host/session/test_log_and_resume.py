@@ -121,3 +121,18 @@ def test_play_refuses_to_overwrite_a_log_and_explains_bad_setups(tmp_path):
     assert proc.stderr.strip() == "voice-host: Each player needs a different name."
     proc = voice_host("resume", str(tmp_path / "missing.log"), "--no-voice")
     assert proc.returncode == 2 and "missing.log" in proc.stderr
+
+
+def test_a_log_under_a_file_or_a_folder_for_a_log_is_one_sentence_before_anything_starts(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping\n")
+    proc = voice_host("play", "--players", "Ann,Ben,Cat", "--no-voice", "--log", str(notes / "game.log"), stdin="")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"voice-host: {notes} is a file, not a folder: the game can't be saved in it."
+    folder = tmp_path / "games"
+    (folder / "old").mkdir(parents=True)
+    proc = voice_host("play", "--players", "Ann,Ben,Cat", "--no-voice", "--phones", "--log", str(folder), stdin="")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (f"voice-host: {folder} is a folder: give the game a file name in it, "
+                                   f"like {folder / 'game.log'}.")
+    assert "code" not in proc.stdout.lower() and "join" not in proc.stdout.lower()  # nothing began: no join code
