@@ -307,19 +307,13 @@ def table_requests(hear: Callable, session, phones, channel_players=None) -> Cal
         if asked is None:
             hear(u)
             return
-        session.say(answer_phones(session, phones, asked) if owner is None else only_the_table(asked))
+        session.say(answer_phones(session, phones, asked) if owner is None else
+                    session.announcer.only_the_table(asked[0] == "new code"))
     return heard
 
 
 MY_PHONE = re.compile(r"^(?:free|disconnect|drop|release) my phone$")
 """Said into a player's own phone: free that seat ("free my phone")."""
-
-
-def only_the_table(asked: tuple[str, str | None]) -> str:
-    """What the host says when a phone asks what only the table may ask."""
-    what = "ask for a new code" if asked[0] == "new code" else "free another player's phone"
-    return (f"Only the table can {what}: say it at the laptop or type it there. "
-            "Say 'free my phone' to free your own.")
 
 
 def answer_phones(session, phones, asked: tuple[str, str | None]) -> str:

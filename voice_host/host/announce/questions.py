@@ -166,6 +166,11 @@ class HostSentences:
     def phones_new_code(self, code: str) -> str:
         return f"The new join code is {' '.join(code)}; the old one no longer works."
 
+    def only_the_table(self, new_code: bool) -> str:
+        """A phone asked what only the table may ask (a new code, another player's seat)."""
+        what = "ask for a new code" if new_code else "free another player's phone"
+        return f"Only the table can {what}: say it at the laptop or type it there. Say 'free my phone' to free your own."
+
     def phone_freed(self, player: str, was: bool) -> str:
         if was:
             return f"{player}'s phone is disconnected; {player} can join again from any phone with the code."
