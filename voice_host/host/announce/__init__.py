@@ -4,7 +4,7 @@ The rules emit structured events (voice_host.games.*.events); ``sentence(event)`
 each into one sentence a player can hear and a low-vision player can rely on. One module
 per game family registers its events' sentences (and its refusals' reasons); ``common``
 the events every game shares, ``refusals`` the reasons, ``questions`` what the host
-says on its own. An event without a sentence raises: tests/host/test_announce.py checks
+says on its own. An event without a sentence raises: tests/host/announce/test_announce.py checks
 that every event type and every refusal code has one.
 """
 
