@@ -21,6 +21,7 @@ from voice_host import config
 from voice_host.assembly import run_by_voice, scoreboard
 from voice_host.display import announcement
 from voice_host.errors import UserError
+from voice_host.games.events import Refused
 from voice_host.host import checks, intents, output, phrases
 from voice_host.host.log import EventLog, keep_damaged
 from voice_host.host.records import Directive, Record, Said, Unreadable, Wait
@@ -379,16 +380,19 @@ refused the same whatever a lost line held, as it changes no game (Dexikon's "ch
 
 def blamed(session: Session, first: int) -> list[tuple[str, str]]:
     """Session.meanings_after(first), less the refusals a line lost before them cannot have
-    caused: a question or a command to the host, and what no game's phrase reads (a mumble),
-    were refused in the original game too."""
+    caused: a question or a command to the host, what no game's phrase reads (a mumble),
+    and a word no game takes (an apostrophe, a hyphen) were refused in the original game too."""
     anyway = set()
     for record in session.records[first:]:
         if isinstance(record, Said):
-            meant = intents.parse(record.text, session.players).kind
+            intent = intents.parse(record.text, session.players)
+            meant = intent.kind
             player = intents.find_player(record.speaker, session.players) or record.speaker
-            unread = meant == "unclear" and phrases.parse(session.header.game, record.text, player, record.t or 0.0) \
-                is None
-            if meant in ASKED or unread:
+            t = record.t or 0.0
+            unread = meant == "unclear" and phrases.parse(session.header.game, record.text, player, t) is None
+            untakable = meant == "word" and isinstance(phrases.common.action(intent, player, t, session.players),
+                                                       Refused)
+            if meant in ASKED or unread or untakable:
                 anyway.add(f"{record.speaker}'s '{record.text}'")
     return [(what, how) for what, how in session.meanings_after(first) if not (how == "refused" and what in anyway)]
 

@@ -257,10 +257,12 @@ def test_a_damaged_question_changes_the_meaning_of_nothing_and_says_nothing_more
 
 
 def test_a_damaged_line_is_not_blamed_for_what_was_refused_anyway(tmp_path):
-    """Cat's question this game cannot answer and Cat's mumble were refused in the original
-    game too: only what the lost line can have changed is said (issue 63: "After the
-    skipped line, Cat's 'how many rounds are left' was refused")."""
-    script = "@start Ann\n@board W B J S L C D G\nAnn: jewelers\n@draw M N\nCat: dice\nCat: blah blah\nBen: cowbells\n"
+    """Cat's question this game cannot answer, Cat's mumble and Cat's word with an
+    apostrophe were refused in the original game too: only what the lost line can have
+    changed is said (was: "After the skipped line, Cat's 'how many rounds are left' was
+    refused")."""
+    script = ("@start Ann\n@board W B J S L C D G\nAnn: jewelers\n@draw M N\nCat: dice\nCat: blah blah\n"
+              "Cat: don't\nBen: cowbells\n")  # an apostrophe: refused whatever came before
     _, lines = played(tmp_path, script)
     assert json.loads(lines[4])["text"] == "jewelers"
     log = tmp_path / "game.log"
