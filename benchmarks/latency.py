@@ -219,11 +219,11 @@ def main(argv: list[str] | None = None) -> int:
                 said = [line for line in said if line.kind != "intro"]
             name = (c if path == "microphone" else f"{c} (phones)") + \
                 ("" if echo is None else f" echo {echo_path.label(echo)}")
-            players = np.concatenate([line.audio for line in said])
             r = run(said, condition=name, hogs=args.hogs if c == "loaded" else 0, cfg=cfg, engine=args.engine,
                     enrolled=args.enrolled or path == "phones", echo=args.verbose, background=background,
                     phones=path == "phones",
-                    room_echo=None if echo is None else echo_path.EchoPath(players, *echo, args.echo_rt60))
+                    room_echo=None if echo is None else echo_path.EchoPath(np.concatenate([line.audio for line in said]),
+                                                                           *echo, args.echo_rt60))
             results[name] = measure(r)
             with out.text():
                 report_run(r, results[name])

@@ -236,15 +236,21 @@ def test_many_damaged_lines_are_counted_past_the_fifth():
         "replayed the other 30 inputs; the original log is kept as g.log.damaged.")
 
 
-def test_a_damaged_word_that_changes_the_meaning_of_a_later_one_is_said(tmp_path):
-    """Ann's jewelers is lost: Ben's word, said on his turn, now interrupts Ann's."""
-    script = "@start Ann\n@board W B J S L C D G\nAnn: jewelers\n@draw M N\nBen: cowbells\n"
+def resumed_without_jewelers(tmp_path, then: str) -> list[str]:
+    """What the host says resuming a game (Ann's jewelers on the jewelers board, a draw, then
+    the lines ``then``) whose log lost the line of Ann's jewelers."""
+    script = "@start Ann\n@board W B J S L C D G\nAnn: jewelers\n@draw M N\n" + then
     _, lines = played(tmp_path, script)
-    # header, @start, @board, begin, jewelers (line 5), @draw, cowbells
+    # header, @start, @board, begin, jewelers (line 5), @draw, then
     assert json.loads(lines[4])["text"] == "jewelers"
     log = tmp_path / "game.log"
     log.write_bytes(b"".join(lines[:4]) + lines[4][:20] + b"\n" + b"".join(lines[5:]))
-    _, said = resumed(tmp_path, log)
+    return resumed(tmp_path, log)[1]
+
+
+def test_a_damaged_word_that_changes_the_meaning_of_a_later_one_is_said(tmp_path):
+    """Ann's jewelers is lost: Ben's word, said on his turn, now interrupts Ann's."""
+    said = resumed_without_jewelers(tmp_path, "Ben: cowbells\n")
     assert said[1] == "After the skipped line, '@draw M N' was refused; Ben's 'cowbells' counts as an interrupt."
 
 
@@ -261,11 +267,5 @@ def test_a_damaged_line_is_not_blamed_for_what_was_refused_anyway(tmp_path):
     apostrophe were refused in the original game too: only what the lost line can have
     changed is said (was: "After the skipped line, Cat's 'how many rounds are left' was
     refused")."""
-    script = ("@start Ann\n@board W B J S L C D G\nAnn: jewelers\n@draw M N\nCat: dice\nCat: blah blah\n"
-              "Cat: don't\nBen: cowbells\n")  # an apostrophe: refused whatever came before
-    _, lines = played(tmp_path, script)
-    assert json.loads(lines[4])["text"] == "jewelers"
-    log = tmp_path / "game.log"
-    log.write_bytes(b"".join(lines[:4]) + lines[4][:20] + b"\n" + b"".join(lines[5:]))
-    _, said = resumed(tmp_path, log)
+    said = resumed_without_jewelers(tmp_path, "Cat: dice\nCat: blah blah\nCat: don't\nBen: cowbells\n")
     assert said[1] == "After the skipped line, '@draw M N' was refused; Ben's 'cowbells' counts as an interrupt."
