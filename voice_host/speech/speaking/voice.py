@@ -26,13 +26,13 @@ from ..audio import SAMPLE_RATE
 from . import earcons, tts
 
 CLOSE_WAIT = 5.0
+"""Seconds closing the voice waits for each of its threads to finish the piece under way."""
 FILL = 0.01
 """Seconds of silence played at a time while the next piece of a sentence is still being
 rendered (the output's blocking write paces them): the output is never left to run dry
 mid-sentence (ALSA's PulseAudio plugin recovers from that with a deeper buffer, and the
 rest of the sentence would sound later than the host knows; the echo canceller's
 reference is where the sound is)."""
-"""Seconds closing the voice waits for each of its threads to finish the piece under way."""
 
 
 @dataclass
