@@ -71,8 +71,6 @@ class EchoPath:
         self._lock = threading.Lock()
         self._t0: float | None = None  # the wall-clock time of self._buf[0]
         self._buf = np.zeros(0, np.float32)
-        self.played = 0.0
-        """Seconds of the speakers' sound given so far."""
 
     def play(self, samples: np.ndarray, at: float) -> None:
         """The speakers played ``samples`` (mono, 16 kHz) from wall-clock time ``at``."""
@@ -90,7 +88,6 @@ class EchoPath:
             if i + wet.size > self._buf.size:
                 self._buf = np.concatenate([self._buf, np.zeros(i + wet.size - self._buf.size, np.float32)])
             self._buf[i:i + wet.size] += wet
-            self.played += x.size / SAMPLE_RATE
 
     def _learn(self, heard: np.ndarray) -> None:
         """The gain that puts the host's speech level at the target (the room's response
@@ -127,9 +124,6 @@ class EchoPath:
         """Follow a PulseAudio server's ``sink`` (its monitor, 10 ms at a time) into this
         path; the returned :class:`Monitor` stops it."""
         return Monitor(self, env, sink)
-
-    def describe(self) -> str:
-        return f"echo {self.gain_db:+g} dB against the players, {self.delay * 1000:.0f} ms, RT60 of its room"
 
 
 class Monitor:
