@@ -195,6 +195,29 @@ def test_listener_expect_reaches_every_channel_recognizer(vosk_rec, three_mics):
     assert all(set(u.text.split()) <= {"네", "아니요", "alice", "bob", "carol"} for u in us)
 
 
+def test_a_recognizer_that_takes_phrases_is_told_the_names_when_anything_may_be_said():
+    from voice_host.speech.listening.turns import Listener
+    from voice_host.speech.recognizing.recognizer import Takes
+
+    class Told(Takes):
+        name = "any"  # the listener asks what the class declares, never the engine's name
+
+        def __init__(self):
+            self.told = "nothing yet"
+
+        def expect(self, phrases):
+            self.told = phrases
+
+    class Prompted(Told):
+        takes_phrases = True
+
+    closed, prompted = Told(), Prompted()
+    Listener(closed, ["Ann", "Ben"])
+    Listener(prompted, ["Ann", "Ben"])
+    assert closed.told is None
+    assert prompted.told == ["Ann", "Ben"]
+
+
 def test_voice_prints_save_and_load(enrolled, tmp_path, say):
     from voice_host.speech.listening.voiceprint import VoicePrints
 

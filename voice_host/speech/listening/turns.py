@@ -205,15 +205,16 @@ class Listener:
 
         With vosk, phrases become a grammar (only they can be heard; player names are
         added so "Bob: yes" still parses); with whisper they become the decoder
-        prompt. Player names are always in whisper's prompt. Takes effect at the
-        next utterance.
+        prompt. A recognizer whose class declares ``takes_phrases`` (a prompt that
+        biases without shutting out, whisper's) is always told the player names.
+        Takes effect at the next utterance.
         """
         self._expected = phrases
         players = self.attributor.players
         for r in self._recognizers or [self.recognizer]:
             if phrases:
                 r.expect(list(phrases) + [p for p in players if p not in phrases])
-            elif r.name == "whisper" and players:
+            elif getattr(r, "takes_phrases", False) and players:  # declared by its class (Takes)
                 r.expect(players)
             else:
                 r.expect(None)

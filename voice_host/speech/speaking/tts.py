@@ -76,8 +76,8 @@ class VoiceSettings(Settings, sections=("voice",)):
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
             raise ValueError(f"[voice] engine must be one of {', '.join(ENGINES)}, not {self.engine!r}.")
-        for name, section in (("piper", self.piper), ("pyttsx3", self.pyttsx3)):
-            for key, example in (("rate", "1.0" if name == "piper" else "175"), ("volume", "0.8")):
+        for name, section, rate in (("piper", self.piper, "1.0"), ("pyttsx3", self.pyttsx3, "175")):  # rate: a factor, WPM
+            for key, example in (("rate", rate), ("volume", "0.8")):
                 value = section.get(key)
                 if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                           or value <= 0):
