@@ -21,6 +21,7 @@ from voice_host.host import intents
 from voice_host.host.hearing.heard import Heard, Stage
 from voice_host.host.hearing.understand import Reading, Understand
 from voice_host.speech.audio import speech_level
+from voice_host.speech.listening.attribution import said_after_name
 
 ENROLL = re.compile(r"^(?:i am|i'm|im|my name is|my name's|this is)\s+(\S+)")
 """A player naming themself ("I am Ann, and I am ready to play"): their voice print."""
@@ -29,7 +30,6 @@ REST_WORDS = 3
 """At most this many words before "ready to play" are the rest of an introduction ("and
 i am"); more are a whole one, whatever its name was heard as."""
 AND = re.compile(r"^and\b")
-CONNECTORS = ("says", "said", "saying")
 
 
 def sounds_like(heard: str, name: str) -> bool:
@@ -137,7 +137,8 @@ class Voices(Stage):
         name = next((p for p in self.players if sounds_like(first, p)), None) if rest else None
         if name is None:
             return None
-        rest = rest.split(" ", 1)[1] if rest.split(" ", 1)[0] in CONNECTORS and " " in rest else rest
+        if " " in rest:  # "says" alone is what was said
+            rest = " ".join(said_after_name(body.split(" "), 1))
         read = self.understand.read
         if read(body, name).text is not None:
             return None

@@ -37,7 +37,17 @@ class Attribution:
     "Bob interrupts jewelers" -> "interrupts jewelers")."""
 
 
-_CONNECTORS = ("says", "said", "saying")
+CONNECTORS = ("says", "said", "saying")
+"""The words that join a name said first to what its player said ("Bob says jewelers"):
+dropped with the name. "interrupts" is what was said ("Bob interrupts jewelers"), and stays."""
+
+
+def said_after_name(words: Sequence[str], k: int) -> list[str]:
+    """What a player said after their name, said as the first ``k`` of ``words``: the
+    words that follow it, a connector ("says") after the name dropped. The one place a
+    name said first is parsed off (here, and host.hearing.attribute's names by sound)."""
+    rest = list(words[k:])
+    return rest[1:] if rest and rest[0] in CONNECTORS else rest
 
 
 def split_name_prefix(text: str, players: Sequence[str], min_score: float = 80.0) -> tuple[str | None, str, float]:
@@ -69,10 +79,7 @@ def split_name_prefix(text: str, players: Sequence[str], min_score: float = 80.0
     name, k, score = best
     if name is None or score < min_score:
         return None, " ".join(words), 0.0
-    rest = words[k:]
-    if rest and rest[0] in _CONNECTORS:
-        rest = rest[1:]
-    return name, " ".join(rest), score / 100.0
+    return name, " ".join(said_after_name(words, k)), score / 100.0
 
 
 class Attributor:
@@ -129,4 +136,4 @@ class Attributor:
         return Attribution(None, 0.0, None, body)
 
 
-__all__ = ["Attribution", "Attributor", "split_name_prefix"]
+__all__ = ["CONNECTORS", "Attribution", "Attributor", "said_after_name", "split_name_prefix"]
