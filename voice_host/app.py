@@ -45,6 +45,18 @@ def load_words(cfg: dict):
     return Words.load(LexiconSettings.from_config(cfg))
 
 
+def config_option(p) -> None:
+    """``--config``, the table's settings file (read by :func:`load_config`), as every
+    command that reads the settings takes it."""
+    p.add_argument("--config", metavar="FILE", help="your table's settings file (TOML): what it sets replaces "
+                   "config/default.toml's")
+
+
+def microphone_option(p) -> None:
+    """``--device``, the microphone to listen to, as every command that listens to one takes it."""
+    p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
+
+
 def load_config(path: str | None, extra: dict) -> dict:
     """The merged settings, or the sentence saying why the table's file can't be used."""
     try:

@@ -190,8 +190,7 @@ def game_options(p: argparse.ArgumentParser) -> None:
                    "played in order (default: type them)")
     p.add_argument("--log", metavar="FILE", help="save every input to FILE as the game goes, so 'voice-host resume "
                    "FILE' can carry on after a stop")
-    p.add_argument("--config", metavar="FILE", help="your table's settings file (TOML): what it sets replaces "
-                   "config/default.toml's")
+    app.config_option(p)
 
 
 def table_options(p: argparse.ArgumentParser) -> None:
@@ -224,7 +223,7 @@ def speech_options(p: argparse.ArgumentParser) -> None:
     engines.add_options(p)
     p.add_argument("--voices", metavar="FILE", help="a file of the table's voices: known players need not introduce "
                    "themselves; saved at the end")
-    p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
+    app.microphone_option(p)
     p.add_argument("--phones", action="store_true", help="each player's phone as their microphone: the page "
                    "(HTTPS, on this network) and a join code are printed; implies --display")
     p.add_argument("--typed", action="store_true", help="type lines instead of speaking, even when a microphone is "

@@ -35,11 +35,10 @@ def register(subparsers) -> None:
     p.add_argument("--players", default="Ann,Ben,Cat", help="the names at the table (default: Ann,Ben,Cat)")
     p.add_argument("--verbose", action="store_true", help="also say how sure the host is, and the other words it "
                    "weighed")
-    p.add_argument("--config", metavar="FILE", help="your table's settings file (TOML): what it sets replaces "
-                   "config/default.toml's")
+    app.config_option(p)
     p.add_argument("--no-voice", action="store_true", help="print what was heard without saying it")
     engines.add_options(p)
-    p.add_argument("--device", metavar="DEV", help="microphone (number or name; see 'voice-host devices')")
+    app.microphone_option(p)
     p.set_defaults(func=run)
 
 
