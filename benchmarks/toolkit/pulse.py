@@ -89,9 +89,19 @@ class Pulse:
 class Mic:
     """The pipe source's other end: audio sent at real speed, 20 ms at a time, with the
     speakers' echo in every channel where an ``echo`` path is set (Pulse.echo). It never
-    waits for the server: what nobody reads is lost, as in a room."""
+    waits for the server: what nobody reads is lost, as in a room.
+
+    A room never pauses: a writer held up (the host's own work shares this process) sends
+    what it owes at once when it comes back, each sample at the time it stands for, so
+    that the microphone's sample count keeps to the wall clock the host's voice is timed
+    on. One that skipped the time instead had the host's echo come 0.36-0.64 s before
+    the host had played it, by the microphone's count: the canceller looked for it in
+    vain and the host's own words were heard as plays. Only a writer that stopped for
+    longer than CATCH_UP (between two runs) starts anew."""
 
     BLOCK = 320
+    CATCH_UP = 2.0
+    """The longest hold-up made up for (s)."""
 
     def __init__(self, fifo: Path, channels: int) -> None:
         self.fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
@@ -104,8 +114,8 @@ class Mic:
     def _send(self, block: np.ndarray) -> None:
         """One block, (samples, channels) float32, at real speed."""
         now = time.monotonic()
-        if self.t0 is None or now - (self.t0 + self.sent / RATE) > 0.1:  # a new start, or after a break
-            self.t0 = now - self.sent / RATE  # at real speed from here, never in a burst
+        if self.t0 is None or now - (self.t0 + self.sent / RATE) > self.CATCH_UP:  # a new start
+            self.t0 = now - self.sent / RATE
         if self.echo is not None:
             block = block + self.echo.take(self.t0 + self.sent / RATE, len(block))[:, None]
         pcm = (np.clip(block, -1, 1) * 32767).astype("<i2")
