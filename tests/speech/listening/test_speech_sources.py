@@ -81,3 +81,34 @@ def test_device_choice_by_name_and_channels(monkeypatch):
         MicSource(channels=6)
     with pytest.raises(NoInputDevice, match="no input device named"):
         MicSource(device="webcam")
+
+
+def _feed(chunks: list[tuple[float, float]]) -> float:
+    """A stream of 50 ms chunks: each (seconds of input dropped just before it, its lag on
+    arrival beyond the sound card's 0.1 s); the silence LostInput puts back, in all."""
+    from voice_host.speech.listening.sources import LostInput
+
+    lost, count, wall, put = LostInput(), 0.0, 0.0, 0.0
+    for dropped, late in chunks:
+        wall += dropped + 0.05  # the clock runs on through what was dropped
+        count += 0.05  # the count does not
+        gap = lost.missing(count, wall + 0.1 + late)
+        count += gap
+        put += gap
+    return put
+
+
+def test_a_steady_stream_loses_nothing():
+    assert _feed([(0.0, 0.01 * (i % 3)) for i in range(200)]) == 0.0
+
+
+def test_a_hold_up_that_lost_nothing_puts_nothing_back():
+    # 0.8 s without a chunk, then the held chunks all at once (each less late than the one before)
+    held = [(0.0, 0.8 - 0.05 * k) for k in range(16)]
+    assert _feed([(0.0, 0.0)] * 40 + held + [(0.0, 0.0)] * 40) == 0.0
+
+
+def test_dropped_input_is_put_back_as_silence():
+    put = _feed([(0.0, 0.0)] * 40 + [(0.3, 0.0)] + [(0.0, 0.0)] * 40 + [(0.12, 0.0)] + [(0.0, 0.0)] * 40)
+    assert put == pytest.approx(0.42, abs=0.01)
+

@@ -12,6 +12,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Protocol, Sequence
@@ -179,6 +180,51 @@ def find_input_device(device: int | str | None = None) -> DeviceInfo:
     return matches[0]
 
 
+class LostInput:
+    """Keeps a live stream's sample count on the clock its samples are heard by.
+
+    A stream's chunk times count its samples; the host's voice is timed on the clock
+    (time.monotonic). Samples the device dropped (a host too busy to take them: an input
+    overflow) put every later chunk that much too early on the clock, and the echo
+    canceller then looks for the host's echo where it is not (live, the echo came
+    0.36-0.64 s before the host had played it, by the count, and the host's own words
+    were heard as plays). A chunk arrives some time after its last sample was heard: the
+    least of those lags over the stream is the way through the sound card; where every
+    chunk that arrived over the last WINDOW seconds of the clock (and the one just before
+    them) came LOST or more over it, input never came, and :meth:`missing` says how much,
+    for the stream to put that much silence in its place. A hold-up in which nothing was
+    lost (no chunk, then the held ones all at once) has the chunk before it in the window,
+    at the least lag: nothing is missing.
+    """
+
+    WINDOW = 0.5
+    """Seconds of audio whose least lag tells the stream's lag now."""
+    LOST = 0.05
+    """A lag this much over the stream's least is input lost (s)."""
+
+    def __init__(self) -> None:
+        self.least: float | None = None
+        """The least lag seen (s): the way through the sound card."""
+        self._recent: deque[tuple[float, float]] = deque()  # (arrival, lag) of the last WINDOW's chunks
+
+    def missing(self, end: float, arrived: float) -> float:
+        """Seconds of input lost before a chunk whose last sample is at ``end`` by the
+        stream's count and which arrived at ``arrived`` (both on the stream's clock)."""
+        lag = arrived - end
+        self.least = lag if self.least is None else min(self.least, lag)
+        recent = self._recent
+        recent.append((arrived, lag))
+        while len(recent) > 1 and recent[1][0] <= arrived - self.WINDOW:
+            recent.popleft()  # the first one left came just before the window: it stands for its start
+        if recent[0][0] > arrived - self.WINDOW:
+            return 0.0  # not yet a whole window
+        lost = min(lag for _, lag in recent) - self.least
+        if lost < self.LOST:
+            return 0.0
+        self._recent = deque((t, lag - lost) for t, lag in recent)
+        return lost
+
+
 class MicSource:
     """Audio chunks from a live input device (sounddevice), resampled to 16 kHz.
 
@@ -220,7 +266,7 @@ class MicSource:
     def _callback(self, indata, frames, time_info, status):  # PortAudio thread
         if status and status.input_overflow:
             self.overflows += 1
-        self._queue.put(indata.copy())
+        self._queue.put((time.monotonic(), indata.copy()))
 
     @property
     def started_at(self) -> float | None:
@@ -253,13 +299,20 @@ class MicSource:
     def __iter__(self) -> Iterator[AudioChunk]:
         resampler = Resampler(self.native_rate, self.channels)
         self.start()
-        produced = 0
+        produced, taken, lost = 0, 0, LostInput()
         try:
             while not self._closed.is_set():
                 try:
-                    data = self._queue.get(timeout=0.2)
+                    arrived, data = self._queue.get(timeout=0.2)
                 except queue.Empty:
                     continue
+                taken += data.shape[0]
+                gap = lost.missing(taken / self.native_rate, arrived - self._t0)
+                if gap:  # input the device dropped: silence in its place, the count back on the clock
+                    taken += round(gap * self.native_rate)
+                    yield AudioChunk(produced / SAMPLE_RATE, np.zeros((round(gap * SAMPLE_RATE), self.channels),
+                                                                      np.float32))
+                    produced += round(gap * SAMPLE_RATE)
                 out = resampler(data)
                 if out.shape[0]:
                     yield AudioChunk(produced / SAMPLE_RATE, out)
@@ -298,6 +351,7 @@ __all__ = [
     "AudioChunk",
     "AudioSource",
     "ArraySource",
+    "LostInput",
     "MicSource",
     "NoInputDevice",
     "Resampler",

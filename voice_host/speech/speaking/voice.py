@@ -27,6 +27,14 @@ from . import earcons, tts
 
 CLOSE_WAIT = 5.0
 """Seconds closing the voice waits for each of its threads to finish the piece under way."""
+OUTPUT_LATENCY = 0.06
+"""Seconds of sound the output holds ahead of the speaker. PortAudio's least ("low",
+10-20 ms) ran dry 38 times in two minutes of a live game on a busy 2-core machine (the
+host's own threads, the recognizer and the voice sharing it): each time ALSA's
+PulseAudio plugin played the rest of the sentence later than the host knew, and the
+echo canceller's delay wandered from 40 to 77 ms, its reference astray. With 60 ms, none
+ran dry and the delay held at 35-43 ms. A player cutting the host off loses nothing by
+it: stopping drops what the output holds."""
 FILL = 0.01
 """Seconds of silence played at a time while the next piece of a sentence is still being
 rendered (the output's blocking write paces them): the output is never left to run dry
@@ -332,7 +340,7 @@ class TtsVoice:
                 # play at the device's own rate (hardware devices may not offer 16 or 22 kHz)
                 open_stream, rate = sd.OutputStream, int(sd.query_devices(self.device, "output")["default_samplerate"])
             self._stream = open_stream(samplerate=rate, channels=1, dtype="float32", device=self.device,
-                                       latency="low")  # the first sound as soon as it is written
+                                       latency=OUTPUT_LATENCY)
             self._stream_rate = rate
         if not self._streaming:
             self._stream.start()
