@@ -98,3 +98,19 @@ def test_what_was_said_before_the_microphone_started_moves_onto_its_clock():
         voice.close()
     assert 0 <= voice.history[1].start < 1.0  # on the microphone's clock
     assert threading.active_count() >= 1
+
+
+def test_a_sentence_written_while_the_last_still_sounds_is_timed_where_it_is_heard():
+    card = Card()
+    voice = TtsVoice(synthesizer=SlowSynth(0.0), output=card)
+    try:
+        voice.say("the first")
+        voice.say("the second, written while the output still holds the first")
+        assert voice.wait(5)
+    finally:
+        voice.close()
+    first, second = voice.history
+    firsts = [x[0] for _, x in card.writes]
+    heard = next(t for k, (t, x) in enumerate(card.writes) if k and x[0] == 0.5 and firsts[k - 1] == 0.25)
+    # the second sentence's first sound: its first block after the first sentence's last
+    assert abs(second.start - heard) < 0.005 and second.start >= first.end - 0.005

@@ -147,6 +147,8 @@ class TtsVoice:
         self._stream = None
         self._streaming = False
         """Whether the output stream is started (it is stopped whenever nothing is left to say)."""
+        self._heard_until: float | None = None
+        """When all that was written to the output will have been heard (on ``clock``)."""
         self._renderer = threading.Thread(target=self._render_loop, name="host-voice-render", daemon=True)
         self._player = threading.Thread(target=self._play_loop, name="host-voice-play", daemon=True)
         self._renderer.start()
@@ -193,6 +195,8 @@ class TtsVoice:
                 for record in self.history:
                     record.start -= since
                     record.end -= since
+                if self._heard_until is not None:
+                    self._heard_until -= since
             self.clock = clock
 
     def _enqueue(self, item: tuple[str, str]) -> None:
@@ -302,11 +306,14 @@ class TtsVoice:
 
         rate = self.synth.sample_rate
         duration = piece.size / rate
-        gap = round(max(0.0, self.clock() - record.end) * SAMPLE_RATE) if record.samples.size else 0
+        at = self._heard_at()
+        if not record.samples.size:
+            record.start = record.end = at
+        gap = round(max(0.0, at - record.end) * SAMPLE_RATE)
         # a piece rendered after the last one ran out is heard after a silence: kept as it
         # sounds, so that its samples stay where they are heard (the echo canceller's reference)
         record.samples = np.concatenate([record.samples, np.zeros(gap, np.float32), resample(piece, rate, SAMPLE_RATE)])
-        record.end = max(record.end, self.clock()) + duration
+        record.end = self._heard_until = at + duration
         if self.play:
             stream, out_rate = self._output()
             audio = resample(np.clip(piece, -1.0, 1.0), rate, out_rate).astype(np.float32)
@@ -326,9 +333,17 @@ class TtsVoice:
                 return
             time.sleep(0.01)
 
+    def _heard_at(self) -> float:
+        """When what is written to the output next will be heard: after all it holds (a
+        sentence written while the one before still plays is heard when that one ends,
+        up to OUTPUT_LATENCY after it was written), or now where it holds nothing."""
+        now = self.clock()
+        return now if self._heard_until is None or self._heard_until < now else self._heard_until
+
     def _cut(self, record: HostPlayback) -> None:
         record.end = self.clock()
         record.interrupted = True
+        self._heard_until = None  # what the output held is dropped
 
     def _output(self):
         if self._stream is None:
