@@ -121,7 +121,7 @@ def test_a_voice_far_quieter_than_the_recordings_loudest_is_the_rooms(tmp_path, 
 
 
 def test_verbose_says_what_the_second_ear_heard_and_how_long_it_took(tmp_path, say):
-    """With [speech] second_ear = "whisper", --verbose showed nothing of it (issue 63)."""
+    """With [speech] second_ear = "whisper", --verbose showed nothing of it."""
     from support import need
 
     from voice_host.speech.recognizing.engines import second_ear_for

@@ -118,7 +118,9 @@ def build(session, recognizer, source, *, cfg: dict | None = None, settings: Hea
     clock = getattr(source, "clock", None)
     if voice is not None and callable(clock) and hasattr(voice, "follow"):
         # the host's speech on the microphone's timeline, as the echo canceller and gate hear it
-        voice.follow(clock, getattr(source, "started_at", None))
+        # (a source that comes late, the phones, is cancelled by the browsers, not by the host)
+        local = getattr(source, "local_channels", None) or not getattr(source, "delay", 0.0)
+        voice.follow(clock, getattr(source, "started_at", None), steady=bool(turns.echo_cancel and local))
     if acknowledge is None and speaker is not None and speaker.settings.earcons:
         acknowledge = lambda: speaker.cue("heard")  # noqa: E731
     floor = Floor(voice, acknowledge)

@@ -1,5 +1,5 @@
 """Small things a first evening trips on, each answered with a sentence that says what
-to do (issue 63): a script saved as Latin-1, a game named with capitals, names
+to do: a script saved as Latin-1, a game named with capitals, names
 separated by semicolons, where the default recognizer's model is."""
 
 from __future__ import annotations

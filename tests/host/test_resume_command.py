@@ -1,6 +1,6 @@
 """The resume command said at Ctrl-C brings the game back the way it was played: its
 phones, its page, its voice; what ``voice-host resume`` cannot bring back is said
-(issue 63: a --phones game came back typed, with no phones and no page, unsaid)."""
+(a --phones game came back typed, with no phones and no page, unsaid)."""
 
 from __future__ import annotations
 

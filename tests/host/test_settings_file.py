@@ -1,6 +1,6 @@
 """A table's settings file is checked at start-up against config/default.toml's keys
 (voice_host/config_schema.py): a value of the wrong type or out of range, an unknown key
-or section, is one sentence and exit 2, before anything starts (issue 63)."""
+or section, is one sentence and exit 2, before anything starts."""
 
 from __future__ import annotations
 

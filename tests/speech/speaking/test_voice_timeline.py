@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 from voice_host.speech.audio import SAMPLE_RATE
-from voice_host.speech.speaking.voice import TtsVoice
+from voice_host.speech.speaking.voice import STEADY_LATENCY, TtsVoice
 
 RATE = 16000
 
@@ -114,3 +114,23 @@ def test_a_sentence_written_while_the_last_still_sounds_is_timed_where_it_is_hea
     heard = next(t for k, (t, x) in enumerate(card.writes) if k and x[0] == 0.5 and firsts[k - 1] == 0.25)
     # the second sentence's first sound: its first block after the first sentence's last
     assert abs(second.start - heard) < 0.005 and second.start >= first.end - 0.005
+
+
+def test_beside_a_cancelled_microphone_the_output_holds_enough_never_to_run_dry():
+    opened = []
+
+    class Noted(Card):
+        def __call__(self, **options):
+            opened.append(options["latency"])
+            return self
+
+    voice = TtsVoice(synthesizer=SlowSynth(0.0), output=Noted())
+    try:
+        voice.say("said while the models load")
+        assert voice.wait(5)
+        voice.follow(time.monotonic, 0.0, steady=True)
+        voice.say("said once the microphone's echo is cancelled")
+        assert voice.wait(5)
+    finally:
+        voice.close()
+    assert opened == ["low", STEADY_LATENCY]

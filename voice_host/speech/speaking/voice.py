@@ -27,14 +27,16 @@ from . import earcons, tts
 
 CLOSE_WAIT = 5.0
 """Seconds closing the voice waits for each of its threads to finish the piece under way."""
-OUTPUT_LATENCY = 0.06
-"""Seconds of sound the output holds ahead of the speaker. PortAudio's least ("low",
-10-20 ms) ran dry 38 times in two minutes of a live game on a busy 2-core machine (the
-host's own threads, the recognizer and the voice sharing it): each time ALSA's
-PulseAudio plugin played the rest of the sentence later than the host knew, and the
-echo canceller's delay wandered from 40 to 77 ms, its reference astray. With 60 ms, none
-ran dry and the delay held at 35-43 ms. A player cutting the host off loses nothing by
-it: stopping drops what the output holds."""
+STEADY_LATENCY = 0.06
+"""Seconds of sound the output holds ahead of the speaker while a microphone beside it
+has the host's echo cancelled (:meth:`TtsVoice.follow`, ``steady``). PortAudio's least
+("low", about 9 ms), which answers soonest, ran dry 38 times in two minutes of a live
+game on a busy 2-core machine (the host's own threads, the recognizer and the voice
+sharing it): each time ALSA's PulseAudio plugin played the rest of the sentence later
+than the host knew, and the echo canceller's delay wandered from 40 to 77 ms, its
+reference astray. With 60 ms none ran dry and the delay held. The first sound of a reply
+comes about 50 ms later for it; a player cutting the host off loses nothing (stopping
+drops what the output holds)."""
 FILL = 0.01
 """Seconds of silence played at a time while the next piece of a sentence is still being
 rendered (the output's blocking write paces them): the output is never left to run dry
@@ -147,6 +149,8 @@ class TtsVoice:
         self._stream = None
         self._streaming = False
         """Whether the output stream is started (it is stopped whenever nothing is left to say)."""
+        self._latency: float | str = "low"
+        """The output's latency (PortAudio's: "low" answers soonest; see follow)."""
         self._heard_until: float | None = None
         """When all that was written to the output will have been heard (on ``clock``)."""
         self._renderer = threading.Thread(target=self._render_loop, name="host-voice-render", daemon=True)
@@ -185,12 +189,15 @@ class TtsVoice:
         """Slower/faster, softer/louder from the next sentence: see tts.Level."""
         return self.synth.adjust(rate_step=rate_step, volume_step=volume_step)
 
-    def follow(self, clock: Callable[[], float], since: float | None) -> None:
+    def follow(self, clock: Callable[[], float], since: float | None, steady: bool = False) -> None:
         """Time the sentences by ``clock`` from now on (the microphone's timeline), whose
         zero is ``since`` on the clock the voice had until now (None: unknown). What was
         said before, while the models loaded, moves onto it, so that the echo canceller
-        and the gate find it where the microphone heard it."""
+        and the gate find it where the microphone heard it. ``steady``: the microphone's
+        echo is cancelled with what the voice says it played, so the output holds
+        STEADY_LATENCY from its next start, never running dry."""
         with self._lock:
+            self._latency = STEADY_LATENCY if steady else "low"
             if since is not None:
                 for record in self.history:
                     record.start -= since
@@ -336,7 +343,7 @@ class TtsVoice:
     def _heard_at(self) -> float:
         """When what is written to the output next will be heard: after all it holds (a
         sentence written while the one before still plays is heard when that one ends,
-        up to OUTPUT_LATENCY after it was written), or now where it holds nothing."""
+        up to the output's latency after it was written), or now where it holds nothing."""
         now = self.clock()
         return now if self._heard_until is None or self._heard_until < now else self._heard_until
 
@@ -346,6 +353,9 @@ class TtsVoice:
         self._heard_until = None  # what the output held is dropped
 
     def _output(self):
+        if self._stream is not None and not self._streaming and self._stream_latency != self._latency:
+            self._stream.close()  # follow() asked for another latency: opened anew with it
+            self._stream = None
         if self._stream is None:
             if self._open_output is not None:
                 open_stream, rate = self._open_output, int(self._open_output.default_samplerate)
@@ -355,8 +365,8 @@ class TtsVoice:
                 # play at the device's own rate (hardware devices may not offer 16 or 22 kHz)
                 open_stream, rate = sd.OutputStream, int(sd.query_devices(self.device, "output")["default_samplerate"])
             self._stream = open_stream(samplerate=rate, channels=1, dtype="float32", device=self.device,
-                                       latency=OUTPUT_LATENCY)
-            self._stream_rate = rate
+                                       latency=self._latency)
+            self._stream_rate, self._stream_latency = rate, self._latency
         if not self._streaming:
             self._stream.start()
             self._streaming = True
