@@ -309,3 +309,15 @@ def test_the_weaker_sounds_of_a_word_said_over_the_host_stay_the_players(say):
     assert voiced and sum(voiced) <= 1, (sum(voiced), len(voiced))
     alone = [gated for t, gated, w in said if t < 3.0 - 0.1 and np.sqrt(np.mean(host[int((t - 2.0) * SAMPLE_RATE):][:480] ** 2)) > noise_level]
     assert alone and all(alone)  # the host alone, before the word, is its echo
+
+
+def test_a_sentence_cut_off_is_its_echo_only_as_far_as_it_was_said():
+    """The host was cut off after "Fay, so" (a player talked over it): a player saying
+    "I am Eli, and I am ready to play" just then repeats words the host never said."""
+    asked = "Fay, so I know your voice, please say: I am Fay, and I am ready to play."
+    cut = HostPlayback(asked, 1.0, 1.34, interrupted=True)
+    gate = EchoGate([cut])
+    assert not gate.is_echo_text("i am eli and i am ready to play", 1.2, 3.5)
+    assert gate.is_echo_text("fay so", 1.1, 1.5)
+    whole = EchoGate([HostPlayback(asked, 1.0, 5.0)])
+    assert whole.is_echo_text("i am eli and i am ready to play", 3.0, 5.5)  # said in full: its echo
