@@ -134,3 +134,30 @@ def test_beside_a_cancelled_microphone_the_output_holds_enough_never_to_run_dry(
     finally:
         voice.close()
     assert opened == ["low", STEADY_LATENCY]
+
+
+def test_beside_a_cancelled_microphone_the_output_goes_on_between_sentences():
+    """Stopped between sentences and started again, each sentence came a few ms off the
+    last one's delay; steady, the output plays silence between them and never stops."""
+    class Counted(Card):
+        stops = 0
+
+        def stop(self):
+            self.stops += 1
+            super().stop()
+
+    card = Counted()
+    voice = TtsVoice(synthesizer=SlowSynth(0.0), output=card)
+    voice.follow(time.monotonic, 0.0, steady=True)
+    try:
+        voice.say("the first")
+        assert voice.wait(5)
+        time.sleep(0.3)  # the table talks a while
+        voice.say("the second")
+        assert voice.wait(5)
+    finally:
+        voice.close()
+    first, second = voice.history
+    assert card.stops == 0 and card.dry == 0  # never stopped, never dry
+    heard = next(t for k, (t, x) in enumerate(card.writes) if k and x[0] == 0.5 and card.writes[k - 1][1][0] == 0.0)
+    assert abs(second.start - heard) < 0.005 and second.start > first.end + 0.25

@@ -150,6 +150,7 @@ class TtsVoice:
         self._streaming = False
         """Whether the output stream is started (it is stopped whenever nothing is left to say)."""
         self._latency: float | str = "low"
+        self._stream_latency: float | str | None = None
         """The output's latency (PortAudio's: "low" answers soonest; see follow)."""
         self._heard_until: float | None = None
         """When all that was written to the output will have been heard (on ``clock``)."""
@@ -270,21 +271,30 @@ class TtsVoice:
         failed = False
         while True:
             filling = record is not None and self._streaming and record_gen == self._gen and not failed
+            steady = self._latency != "low" and self._stream_latency == self._latency
+            waiting = record is None and self._streaming and steady
             try:
-                item = self._audio.get_nowait() if filling else self._audio.get()
+                item = self._audio.get_nowait() if filling or waiting else self._audio.get()
             except queue.Empty:  # mid-sentence, the next piece not rendered yet: silence, not a dry output
                 try:
-                    self._play_piece(record, np.zeros(round(self.synth.sample_rate * FILL), np.float32), record_gen)
+                    if filling:
+                        self._play_piece(record, np.zeros(round(self.synth.sample_rate * FILL), np.float32), record_gen)
+                    else:
+                        self._keep_going()
                 except Exception:  # noqa: BLE001 - the sound card failed: the next piece says so
-                    failed = True
+                    if filling:
+                        failed = True
+                    else:
+                        self._stream, self._streaming = None, False
                 continue
             if item is None:
                 return
             gen, kind, what, said_at, piece = item
             if kind == "end":
                 record, failed = None, False
-                if self._texts.empty() and self._audio.empty():
-                    self._rest_output()
+                if self._texts.empty() and self._audio.empty() and (self._latency == "low" or
+                                                                    self._stream_latency != self._latency):
+                    self._rest_output()  # (steady, it goes on: see _keep_going)
                 with self._lock:
                     self._pending -= 1
                     if self._pending <= 0:
@@ -340,6 +350,18 @@ class TtsVoice:
                 return
             time.sleep(0.01)
 
+    def _keep_going(self) -> None:
+        """Nothing to say, beside a cancelled microphone (steady): FILL seconds of silence,
+        so that the output keeps one latency all game. Stopped between sentences and
+        started again, each sentence came 1.5-8 ms off the last one's delay (a live game:
+        the echo's main path, fitted sentence by sentence, anywhere in 1.6-8.1 ms), for
+        the canceller to learn anew each time; going on, it drifts by about 0.1 ms a
+        second (the output's clock against the microphone's)."""
+        stream, rate = self._output()
+        at = self._heard_at()
+        stream.write(np.zeros((round(rate * FILL), 1), np.float32))
+        self._heard_until = at + FILL
+
     def _heard_at(self) -> float:
         """When what is written to the output next will be heard: after all it holds (a
         sentence written while the one before still plays is heard when that one ends,
@@ -348,7 +370,7 @@ class TtsVoice:
         return now if self._heard_until is None or self._heard_until < now else self._heard_until
 
     def _cut(self, record: HostPlayback) -> None:
-        record.end = self.clock()
+        record.end = max(record.start, self.clock())  # cut before it sounded: none of it heard
         record.interrupted = True
         self._heard_until = None  # what the output held is dropped
 
