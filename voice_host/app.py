@@ -122,12 +122,6 @@ def run_typed(session: Session, stream=None, *, after: float | None = None) -> N
     session.settle()
 
 
-def keep_saying(session: Session, log: EventLog | None) -> None:
-    """When the log stops saving (a full disk), the host says so once; the game goes on."""
-    if log is not None:
-        log.on_failure = lambda exc: session.say(session.announcer.cannot_save(str(log.path), exc.strerror or str(exc)))
-
-
 # ---------------------------------------------------------------------- play / resume
 def setup_records(start: str | None, board: str | None) -> list[Directive]:
     """--start and --board as the table-mode directives they stand for."""
@@ -281,7 +275,6 @@ def play(args, players: list[str], cfg: dict) -> int:
                 raise
             raise UserError(f"I can't save the game in {log_path}: {exc.strerror or exc}.") from None
         session = Session(header, words, speaker, log)
-        keep_saying(session, log)
         speaker.attach(session)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
@@ -293,10 +286,8 @@ def play(args, players: list[str], cfg: dict) -> int:
             session.say(announcement(display))
         if phones is not None:
             session.say(session.announcer.phones_join(phones.url, phones.code))
-        session.log = None  # the setup is in the log already: written with its header, so no kill falls between
-        for record in setup:
-            session.feed(record)
-        session.log = log
+        for record in setup:  # in the log already: written with its header, so no kill falls between
+            session.feed(record, logged=False)
         if script is not None:
             run_records(session, parse_script(script), args.pace)
         elif phones is not None:
@@ -341,7 +332,6 @@ def resume(args) -> int:
         raise UserError(f"I can't save the game in {args.log}: {exc.strerror or exc}.") from None
     try:
         session = Session(header, words, speaker, log)
-        keep_saying(session, log)
     except ValueError as exc:  # a header this game cannot be set up from
         log.close()
         speaker.close()

@@ -46,8 +46,6 @@ class EventLog:
         self.path = Path(path)
         self.failed: OSError | None = None
         """Why the log stopped saving (a full disk, a folder gone): the game goes on in memory."""
-        self.on_failure = None
-        """Called once with the OSError when saving stops (the host says so)."""
         if header is not None:
             problem = self.unusable(self.path)
             if problem is not None:
@@ -88,12 +86,14 @@ class EventLog:
                 f.truncate(keep)
             self._file = open(self.path, "a", encoding="utf-8")
 
-    def append(self, record: Record) -> None:
-        self._write(record.to_json())
+    def append(self, record: Record) -> OSError | None:
+        """Keep ``record``; the OSError when saving stops with it (once: later records are
+        not kept, and None is returned for them)."""
+        return self._write(record.to_json())
 
-    def _write(self, record: dict) -> None:
+    def _write(self, record: dict) -> OSError | None:
         if self.failed is not None:
-            return
+            return None
         fd = self._file.fileno()
         whole = os.fstat(fd).st_size
         try:
@@ -107,8 +107,8 @@ class EventLog:
             except OSError:
                 pass
             self._abandon()
-            if self.on_failure is not None:
-                self.on_failure(exc)
+            return exc
+        return None
 
     def _abandon(self) -> None:
         """Close the file without writing what its buffer still holds."""

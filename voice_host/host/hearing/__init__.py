@@ -68,7 +68,6 @@ class Hearing:
                  on_hear: Callable[[Heard], None] | None = None, voiceprints: object | None = None,
                  ears: Ears | None = None, host_speech: Callable[[float, float], float] | None = None):
         self.session = session
-        session.heard = True
         self.words = words
         self.settings = settings = settings if settings is not None else HearingSettings()
         self.on_hear = on_hear

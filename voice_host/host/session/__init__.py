@@ -58,8 +58,6 @@ class Session(Inputs, History, Saying):
         stood still in between (ruling 98)."""
         self.last_said: list[str] = []
         self.begun = False
-        self.heard = False
-        """The table's words are heard (host.hearing listens), so may be heard wrong."""
         self.t = 0.0
         self.refused: str | None = None
         """The refusal said for the last input applied, if it was refused."""
@@ -84,13 +82,16 @@ class Session(Inputs, History, Saying):
         return list(self.header.players)
 
     # ------------------------------------------------------------------ feeding
-    def feed(self, record: Record | dict, *, quiet: bool = False) -> list[str]:
+    def feed(self, record: Record | dict, *, quiet: bool = False, logged: bool = True) -> list[str]:
         """Log, apply and announce one input record (a dict: its JSON); returns the
-        sentences said."""
+        sentences said. ``logged=False``: the log holds it already (the table's setup,
+        written with the header). Where saving stops (a full disk), the host says so
+        once, and the game goes on."""
         record = as_record(record)
         said = self._held_until(record, quiet)
-        if self.log is not None:
-            self.log.append(record)
+        failed = self.log.append(record) if self.log is not None and logged else None
+        if failed is not None:
+            self.say(self.announcer.cannot_save(str(self.log.path), failed.strerror or str(failed)))
         self.records.append(record)
         return said + self._apply(len(self.records) - 1, quiet=quiet)
 

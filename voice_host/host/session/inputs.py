@@ -75,7 +75,7 @@ class Inputs:
             self.held.append(index)  # answered once the words said just before are settled
             return []
         if intent.kind in intents.HOST:
-            return self._host_request(intent.kind, player, quiet, intent.word)
+            return self._host_request(intent.kind, player, quiet, intent.word, heard=record.heard is not None)
         action = None
         if intent.kind not in intents.QUESTIONS:  # a question is never a game's phrase, nor a word
             action = self.interpret(intent, player, t)  # the game's own phrases come first

@@ -54,15 +54,17 @@ class Saying:
         events = [e for kind in kinds for e in self.game.step(A.Query(self.t, kind))]
         return self._remember(self._say(events, quiet=quiet, answer=True))
 
-    def _host_request(self, kind: str, player: str, quiet: bool, word: str | None = None) -> list[str]:
+    def _host_request(self, kind: str, player: str, quiet: bool, word: str | None = None,
+                      heard: bool = False) -> list[str]:
         """What the host answers itself: what it said, the help, undo, its voice and detail
-        (``word``: the word named to spell, else the last word said)."""
+        (``word``: the word named to spell, else the last word said; ``heard``: asked
+        aloud, so the help says how to put right a word heard wrong)."""
         if kind == "repeat":
             return self._say_lines(self.last_said, quiet)
         if kind == "help":
             saved = shlex.quote(str(self.log.path)) if self.log is not None else None
             return self._say_lines([self.announcer.help(phrases.help(self.game), self.game.moves, self.game.questions,
-                                                        saved, self.heard)], quiet)
+                                                        saved, heard)], quiet)
         if kind == "undo":
             return self._undo(player, quiet)
         if kind == "spell":
