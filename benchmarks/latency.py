@@ -130,7 +130,7 @@ def run(lines: list[Line], *, condition: str = "idle", hogs: int = 0, cfg: dict 
     card = FakeSoundCard(log, speed, echo=room_echo)
     voice = TtsVoice(synthesizer=synthesizer, play=True, output=card)
     speaker = BenchSpeaker(cfg, voice, log, echo)
-    session = Session(new_header(GAME, list(PLAYERS), SEED, cfg), words, speaker)
+    session = Session(new_header(GAME, list(PLAYERS), SEED, cfg), words, speaker, earcon=speaker.earcons)
     speaker.attach(session)  # the voice prepares its openings while the recognizer loads, as the host's does
     recognizer = TimedRecognizer(make_recognizer(engine), log)
     prints = timed_prints(log)

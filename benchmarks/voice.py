@@ -205,7 +205,7 @@ def speak_to(engine: str, path: Path):
 
     cfg = config.load(overrides={"voice": {"engine": engine}})
     speaker = Speaker(True, cfg, str(path))
-    session = Session(new_header("prolix-classic", PLAYERS, 1, cfg), load_words(cfg), speaker)
+    session = Session(new_header("prolix-classic", PLAYERS, 1, cfg), load_words(cfg), speaker, earcon=speaker.earcons)
     speaker.attach(session)
     import contextlib
     import io

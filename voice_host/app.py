@@ -274,7 +274,7 @@ def play(args, players: list[str], cfg: dict) -> int:
             if not isinstance(exc, OSError) or exc.errno is None:  # a log that holds a game already: its sentence
                 raise
             raise UserError(f"I can't save the game in {log_path}: {exc.strerror or exc}.") from None
-        session = Session(header, words, speaker, log)
+        session = Session(header, words, speaker, log, earcon=speaker.earcons)
         speaker.attach(session)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
@@ -331,7 +331,7 @@ def resume(args) -> int:
         speaker.close()
         raise UserError(f"I can't save the game in {args.log}: {exc.strerror or exc}.") from None
     try:
-        session = Session(header, words, speaker, log)
+        session = Session(header, words, speaker, log, earcon=speaker.earcons)
     except ValueError as exc:  # a header this game cannot be set up from
         log.close()
         speaker.close()

@@ -107,7 +107,8 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
         speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None), display=scoreboard(args))
     except ValueError as exc:
         raise UserError(str(exc)) from exc
-    session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker)
+    session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker,
+                      earcon=speaker.earcons)
     speaker.attach(session)
     session.feed(Directive(0.0, "start", (start,)))
     try:

@@ -75,18 +75,20 @@ class Speaker:
             return self.voice.synth
         return self.file.synth if self.file is not None else None
 
+    @property
+    def earcons(self) -> Callable[[str, float | None], None] | None:
+        """What plays the session's earcons (``Session(earcon=...)``): :meth:`cue`, where
+        earcons are on and there is a voice or a file to play them; else None."""
+        return self.cue if self.settings.earcons and (self.voice is not None or self.file is not None) else None
+
     def attach(self, session) -> None:
         """Follow ``session``'s game clock (the file starts at its time now: 0 for a new
-        game, the resume point after a replay) and give it the earcons hook."""
-        from voice_host.host.cues import Cues
-
+        game, the resume point after a replay)."""
         self.clock = lambda: session.t
         if self.display is not None:
             self.display.follow(session)
         if self.file is not None:
             self.file.offset = session.t
-        if self.settings.earcons and (self.voice is not None or self.file is not None):
-            session.cue = Cues(self.cue, lambda: session.game)
         if self.voice is not None:  # what is said first, first: the opening's questions and the game's intro
             asks = [] if session.begun else [line(p) for p in session.players for line in (
                 session.announcer.enroll_prompt, session.announcer.enrolled)]

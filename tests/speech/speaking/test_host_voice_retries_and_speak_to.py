@@ -126,7 +126,8 @@ def game_session(speaker, cfg=None):
     from voice_host.host.session import Session, new_header
 
     cfg = cfg or config.load()
-    session = Session(new_header("prolix-classic", ["Ann", "Ben", "Cat"], 1, cfg), load_words(cfg), speaker)
+    session = Session(new_header("prolix-classic", ["Ann", "Ben", "Cat"], 1, cfg), load_words(cfg), speaker,
+                      earcon=speaker.earcons)
     speaker.attach(session)
     return session
 

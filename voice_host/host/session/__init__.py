@@ -19,6 +19,7 @@ from voice_host.games import actions as A
 from voice_host.games import events as E
 from voice_host.host import announce
 from voice_host.host.announce import Announcer
+from voice_host.host.cues import Cues
 from voice_host.host.log import EventLog
 from voice_host.host.records import Begin, Directive, Header, Record, Said, Unreadable, Wait, record as as_record
 from voice_host.host.session.history import Asking, History, create_game, new_header
@@ -42,12 +43,14 @@ class Session(Inputs, History, Saying):
     speak: Callable[[str], None] = print
     log: EventLog | None = None
     announcer: Announcer = field(default_factory=Announcer)
-    cue: Callable[[list[E.Event], float], None] | None = None
-    """Called with each announced step's events and the game time, before their sentences
-    are said (host.cues.Cues: earcons)."""
+    earcon: Callable[[str, float], None] | None = None
+    """Plays an earcon by name at a game time (the Speaker's ``earcons``): the session
+    cues it from each announced step's events, before their sentences are said
+    (host.cues.Cues)."""
 
     def __post_init__(self) -> None:
         self.game = create_game(self.header, self.words)
+        self.cue = Cues(self.earcon, lambda: self.game) if self.earcon is not None else None
         self.records: list[Record] = []
         self.undone: set[int] = set()
         self.refusals: set[int] = set()
