@@ -103,9 +103,7 @@ def test_a_word_can_be_put_right_once_the_host_has_finished_talking(table):
     had run out while the host talked. They count the table's time, not the host's."""
     for voice, put_right in ((spoke((10.5, 22.0)), True), (None, False)):  # no voice: all the time is the table's
         t = table()
-        hearing = Hearing(t.session, t.session.words, HearingSettings())
-        if voice is not None:
-            hearing.host_speech = voice
+        hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=voice)
         said(t, hearing, support.Heard(10, "percents", "Ann"))
         out = said(t, hearing, support.Heard(24, "no persons", "Ann"))
         assert (out[0] == "Sorry, Ann: persons, not percents.") is put_right, out

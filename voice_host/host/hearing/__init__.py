@@ -76,14 +76,13 @@ class Hearing:
         self.now = 0.0
         """The latest time the hearing has reached (an utterance's end, a tick): when
         what it says now is said, whatever time the game clock waits at."""
-        self.understand = Understand(session, words, settings)
+        spoke = {"host_spoke": host_speech} if host_speech is not None else {}
+        self.understand = Understand(session, words, settings, **spoke)
         self.voices = Voices(session, words, settings, self.understand, voiceprints,
-                             on_floor=ears.hear_above if ears is not None else None)
-        self.room = Room(session, words, settings)
-        self.confirm = Confirm(session, words, settings, self.understand, self.room)
-        self.correct = Correct(session, words, settings, self.understand)
-        if host_speech is not None:
-            self.host_speech = host_speech
+                             on_floor=ears.hear_above if ears is not None else None, **spoke)
+        self.room = Room(session, words, settings, **spoke)
+        self.confirm = Confirm(session, words, settings, self.understand, self.room, **spoke)
+        self.correct = Correct(session, words, settings, self.understand, **spoke)
         if ears is not None and ears.searches:
             self.listen()  # what may be said at first
 
@@ -101,10 +100,6 @@ class Hearing:
         to the print."""
         return self.voices.voiceprints
 
-    @voiceprints.setter
-    def voiceprints(self, prints) -> None:
-        self.voices.voiceprints = prints
-
     @property
     def host_speech(self) -> Callable[[float, float], float]:
         """Seconds the host's voice spoke between two times of the game clock: the table
@@ -112,11 +107,6 @@ class Hearing:
         ``answer_within`` seconds count only the rest (heard.Stage.waited). Given by the
         assembly with a live voice; a recording's host speaks in no time."""
         return self.confirm.host_spoke
-
-    @host_speech.setter
-    def host_speech(self, spoke: Callable[[float, float], float]) -> None:
-        for stage in (self.understand, self.voices, self.room, self.confirm, self.correct):
-            stage.host_spoke = spoke
 
     @property
     def question(self) -> Question | None:

@@ -9,7 +9,7 @@ Everything here is game-clock time: the recording's timeline, or the live clock.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Callable, Protocol
 
 from voice_host.settings import Settings
 from voice_host.host.session import Session
@@ -179,9 +179,9 @@ class Stage:
     words: object = field(repr=False)
     settings: HearingSettings = field(repr=False)
 
-    host_spoke = staticmethod(no_voice)
-    """Seconds the host's voice spoke between two times of the game clock (set live by
-    ``Hearing.host_speech``)."""
+    host_spoke: Callable[[float, float], float] = field(default=no_voice, repr=False, kw_only=True)
+    """Seconds the host's voice spoke between two times of the game clock (live: the
+    Hearing's ``host_speech``)."""
 
     def waited(self, since: float, until: float) -> float:
         """The table's time from ``since`` to ``until``: the seconds the host was not
