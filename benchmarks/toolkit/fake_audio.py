@@ -45,6 +45,10 @@ class FakeSoundCard:
         """Where what it plays is heard back (echo_path.EchoPath: the laptop's own speaker), or None."""
         self.until = 0.0
         """When everything written so far has been heard (perf_counter)."""
+        self.sounding = 0.0
+        """When the last sound written (not silence) has been heard: a voice beside a
+        cancelled microphone plays silence between sentences, and a player waits for the
+        host's voice to stop, not its sound card."""
         self.opened: list[dict] = []
         """The keywords each stream was opened with."""
 
@@ -53,7 +57,7 @@ class FakeSoundCard:
         return FakeStream(self, options)
 
     def busy(self) -> bool:
-        return perf() < self.until
+        return perf() < self.sounding
 
 
 class FakeStream:
@@ -68,6 +72,7 @@ class FakeStream:
 
     def abort(self) -> None:
         self.card.until = min(self.card.until, perf())  # what was buffered is dropped
+        self.card.sounding = min(self.card.sounding, perf())
 
     def stop(self) -> None:
         pass
@@ -85,6 +90,8 @@ class FakeStream:
         if card.echo is not None:
             card.echo.play(resample(x, self.rate / card.speed), begin)
         card.until = begin + x.size / self.rate
+        if loud.size:
+            card.sounding = begin + (loud[-1] + 1) / self.rate
         if begin - now > self.latency:  # the buffer is full: wait for room
             time.sleep(begin - now - self.latency)
 
