@@ -148,10 +148,12 @@ class TtsVoice:
         self._lock = threading.Lock()
         self._stream = None
         self._streaming = False
-        """Whether the output stream is started (it is stopped whenever nothing is left to say)."""
+        """Whether the output stream is started (it is stopped whenever nothing is left to
+        say, unless steady: see _keep_going)."""
         self._latency: float | str = "low"
+        """The output's latency to open it with (PortAudio's: "low" answers soonest; see follow)."""
         self._stream_latency: float | str | None = None
-        """The output's latency (PortAudio's: "low" answers soonest; see follow)."""
+        """... and the one the open output has."""
         self._heard_until: float | None = None
         """When all that was written to the output will have been heard (on ``clock``)."""
         self._renderer = threading.Thread(target=self._render_loop, name="host-voice-render", daemon=True)
@@ -271,8 +273,7 @@ class TtsVoice:
         failed = False
         while True:
             filling = record is not None and self._streaming and record_gen == self._gen and not failed
-            steady = self._latency != "low" and self._stream_latency == self._latency
-            waiting = record is None and self._streaming and steady
+            waiting = record is None and self._streaming and self._steady
             try:
                 item = self._audio.get_nowait() if filling or waiting else self._audio.get()
             except queue.Empty:  # mid-sentence, the next piece not rendered yet: silence, not a dry output
@@ -292,8 +293,7 @@ class TtsVoice:
             gen, kind, what, said_at, piece = item
             if kind == "end":
                 record, failed = None, False
-                if self._texts.empty() and self._audio.empty() and (self._latency == "low" or
-                                                                    self._stream_latency != self._latency):
+                if self._texts.empty() and self._audio.empty() and not self._steady:
                     self._rest_output()  # (steady, it goes on: see _keep_going)
                 with self._lock:
                     self._pending -= 1
@@ -349,6 +349,11 @@ class TtsVoice:
                 self._cut(record)
                 return
             time.sleep(0.01)
+
+    @property
+    def _steady(self) -> bool:
+        """Whether the output is open with STEADY_LATENCY, as follow() asked."""
+        return self._latency != "low" and self._stream_latency == self._latency
 
     def _keep_going(self) -> None:
         """Nothing to say, beside a cancelled microphone (steady): FILL seconds of silence,
