@@ -186,9 +186,9 @@ class LostInput:
     A stream's chunk times count its samples; the host's voice is timed on the clock
     (time.monotonic). Samples the device dropped (a host too busy to take them: an input
     overflow) put every later chunk that much too early on the clock, and the echo
-    canceller then looks for the host's echo where it is not (live, the echo came
-    0.36-0.64 s before the host had played it, by the count, and the host's own words
-    were heard as plays). A chunk arrives some time after its last sample was heard: the
+    canceller then looks for the host's echo where it is not (the live benchmark's
+    microphone once skipped time so: the echo came 0.36-0.64 s before the host had
+    played it, by the count, and the host's own words were heard as plays). A chunk arrives some time after its last sample was heard: the
     least of those lags over the stream is the way through the sound card; where every
     chunk that arrived over the last WINDOW seconds of the clock (and the one just before
     them) came LOST or more over it, input never came, and :meth:`missing` says how much,
@@ -198,7 +198,7 @@ class LostInput:
     """
 
     WINDOW = 0.5
-    """Seconds of audio whose least lag tells the stream's lag now."""
+    """Seconds of the clock whose chunks' least lag tells the stream's lag now."""
     LOST = 0.05
     """A lag this much over the stream's least is input lost (s)."""
 
