@@ -108,6 +108,7 @@ def build(session, recognizer, source, *, cfg: dict | None = None, settings: Hea
     first. ``notices``: sentences to say as the game goes.
     """
     from voice_host.host import output
+    from voice_host.speech.listening.sources import local_channels
     from voice_host.speech.listening.turns import Listener
 
     settings = settings or (HearingSettings.from_config(cfg) if cfg is not None else HearingSettings())
@@ -118,9 +119,8 @@ def build(session, recognizer, source, *, cfg: dict | None = None, settings: Hea
     clock = getattr(source, "clock", None)
     if voice is not None and callable(clock) and hasattr(voice, "follow"):
         # the host's speech on the microphone's timeline, as the echo canceller and gate hear it
-        # (a source that comes late, the phones, is cancelled by the browsers, not by the host)
-        local = getattr(source, "local_channels", None) or not getattr(source, "delay", 0.0)
-        voice.follow(clock, getattr(source, "started_at", None), steady=bool(turns.echo_cancel and local))
+        voice.follow(clock, getattr(source, "started_at", None),
+                     steady=bool(turns.echo_cancel and local_channels(source)))
     if acknowledge is None and speaker is not None and speaker.settings.earcons:
         acknowledge = lambda: speaker.cue("heard")  # noqa: E731
     floor = Floor(voice, acknowledge)

@@ -138,7 +138,7 @@ class Voices(Stage):
         if name is None:
             return None
         if " " in rest:  # "says" alone is what was said
-            rest = " ".join(said_after_name(body.split(" "), 1))
+            rest = " ".join(said_after_name(rest.split(" "), 0))
         read = self.understand.read
         if read(body, name).text is not None:
             return None

@@ -337,6 +337,17 @@ def open_source(
     return MicSource(device=device, samplerate=samplerate, channels=channels)
 
 
+def local_channels(source) -> Sequence[int]:
+    """The channels of ``source`` whose microphones are by the host's speaker, where the
+    host cancels its own echo: those it names (``local_channels``), else all of a source
+    that comes at once, none of one that comes late (``delay``: the phones, whose
+    browsers cancel their own)."""
+    local = getattr(source, "local_channels", None)
+    if local is not None:
+        return local
+    return range(source.channels) if not getattr(source, "delay", 0.0) else ()
+
+
 def channel_names(spec: str | Sequence[str] | None, channels: int) -> list[str | None]:
     """Player per channel from "Alice,Bob,Carol" (None where a channel has no player)."""
     if spec is None:
@@ -358,6 +369,7 @@ __all__ = [
     "WavSource",
     "channel_names",
     "find_input_device",
+    "local_channels",
     "input_devices",
     "open_source",
 ]

@@ -30,7 +30,7 @@ from .owners import Owners, quieted
 from ..audio import SAMPLE_RATE
 from ..recognizing.recognizer import Opinion, Recognizer, Transcript, Word
 from ..speaking.voice import HostVoice
-from .sources import AudioSource
+from .sources import AudioSource, local_channels
 from .vad import Segment, SegmentAudio, SegmentEnd, SegmentPause, Segmenter, SegmenterEvent, SegmentStart
 from .voiceprint import VoicePrints
 
@@ -302,15 +302,12 @@ class Listener:
     def _echo_cancellers(self, source: AudioSource, n_ch: int, per_channel: bool) -> list[EchoCanceller | None]:
         """An echo canceller for each channel of a local microphone (the host's history as
         its reference); None for a phone's (the browser cancels its echo), and for all
-        when the host's voice is unknown or ``[listening] echo_cancel`` is off. A source
-        says which of its channels are local (``local_channels``); else all of a source
-        that comes at once (no ``delay``), none of one that comes late (the phones)."""
+        when the host's voice is unknown or ``[listening] echo_cancel`` is off. Which
+        channels are local: sources.local_channels."""
         playbacks = self._history if self._history is not None else getattr(self.gate, "playbacks", None)
         if playbacks is None or not self.config.echo_cancel:
             return [None] * n_ch
-        local = getattr(source, "local_channels", None)
-        if local is None:
-            local = range(source.channels) if not getattr(source, "delay", 0.0) else ()
+        local = local_channels(source)
         if not per_channel:  # one channel, the microphones mixed: cancel only if all are local
             local = [0] if set(range(source.channels)) <= set(local) else []
         return [EchoCanceller(playbacks) if c in local else None for c in range(n_ch)]
