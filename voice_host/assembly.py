@@ -115,7 +115,7 @@ def build(session, recognizer, source, *, cfg: dict | None = None, settings: Hea
     turns = turns or (TurnConfig.from_config(cfg) if cfg is not None else TurnConfig())
     if recording and speaker is not None and speaker.file is not None:
         source = output.Timeline(source)  # --speak-to: the host answers where the recording has got to
-        speaker.clock = lambda: max(session.t, source.now)
+        speaker.follow(lambda: max(session.t, source.now))
     clock = getattr(source, "clock", None)
     if voice is not None and callable(clock) and hasattr(voice, "follow"):
         # the host's speech on the microphone's timeline, as the echo canceller and gate hear it
@@ -194,7 +194,7 @@ def run_by_voice(session, cfg: dict, args, speaker=None, phones=None, typed=None
             table.start()
         except (NoInputDevice, OSError):
             table = None  # phones only
-        phones.table_microphone = table is not None
+        phones.table_has_microphone(table is not None)
         typed_lines = typed_requests(session, phones, sys.stdin) if sys.stdin.isatty() else list
         source = PhoneSource(phones, table)
         source.start()
@@ -279,7 +279,7 @@ def serve_phones(phones, host: str | None, port: int | None):
     except OSError as exc:
         raise UserError(f"I can't keep the phones' certificate in {cert.folder()}: {exc.strerror or exc}.") from exc
     server = web.Server(web.listen(address, port), tls)
-    phones.url = server.url + "join"
+    phones.served_at(server.url + "join")
     display = Display(server, private=host is None, hidden=phones.hidden,
                       also=lambda: {"join": {"url": phones.url, "waiting": phones.missing()}})
     server.mount(lambda served: phone_page.routes(phones, served, display.board.latest))

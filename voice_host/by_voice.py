@@ -11,7 +11,7 @@ messages in order on one queue: :class:`HeardUtterance` (an utterance to hear),
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 def play_recording(host) -> None:
@@ -184,9 +184,7 @@ def play_live(host) -> None:
                             hearing.tick(t)
                             ticked, heard = max(ticked, t), False
                     case HeardUtterance(u):
-                        u.start += offset
-                        u.end += offset
-                        host.hear(u)
+                        host.hear(replace(u, start=u.start + offset, end=u.end + offset))
                         heard = True
                         gc.collect(1)  # the young garbage only (milliseconds); see the docstring
                         gc.freeze()

@@ -11,6 +11,7 @@ it by ``XDG_RUNTIME_DIR`` (``Pulse.env``), which must be set before PortAudio st
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
 import time
@@ -88,8 +89,13 @@ class Pulse:
 
 class Mic:
     """The pipe source's other end: audio sent at real speed, 20 ms at a time, with the
-    speakers' echo in every channel where an ``echo`` path is set (Pulse.echo). It never
-    waits for the server: what nobody reads is lost, as in a room.
+    speakers' echo in every channel where an ``echo`` path is set (Pulse.echo). The pipe
+    is the sound card's buffer: a block waits for room in it for up to STALL seconds (a
+    server slow to read, on a busy machine, reads it all later, as a sound card's buffer
+    holds what the host has not taken yet), and only then is lost, as in a room nobody
+    records: the writer never waits for a server that does not read. Dropped at once
+    when the pipe was full, a word said while the writer made up for a hold-up lost its
+    middle ("complete" heard in 0.2 s of 0.5, too short to be a word).
 
     A room never pauses: a writer held up (the host's own work shares this process) sends
     what it owes at once when it comes back, each sample at the time it stands for, so
@@ -102,6 +108,8 @@ class Mic:
     BLOCK = 320
     CATCH_UP = 2.0
     """The longest hold-up made up for (s)."""
+    STALL = 0.5
+    """The longest a block waits for room in the pipe (s)."""
 
     def __init__(self, fifo: Path, channels: int) -> None:
         self.fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
@@ -110,6 +118,9 @@ class Mic:
         self.sent = 0
         self.echo = None
         """The speakers heard back (echo_path.EchoPath), or None."""
+        self.unread = False
+        """Whether the last block found no room in the pipe for STALL seconds (no block
+        then waits until one is read again)."""
 
     def _send(self, block: np.ndarray) -> None:
         """One block, (samples, channels) float32, at real speed."""
@@ -118,11 +129,18 @@ class Mic:
             self.t0 = now - self.sent / RATE
         if self.echo is not None:
             block = block + self.echo.take(self.t0 + self.sent / RATE, len(block))[:, None]
-        pcm = (np.clip(block, -1, 1) * 32767).astype("<i2")
-        try:
-            os.write(self.fd, pcm.tobytes())
-        except BlockingIOError:
-            pass
+        pcm = (np.clip(block, -1, 1) * 32767).astype("<i2").tobytes()
+        given = time.monotonic() + (0.0 if self.unread else self.STALL)
+        while True:
+            try:
+                os.write(self.fd, pcm)
+                self.unread = False
+                break
+            except BlockingIOError:
+                if time.monotonic() >= given:
+                    self.unread = True  # nobody reads: lost, as in a room
+                    break
+                select.select([], [self.fd], [], 0.01)
         self.sent += len(block)
         time.sleep(max(0.0, self.t0 + self.sent / RATE - time.monotonic()))
 

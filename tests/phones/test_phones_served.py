@@ -305,7 +305,7 @@ class LiveGame:
         from voice_host.words import Words
 
         self.phones, display = served
-        self.phones.table_microphone = table is not None
+        self.phones.table_has_microphone(table is not None)
         self.said: list[str] = []
         self.session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(),
                                lambda line: (self.said.append(line), display.said(line)))

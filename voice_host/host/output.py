@@ -41,7 +41,7 @@ class Speaker:
         self.voice = None
         self.file = None
         self.clock: Callable[[], float] = lambda: 0.0
-        """The game clock (attach() sets it to the session's)."""
+        """The game clock (:meth:`attach` follows the session's; :meth:`follow`)."""
         self.display = display
         """``--display``: the live page (voice_host.display.Display), following the
         attached session and shown every sentence after it is printed and handed to the
@@ -81,14 +81,18 @@ class Speaker:
         earcons are on and there is a voice or a file to play them; else None."""
         return self.cue if self.settings.earcons and (self.voice is not None or self.file is not None) else None
 
+    def follow(self, clock: Callable[[], float]) -> None:
+        """Time what is said and cued by ``clock`` (the game's, or a recording's as it plays)."""
+        self.clock = clock
+
     def attach(self, session) -> None:
         """Follow ``session``'s game clock (the file starts at its time now: 0 for a new
         game, the resume point after a replay)."""
-        self.clock = lambda: session.t
+        self.follow(lambda: session.t)
         if self.display is not None:
             self.display.follow(session)
         if self.file is not None:
-            self.file.offset = session.t
+            self.file.starts_at(session.t)
         if self.voice is not None:  # what is said first, first: the opening's questions and the game's intro
             asks = [] if session.begun else [line(p) for p in session.players for line in (
                 session.announcer.enroll_prompt, session.announcer.enrolled)]

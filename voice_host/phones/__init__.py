@@ -109,15 +109,21 @@ class _Phone:
     malformed: int = 0
 
 
+def refusal(why: str, player: str | None = None, retry: float | None = None) -> str:
+    """What a phone's page says when it may not join or is let go: ``why`` (the
+    announcer's phone_refused kinds)."""
+    from voice_host.host.announcer import Announcer
+
+    return Announcer().phone_refused(why, player, retry)
+
+
 class Refused(Exception):
     """A phone that may not join: ``why`` (the announcer's phone_refused kinds), and the
-    sentence its page says; ``retry``: the seconds after which trying again may work
-    (None: try again now, with the right code or name)."""
+    sentence its page says (:func:`refusal`); ``retry``: the seconds after which trying
+    again may work (None: try again now, with the right code or name)."""
 
     def __init__(self, why: str, player: str | None = None, retry: float | None = None) -> None:
-        from voice_host.host.announcer import Announcer
-
-        super().__init__(Announcer().phone_refused(why, player, retry))
+        super().__init__(refusal(why, player, retry))
         self.why, self.retry = why, retry
 
 
@@ -159,10 +165,25 @@ class Phones:
         """Wrong codes checked so far (what a guesser learns something from)."""
         """Malformed packets dropped so far (all phones)."""
         self.listening = False
-        """Whether the host is listening to the phones yet (set by the phones' source as the
-        listener starts reading it): until then a phone is told to wait, and sends nothing."""
+        """Whether the host is listening to the phones yet (:meth:`listen`, by the phones'
+        source as the listener starts reading it): until then a phone is told to wait,
+        and sends nothing."""
         self.url = ""
-        """Where the players open the page (set once the server listens)."""
+        """Where the players open the page (:meth:`served_at`, once the server listens)."""
+
+    # ------------------------------------------------------------------ the host's side
+    def listen(self, listening: bool) -> None:
+        """The host starts (True) or stops listening to the phones."""
+        self.listening = listening
+
+    def served_at(self, url: str) -> None:
+        """The players open the page at ``url`` (the server listens)."""
+        self.url = url
+
+    def table_has_microphone(self, present: bool) -> None:
+        """Whether the table's own microphone is heard beside the phones (the host says
+        so when a phone is lost)."""
+        self.table_microphone = present
 
     # ------------------------------------------------------------------ the server's side
     def join(self, code: object, name: object, rate: object, address: str = "") -> int:

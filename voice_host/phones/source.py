@@ -68,7 +68,7 @@ class PhoneSource:
 
     def __iter__(self) -> Iterator[AudioChunk]:
         self.start()
-        self.phones.listening = True  # the phones may speak now: the listener reads them
+        self.phones.listen(True)  # the phones may speak now: the listener reads them
         if self.base is not None:
             for chunk in self.base:
                 if self._closed.is_set():
@@ -92,7 +92,7 @@ class PhoneSource:
 
     def close(self) -> None:
         self._closed.set()
-        self.phones.listening = False
+        self.phones.listen(False)
         if self.base is not None:
             self.base.close()
 

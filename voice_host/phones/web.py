@@ -114,9 +114,7 @@ def routes(phones, server, latest) -> list:
             return Response(text, media_type=kind)
         return serve
 
-    from voice_host.host.announcer import Announcer
-
-    say = Announcer().phone_refused
+    from voice_host.phones import refusal as say
 
     async def refuse(ws, sentence: str, retry: float | None = None, pause: float = 0.5,
                      evicted: asyncio.Event | None = None) -> None:

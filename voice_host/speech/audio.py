@@ -38,15 +38,26 @@ class DeviceInfo:
     """True for the system's default output device."""
 
 
-def _frame_rms(audio: np.ndarray) -> np.ndarray:
-    """The RMS of each whole 10 ms frame of a clip."""
+def rms(audio: np.ndarray) -> float:
+    """The RMS level of a clip (0 for none)."""
     x = np.asarray(audio, dtype=np.float32).reshape(-1)
-    n = x.size // 160
-    return np.sqrt(np.mean(x[: n * 160].reshape(n, 160) ** 2, axis=1) + 1e-12)
+    return float(np.sqrt(np.mean(x ** 2))) if x.size else 0.0
 
 
-def _speech_db(rms: np.ndarray) -> float:
-    voiced = rms[rms > rms.max() * 0.05]
+def frame_rms(audio: np.ndarray, frame: int = 160, hop: int | None = None) -> np.ndarray:
+    """The RMS of each whole ``frame`` samples of a clip (10 ms at 16 kHz), one every
+    ``hop`` samples (default: ``frame``, frames side by side); none for a clip shorter
+    than a frame. Never 0 (1e-6 for silence), for the decibels of it."""
+    x = np.asarray(audio, dtype=np.float32).reshape(-1)
+    if x.size < frame:
+        return np.zeros(0)
+    hop = hop or frame
+    frames = np.lib.stride_tricks.sliding_window_view(x, frame)[::hop]
+    return np.sqrt(np.mean(frames ** 2, axis=1) + 1e-12)
+
+
+def _speech_db(levels: np.ndarray) -> float:
+    voiced = levels[levels > levels.max() * 0.05]
     return float(20 * np.log10(np.sqrt(np.mean(voiced ** 2)) + 1e-6))
 
 
@@ -54,8 +65,8 @@ def speech_level(audio: np.ndarray) -> float:
     """The speech level of a clip in dB full scale: the RMS of its voiced 10 ms frames
     (those within 26 dB of the loudest), so that the silence around a word does not
     lower it. -120 for silence."""
-    rms = _frame_rms(audio)
-    return _speech_db(rms) if rms.size else -120.0
+    levels = frame_rms(audio)
+    return _speech_db(levels) if levels.size else -120.0
 
 
 def speech_over_noise(audio: np.ndarray) -> float:
@@ -63,10 +74,10 @@ def speech_over_noise(audio: np.ndarray) -> float:
     level over the level of its quietest tenth of 10 ms frames. An utterance as the
     listener hands it on holds some of the room before and after the word (the pre-roll,
     the trailing silence), so this is the room's noise as the word met it."""
-    rms = _frame_rms(audio)
-    if rms.size < 10:
+    levels = frame_rms(audio)
+    if levels.size < 10:
         return 0.0
-    return _speech_db(rms) - float(20 * np.log10(np.percentile(rms, 10) + 1e-6))
+    return _speech_db(levels) - float(20 * np.log10(np.percentile(levels, 10) + 1e-6))
 
 
 def resample(samples: np.ndarray, rate: float, to: int = SAMPLE_RATE) -> np.ndarray:
@@ -98,11 +109,9 @@ def trim(audio: np.ndarray, threshold_db: float = -45.0, keep: float = 0.02) -> 
     """`audio` (16 kHz) without its leading and trailing silence (frames under
     `threshold_db`), keeping `keep` seconds of each."""
     frame = 160
-    n = audio.size // frame
-    if n == 0:
+    if audio.size < frame:
         return audio
-    rms = np.sqrt(np.mean(audio[: n * frame].reshape(n, frame) ** 2, axis=1) + 1e-12)
-    loud = np.flatnonzero(20 * np.log10(rms) > threshold_db)
+    loud = np.flatnonzero(20 * np.log10(frame_rms(audio, frame)) > threshold_db)
     if loud.size == 0:
         return audio
     a = max(0, loud[0] * frame - int(keep * SAMPLE_RATE))

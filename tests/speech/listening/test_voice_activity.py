@@ -55,8 +55,7 @@ def test_talk_under_the_tables_level_neither_starts_an_utterance_nor_runs_one_on
     quiet = np.zeros(SAMPLE_RATE, np.float32)
 
     def cut(audio, hear_above):
-        seg = Segmenter(1, TurnConfig())
-        seg.hear_above = hear_above
+        seg = Segmenter(1, TurnConfig(), hear_above=hear_above)
         n, out = seg.frame, []
         for i in range(0, audio.size - n + 1, n):
             out += [e.segment for e in seg.push(i / SAMPLE_RATE, audio[i:i + n, None]) if isinstance(e, SegmentEnd)]

@@ -63,8 +63,8 @@ def test_a_sentence_that_never_renders_is_printed_and_the_voice_goes_on(capsys):
     assert [p.text for p in voice.history] == ["Ben, your turn."]
 
 
-def test_pyttsx3_synthesizer_retries_when_espeak_writes_no_file(monkeypatch):
-    from voice_host.speech.speaking import system_voice as voice_module
+def test_pyttsx3_synthesizer_retries_when_espeak_writes_no_file(tmp_path):
+    from voice_host.speech.speaking.system_voice import Renderer
 
     class Engine:
         """Like espeak's driver on a busy machine: the first file is never written."""
@@ -82,13 +82,20 @@ def test_pyttsx3_synthesizer_retries_when_espeak_writes_no_file(monkeypatch):
         def setProperty(self, *a):
             pass
 
-    monkeypatch.setattr(voice_module.Synthesizer, "_new_engine", lambda self: Engine())
+    Renderer(Engine).render("Time!", None, tmp_path / "time.wav")
+    assert Engine.calls == 2 and sf.read(tmp_path / "time.wav")[0].size == 1600
+
+
+def test_the_system_voice_says_a_sentence_and_prints_nothing_of_its_own(capfd):
+    """pyttsx3's espeak driver prints "Audio saved to ..." after each file: the host's
+    output must stay its own sentences."""
     s = Synthesizer()
     try:
         audio = s.synthesize("Time!")
     finally:
         s.close()
-    assert Engine.calls == 2 and audio.size == 1600
+    assert audio.size > 1600 and float(np.abs(audio).max()) > 0.05
+    assert capfd.readouterr().out == ""
 
 
 def test_a_game_goes_on_when_the_recording_cannot_render(tmp_path, capsys):

@@ -296,8 +296,7 @@ class Hearing:
     def _ask(self, q: Question, sentence: str) -> None:
         if q.kind == "again":
             self._missed()
-        q.sentence = sentence
-        self.confirm.question = q
+        self.confirm.ask(q, sentence)
         if self.ears is not None:  # the answers; a word asked for again is any word
             self.ears.expect(None if q.kind == "again" else ["yes", "no", *q.options, *self.session.players])
         self.listen()
@@ -306,7 +305,7 @@ class Hearing:
     def _settle(self, settled: Settled) -> None:
         """The open question is settled: the recognizer may hear anything again; then
         whose voice it was, what the host says, plays and hears again."""
-        self.confirm.question = None
+        self.confirm.settled()
         if self.ears is not None:
             self.ears.expect(None)
         self.listen()

@@ -33,7 +33,7 @@ a :class:`Settled`: what the hearing then says, plays, hears again or asks next.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from voice_host.host import intents
@@ -112,12 +112,21 @@ class Confirm(Stage):
     understand: Understand = field(repr=False)
     room: Room = field(repr=False)
     question: Question | None = None
+    """The question open now (:meth:`ask`, :meth:`settled`)."""
     waiting: list = field(default_factory=list)
     """Utterances heard while a question was open, to be heard once it is settled."""
 
     @property
     def announce(self):
         return self.session.announcer
+
+    def ask(self, q: Question, sentence: str) -> None:
+        """``q`` is asked now, in ``sentence``: the open question."""
+        self.question = replace(q, sentence=sentence)
+
+    def settled(self) -> None:
+        """The open question is settled: none is open."""
+        self.question = None
 
     # ------------------------------------------------------------------ asking
     def doubt(self, u: Heard, who: Attributed) -> Doubt:

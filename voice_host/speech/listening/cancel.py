@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from ..audio import SAMPLE_RATE
+from ..audio import SAMPLE_RATE, frame_rms
 from ..speaking.voice import HostPlayback
 
 BLOCK = SAMPLE_RATE // 100
@@ -259,11 +259,7 @@ def _pcm(x: np.ndarray) -> np.ndarray:
 
 def _voiced(ref: np.ndarray) -> float:
     """Seconds of ``ref`` in which the host is heard (10 ms blocks over -50 dBFS)."""
-    n = ref.size // BLOCK
-    if n == 0:
-        return 0.0
-    levels = np.sqrt(np.mean(ref[: n * BLOCK].reshape(n, BLOCK) ** 2, axis=1))
-    return float(np.count_nonzero(levels > 10 ** (-50 / 20))) * BLOCK / SAMPLE_RATE
+    return float(np.count_nonzero(frame_rms(ref, BLOCK) > 10 ** (-50 / 20))) * BLOCK / SAMPLE_RATE
 
 
 __all__ = ["DelayTracker", "EchoCanceller", "reference"]

@@ -19,7 +19,7 @@ from collections import deque
 
 import numpy as np
 
-from ..audio import SAMPLE_RATE
+from ..audio import SAMPLE_RATE, frame_rms, rms
 from ..speaking.voice import HostPlayback
 
 MAX_DELAY = 0.15
@@ -48,6 +48,12 @@ the echo may be a blip of the host's own voice, and 0.3 s of it would be a word.
 CONFIRM = 0.1
 """Seconds within which a player found over the host must be found again to start the
 hangover."""
+TALKING = 4.0
+"""A frame this many times the room's noise floor (12 dB over it; and over -60 dBFS) is
+someone talking."""
+CARRY = 1.5
+"""Seconds, at most, that a player already talking when the host's voice begins is
+carried on as the player while the echo gain is not yet learnt (see EchoGate._carried)."""
 PACE = 18.0
 """Characters of a sentence the host says a second, at most (piper's joe: 13-18, median
 14.6): of a sentence cut off, the words it may have said by then."""
@@ -92,6 +98,8 @@ class EchoGate:
         self._learned: list[tuple[float, float]] = []  # microphone / host levels, and its echo's, while learnt
         self._room: deque[float] = deque(maxlen=ROOM_FRAMES)  # microphone levels while the host is quiet
         self._player_until = -math.inf  # a player talking over the host is heard until then (HANGOVER)
+        self._before = 0.0  # the level of the last frame before the host could be heard
+        self._carry: tuple[float, float] | None = None  # (until, level): a player talking as the host began
         self._player_found = -math.inf  # the end of the last frame found to be a player's
 
     @property
@@ -116,18 +124,18 @@ class EchoGate:
             return 0.0
         seg = p.samples[a:b]
         frame = 160
-        n = seg.size // frame
-        if n == 0:
-            return float(np.sqrt(np.mean(seg**2)))
+        if seg.size < frame:
+            return rms(seg)
         # the 10 ms pieces end at t1: the newest sound is the one an onset echo holds
-        return float(np.sqrt(np.mean(seg[seg.size - n * frame :].reshape(n, frame) ** 2, axis=1)).max())
+        return float(frame_rms(seg[seg.size % frame:], frame).max())
 
     def is_echo(self, t0: float, t1: float, frame: np.ndarray) -> bool:
         """True when the microphone frame [t0, t1] is (just) the host's own voice."""
         active = self._active(t0, t1)
-        mic = _level(frame)
+        mic = rms(frame)
         if not active:
             self._room.append(mic)
+            self._before = mic
             return False
         if any(p.samples is None for p in active):
             return True  # no reference audio: gate by time
@@ -142,10 +150,14 @@ class EchoGate:
         if ref < 1e-3:
             # the host is quiet now (a pause, or just after the end): reverberation only
             tail_ref = max(self._reference_rms(p, t0 - self.tail, t1) for p in active)
+            if self._gain is None:
+                self._before = mic  # the host not heard yet
             if tail_ref < 1e-3 or self._gain is None:
                 return False
             return mic <= self.double_talk_ratio * math.hypot(self._gain * tail_ref * 0.5, noise)
         if len(self._learned) < self.learn_frames:
+            if self._carried(t0, t1, mic, noise):
+                return False
             return self._learn(mic / ref, echo / ref)
         if mic <= self.double_talk_ratio * math.hypot(self._gain * ref, noise):  # the echo over the room's noise
             # follow slow changes of the echo path: a peak tracker, rising and decaying slowly
@@ -157,6 +169,24 @@ class EchoGate:
             self._player_until = t1 + HANGOVER
         self._player_found = t1
         return False
+
+    def _carried(self, t0: float, t1: float, mic: float, noise: float) -> bool:
+        """Whether a frame the echo gain would be learnt from is a player's who was
+        already talking when the host's voice began: their word goes on (no more than
+        12 dB under their level before, a pause of HANGOVER at most, CARRY seconds at
+        most) and is neither the host's echo nor learnt as it. Learnt as echo, a word
+        begun just before the host's first sentence (a busy machine starts its voice
+        late) set the gain at the player's own level, and the rest of the word was gated."""
+        if self._carry is None:  # the first frame learnt from: was someone talking just before?
+            talking = self._before > max(TALKING * noise / ROOM_MARGIN, 1e-3)
+            self._carry = (t0 + CARRY, self._before) if talking else (-math.inf, 0.0)
+            self._carry_end = t0 + HANGOVER if talking else -math.inf
+        until, level = self._carry
+        if t0 >= min(until, self._carry_end):
+            return False
+        if mic >= level / TALKING:
+            self._carry_end = t1 + HANGOVER
+        return True
 
     def _learn(self, ratio: float, echo: float) -> bool:
         """Learn the echo gain from the first frames of the host's speech (the loudest
@@ -194,7 +224,7 @@ class EchoGate:
         gain with its double-talk margin, over the loudest stretch of the host's voice)."""
         if self._gain is None or p.samples is None:
             return False
-        return _level(audio) > self.double_talk_ratio * self._gain * self._reference_rms(p, t0, t1)
+        return rms(audio) > self.double_talk_ratio * self._gain * self._reference_rms(p, t0, t1)
 
 
 def _said(p: HostPlayback) -> str:
@@ -209,9 +239,6 @@ def _said(p: HostPlayback) -> str:
     return p.text[:n].rsplit(" ", 1)[0] if n < len(p.text) else p.text
 
 
-def _level(audio: np.ndarray) -> float:
-    """The RMS level of microphone audio."""
-    return float(np.sqrt(np.mean(np.asarray(audio, dtype=np.float32) ** 2)))
 
 
 __all__ = ["EchoGate"]

@@ -27,6 +27,7 @@ from typing import Mapping
 
 import numpy as np
 
+from ..audio import frame_rms
 from .config import TurnConfig
 
 KEPT = 8
@@ -227,12 +228,8 @@ def peak_level(audio: np.ndarray, frame: int = 480) -> float:
     """How loud a clip is at its loudest (dBFS): its loudest 30 ms frame, as the
     segmenter measures frames. The room's talk under a word, or the silence around it,
     leaves it as it is."""
-    x = np.asarray(audio, np.float32).reshape(-1)
-    n = x.size // frame
-    if n == 0:
-        return -120.0
-    rms = np.mean(x[:n * frame].astype(np.float64).reshape(n, frame) ** 2, axis=1)
-    return float(10 * np.log10(rms.max() + 1e-12))
+    levels = frame_rms(audio, frame)
+    return float(20 * np.log10(levels.max())) if levels.size else -120.0
 
 
 def quieted(audio: np.ndarray, room: float | None, frame: int, loudness: list[float] | None = None) -> np.ndarray:
@@ -247,10 +244,9 @@ def quieted(audio: np.ndarray, room: float | None, frame: int, loudness: list[fl
     if loudness is not None:
         return audio * np.float32(10 ** (-QUIETED / 20)) if max(loudness[-QUIETED_AFTER:]) < room else audio
     out = np.array(audio, np.float32)
-    for i in range(0, out.size - frame + 1, frame):
-        part = out[i:i + frame]
-        if 10 * np.log10(float(np.mean(part.astype(np.float64) ** 2)) + 1e-12) < room:
-            out[i:i + frame] = part * np.float32(10 ** (-QUIETED / 20))
+    under = np.flatnonzero(20 * np.log10(frame_rms(out, frame)) < room)
+    whole = out[: out.size // frame * frame].reshape(-1, frame)  # a view: the whole frames of out
+    whole[under] *= np.float32(10 ** (-QUIETED / 20))
     return out
 
 

@@ -35,7 +35,7 @@ from .vad import Segment, SegmentAudio, SegmentEnd, SegmentPause, Segmenter, Seg
 from .voiceprint import VoicePrints
 
 
-@dataclass
+@dataclass(frozen=True)
 class Utterance:
     """One player's turn at speaking: what was said, when, and by whom."""
 
@@ -225,7 +225,7 @@ class Listener:
         the players' utterances (vad.Segmenter.hear_above)."""
         self._hear_above = level_db
         if self._segmenter is not None:
-            self._segmenter.hear_above = level_db
+            self._segmenter.listen_above(level_db)
 
     def constrain(self, sayable) -> None:
         """What may be said next, as a language (speech.recognizing.sayable.Sayable; None: anything),
@@ -256,10 +256,8 @@ class Listener:
         self._raw = deque(maxlen=int(2 * SAMPLE_RATE) // frame_samples(self.config))
         """The microphone's last 2 s before the canceller (the echo gate judges them; the
         recognizer may hear them: ``[listening] recognize_from``)."""
-        seg = self._segmenter = Segmenter(n_ch, self.config)
-        seg.hear_above = self._hear_above
         self._owners = Owners(self.attributor.channel_players if per_channel else {}, n_ch, self.config)
-        seg.owned = [c in self._owners.owned for c in range(n_ch)]
+        seg = self._segmenter = Segmenter(n_ch, self.config, owned=self._owners.owned, hear_above=self._hear_above)
         frame = seg.frame
         buf = np.zeros((0, n_ch), np.float32)
         buf_t = None
@@ -438,7 +436,7 @@ class Listener:
         offset = segment.audio_start
         words = [Word(w.text, round(w.start + offset, 3), round(w.end + offset, 3), w.conf) for w in tr.words]
         self._owners.learn(segment.channel, audio)
-        self._segmenter.floors[segment.channel] = self._owners.floor(segment.channel)
+        self._segmenter.set_floor(segment.channel, self._owners.floor(segment.channel))
         u = Utterance(
             id=self._next_id, start=round(segment.start, 3), end=round(segment.end, 3),
             text=tr.text, body=attr.body, words=words, confidence=tr.confidence,

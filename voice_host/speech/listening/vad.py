@@ -189,7 +189,8 @@ class Segmenter:
     (:class:`SegmentStart`, :class:`SegmentAudio`, :class:`SegmentEnd`).
     """
 
-    def __init__(self, channels: int, config: TurnConfig | None = None):
+    def __init__(self, channels: int, config: TurnConfig | None = None, owned: Sequence[int] = (),
+                 hear_above: float | None = None):
         import webrtcvad
 
         self.config = config or TurnConfig()
@@ -197,17 +198,18 @@ class Segmenter:
         self.silero = [SileroFrames() for _ in range(channels)] if self.config.vad in ("silero", "both") else None
         self.states = [_ChannelState(c, self.config) for c in range(channels)]
         self.frame = self.states[0].frame
-        self.hear_above: float | None = None
+        self.hear_above: float | None = hear_above
         """A frame is not speech when nothing in the last 300 ms was louder than this (dBFS):
         the level the table's own voices reach at this microphone, less a margin (set by
-        the host as it learns them). Talk in the room under it neither starts an
+        the host as it learns them: :meth:`listen_above`). Talk in the room under it neither starts an
         utterance nor runs one on past a word; a word's soft sounds, near its loud ones,
         stay speech."""
         self.floors: list[float | None] = [None] * channels
         """Per channel, the same as :attr:`hear_above` for that channel alone, in its place:
-        the level a microphone's own player speaks at on it, less a margin (owners.Owners)."""
-        self.owned: list[bool] = [False] * channels
-        """Per channel: a microphone of one player's own (phones, ``--channels``): a frame
+        the level a microphone's own player speaks at on it, less a margin (owners.Owners;
+        :meth:`set_floor`)."""
+        self.owned: list[bool] = [c in owned for c in range(channels)]
+        """Per channel (``owned``: the channels that are): a microphone of one player's own (phones, ``--channels``): a frame
         far under the loudest of the utterance under way (``owner_below``) is not speech."""
         self.history: collections.deque[tuple[float, np.ndarray]] = collections.deque(maxlen=HISTORY)
         """The last frames' start times and every channel's level (dBFS), to compare
@@ -243,6 +245,14 @@ class Segmenter:
         pcm = (np.clip(frame, -1, 1) * 32767).astype("<i2").tobytes()
         st.onset = self.vads[channel].is_speech(pcm, SAMPLE_RATE)
         return st.onset and st.unlikely <= c.silero_veto_after and table
+
+    def listen_above(self, level_db: float | None) -> None:
+        """From now on, hear as speech only what is louder than ``level_db`` (:attr:`hear_above`)."""
+        self.hear_above = level_db
+
+    def set_floor(self, channel: int, level_db: float | None) -> None:
+        """The level under which ``channel``'s sound is not its own player's, now (:attr:`floors`)."""
+        self.floors[channel] = level_db
 
     def push(self, t: float, frames: np.ndarray, blocked: Sequence[bool] | None = None) -> list[SegmenterEvent]:
         """Process one frame per channel (frames: (frame, channels)) starting at t.

@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..audio import SAMPLE_RATE
+from ..audio import SAMPLE_RATE, frame_rms, rms
 
 N_FFT = 512
 """FFT size of the embedder's features."""
@@ -57,23 +57,15 @@ def bundled_model_path() -> Path:
     return Path(str(ref))
 
 
-def _frame_rms(audio: np.ndarray, frame: int = 400, hop: int = 160) -> np.ndarray:
-    if audio.size < frame:
-        return np.array([np.sqrt(np.mean(audio**2) + 1e-12)])
-    n = 1 + (audio.size - frame) // hop
-    idx = np.arange(frame)[None, :] + hop * np.arange(n)[:, None]
-    return np.sqrt(np.mean(audio[idx] ** 2, axis=1) + 1e-12)
-
-
 def prepare(audio: np.ndarray) -> np.ndarray:
     """Loudness-normalize a mono 16 kHz clip, trim long silence at its ends (never
     below MIN_SECONDS) and pad clips shorter than that with silence."""
     audio = np.asarray(audio, dtype=np.float32).reshape(-1)
     if audio.size == 0:
         return np.zeros(int(MIN_SECONDS * SAMPLE_RATE), np.float32)
-    rms = _frame_rms(audio)
-    loud = rms.max()
-    voiced = rms > loud * 0.1
+    levels = frame_rms(audio, 400, 160) if audio.size >= 400 else np.array([rms(audio) + 1e-6])
+    loud = levels.max()
+    voiced = levels > loud * 0.1
     if voiced.any():
         first, last = np.flatnonzero(voiced)[[0, -1]]
         start, end = first * 160, min(audio.size, last * 160 + 400)
@@ -84,7 +76,7 @@ def prepare(audio: np.ndarray) -> np.ndarray:
             end = min(audio.size, start + min_len)
             start = max(0, end - min_len)
         audio = audio[start:end]
-        level = float(np.sqrt(np.mean(rms[voiced] ** 2)))
+        level = float(np.sqrt(np.mean(levels[voiced] ** 2)))
     else:
         level = float(loud)
     gain = 10 ** (TARGET_RMS_DB / 20) / max(level, 1e-6)

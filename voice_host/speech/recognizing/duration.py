@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..audio import SAMPLE_RATE
+from ..audio import SAMPLE_RATE, frame_rms
 
 FRAME = 320
 """20 ms frames."""
@@ -34,11 +34,9 @@ BELOW_PEAK_DB = 35.0
 
 def voiced_seconds(audio: np.ndarray) -> float:
     """Seconds of `audio` (mono, 16 kHz) loud enough to be speech (see the constants)."""
-    x = np.asarray(audio, np.float32).reshape(-1)
-    n = x.size // FRAME
-    if n == 0:
+    level = 20 * np.log10(frame_rms(audio, FRAME))
+    if not level.size:
         return 0.0
-    level = 10 * np.log10(np.mean(x[: n * FRAME].reshape(n, FRAME) ** 2, axis=1) + 1e-10)
     threshold = max(float(np.percentile(level, 10)) + ABOVE_FLOOR_DB, float(level.max()) - BELOW_PEAK_DB)
     return float(np.count_nonzero(level > threshold)) * FRAME / SAMPLE_RATE
 

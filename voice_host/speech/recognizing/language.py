@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from collections.abc import Iterable
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -127,6 +128,13 @@ class Language:
 
     def __len__(self) -> int:
         return len(self.words) + len(self.phrases)
+
+    @cached_property
+    def phrase_sounds(self) -> list[str]:
+        """The Metaphone key of each of :attr:`phrases` (how a phrase heard is found by its sound)."""
+        import jellyfish
+
+        return [jellyfish.metaphone(p) for p in self.phrases]
 
     def spellings(self) -> "Language":
         """This language's words spelled out, and nothing else (built once)."""

@@ -46,6 +46,7 @@ class SpeakTo:
         self.synth = synth
         self.rate = int(synth.sample_rate)
         self.offset = offset
+        """The game time at the file's start (:meth:`starts_at`)."""
         self.gap = gap
         """Silence kept between two sentences laid one after another."""
         self.placed: list[Placed] = []
@@ -54,6 +55,10 @@ class SpeakTo:
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="speak-to", daemon=True)
         self._thread.start()
+
+    def starts_at(self, t: float) -> None:
+        """The file starts at game time ``t`` (a game resumed there)."""
+        self.offset = t
 
     def say(self, text: str, t: float) -> None:
         self._queue.put(("say", text, t))

@@ -21,10 +21,12 @@ installs and loads, else pyttsx3; "piper" falls back to pyttsx3 too, but says so
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
@@ -196,15 +198,15 @@ class PiperSynthesizer(_Controls):
         machine, and leaves a core to the recognizer); `cache`: rendered pieces kept
         (the host repeats itself: "Ben, your turn.")."""
         import onnxruntime
-        from piper import PiperVoice
+        from piper import PiperConfig, PiperVoice
 
         model, cfg = self._paths(voice)
-        self.voice = PiperVoice.load(str(model), config_path=str(cfg))
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
-        self.voice.session = onnxruntime.InferenceSession(str(model), sess_options=options,
-                                                          providers=["CPUExecutionProvider"])
+        self.voice = PiperVoice(  # as PiperVoice.load makes it, with the threads given
+            session=onnxruntime.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"]),
+            config=PiperConfig.from_dict(json.loads(Path(cfg).read_text("utf-8"))))
         self.cache_size = cache
         self._cache: "OrderedDict[tuple[str, float], list[np.ndarray]]" = OrderedDict()
         self.name = model.stem
@@ -217,8 +219,6 @@ class PiperSynthesizer(_Controls):
 
     @staticmethod
     def _paths(voice: str | None):
-        from pathlib import Path
-
         if voice and (voice.endswith(".onnx") or "/" in voice):
             model = Path(voice).expanduser()
             if not model.is_file():

@@ -44,17 +44,10 @@ def forced_scores(model: MoonshineModel, hidden: np.ndarray, seqs: Sequence[Sequ
     return scores.tolist()
 
 
-_silence: dict[int, tuple] = {}
-
-
 def lm_scores(model: MoonshineModel, seqs: Sequence[Sequence[int]]) -> list[float]:
     """The decoder's own language model: log-likelihoods of `seqs` given silence
     (used to take part of the prior out of the scores of rare words)."""
-    key = id(model)
-    if key not in _silence:
-        hidden = model.encode(np.zeros(int((1 + 2 * PAD_SECONDS) * SAMPLE_RATE), np.float32))
-        _silence[key] = (hidden, model.decode_first(hidden))
-    hidden, first = _silence[key]
+    hidden, first = model.silence
     return forced_scores(model, hidden, seqs, first)
 
 

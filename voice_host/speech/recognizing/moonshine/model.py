@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 import threading
+from functools import cached_property
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
+from ...audio import SAMPLE_RATE
 from ..sayable import Language
 from .files import find_model_dir
 
@@ -223,6 +225,13 @@ class MoonshineModel:
         return np.asarray(ids, np.int64), nxt
 
     # -- the network
+
+    @cached_property
+    def silence(self) -> tuple:
+        """The encoder's output for silence and the decoder's first step on it (the
+        decoder's own language model: decode.lm_scores)."""
+        hidden = self.encode(np.zeros(int((1 + 2 * PAD_SECONDS) * SAMPLE_RATE), np.float32))
+        return hidden, self.decode_first(hidden)
 
     def encode(self, audio: np.ndarray) -> np.ndarray:
         return self.encoder.run(None, {"input_values": audio[None, :].astype(np.float32)})[0]

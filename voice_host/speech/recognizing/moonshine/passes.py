@@ -30,22 +30,6 @@ search's best sentences) the second pass puts after each name (see
 second_pass). Tuning split, "NAME, word" clean / 20 dB: 3 gave
 70.8 / 58.3%, 5 70.8 / 62.5% (and 75.0 / 50.0 -> 79.2 / 54.2% on a second set of 24)."""
 
-_SOUNDS: dict[int, tuple[Language, list[str]]] = {}
-
-
-def _sounds(lang: Language) -> list[str]:
-    """The Metaphone key of each of the language's phrases (kept for the last few languages)."""
-    hit = _SOUNDS.get(id(lang))
-    if hit is None or hit[0] is not lang:
-        import jellyfish
-
-        if len(_SOUNDS) >= 8:
-            _SOUNDS.pop(next(iter(_SOUNDS)))
-        hit = _SOUNDS[id(lang)] = (lang, [jellyfish.metaphone(p) for p in lang.phrases])
-    return hit[1]
-
-
-
 def second_pass(rec, d: Decoded, audio: np.ndarray, lang: Language, free_norm: str,
                  found: dict[str, float]) -> None:
     """Sentences the search may have lost, scored by a second search restricted to
@@ -106,7 +90,7 @@ def phrase_pass(rec, d: Decoded, audio: np.ndarray, lang: Language, free_norm: s
     import jellyfish
     from rapidfuzz import fuzz, process
 
-    keys = _sounds(lang)
+    keys = lang.phrase_sounds
 
     def nearest(text: str) -> list[str]:
         by_letters = process.extract(text, lang.phrases, scorer=fuzz.ratio, score_cutoff=PHRASE_NEAR, limit=None)

@@ -132,7 +132,7 @@ class MoonshineRecognizer(WholeUtterance):
     def __init__(self, model_path: str | Path | None = None, cpu_threads: int | None = None,
                  beam_size: int = 8, chatter_margin: float = CHATTER_MARGIN, convert: bool = True,
                  lm_weight: float = LM_WEIGHT, _model: MoonshineModel | None = None, second_pass: bool = True,
-                 length_weight: float = LENGTH_WEIGHT, second_ear=None):
+                 length_weight: float = LENGTH_WEIGHT, second_ear=None, sayable: Sayable | None = None):
         self.model = _model if _model is not None else load_moonshine_model(model_path, cpu_threads, convert)
         self.model_path = self.model.model_dir
         self.beam_size = beam_size
@@ -146,7 +146,7 @@ class MoonshineRecognizer(WholeUtterance):
         self._prompts = Prompts()
         self.opinion: Opinion | None = None
         """The last constrained result's second opinion, for benchmarks."""
-        self._sayable: Sayable | None = None
+        self._sayable: Sayable | None = sayable  # what may be said (constrain); a clone's is its original's
         self._chunks: list[np.ndarray] = []
         self.last: Decoded | None = None
         """The last utterance's decoding details (scores, times), for benchmarks."""
@@ -184,11 +184,10 @@ class MoonshineRecognizer(WholeUtterance):
         return self._sayable
 
     def clone(self) -> "MoonshineRecognizer":
-        other = MoonshineRecognizer(beam_size=self.beam_size, chatter_margin=self.chatter_margin,
-                                    lm_weight=self.lm_weight, _model=self.model, second_pass=self.second_pass,
-                                    length_weight=self.length_weight, second_ear=self.second_ear)
-        other._sayable = self._sayable
-        return other
+        return MoonshineRecognizer(beam_size=self.beam_size, chatter_margin=self.chatter_margin,
+                                   lm_weight=self.lm_weight, _model=self.model, second_pass=self.second_pass,
+                                   length_weight=self.length_weight, second_ear=self.second_ear,
+                                   sayable=self._sayable)
 
 
 

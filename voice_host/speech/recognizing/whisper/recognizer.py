@@ -57,6 +57,7 @@ class WhisperRecognizer(WholeUtterance):
         word_timestamps: bool = True,
         prompt_prefix: str = "",
         _model=None,
+        expected: Sequence[str] | None = None,
     ):
         self.model_path = Path(model_path) if model_path else find_whisper_model()
         self.cpu_threads = cpu_threads or _default_threads()
@@ -68,7 +69,7 @@ class WhisperRecognizer(WholeUtterance):
         self.beam_size = beam_size
         self.word_timestamps = word_timestamps
         self.prompt_prefix = prompt_prefix
-        self._expected: list[str] | None = None
+        self._expected: list[str] | None = list(expected) if expected else None  # expect(); a clone's, its original's
         self._chunks: list[np.ndarray] = []
 
     def expect(self, phrases: Sequence[str] | None) -> None:
@@ -86,12 +87,10 @@ class WhisperRecognizer(WholeUtterance):
         return " ".join(parts) or None
 
     def clone(self) -> "WhisperRecognizer":
-        other = WhisperRecognizer(
+        return WhisperRecognizer(
             self.model_path, self.language, self.beam_size, self.compute_type,
-            self.cpu_threads, self.word_timestamps, self.prompt_prefix, _model=self.model,
+            self.cpu_threads, self.word_timestamps, self.prompt_prefix, _model=self.model, expected=self._expected,
         )
-        other._expected = self._expected
-        return other
 
 
     def transcribe(self, audio: np.ndarray) -> Transcript:
