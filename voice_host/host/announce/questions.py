@@ -57,6 +57,9 @@ class HostSentences:
     def left_out_again(self, player: str) -> str:
         return f"I'll leave it out, {player}."
 
+    def talked_over(self, player: str) -> str:
+        return f"Sorry, {player}, I was talking. Say that again?"
+
     def say_again(self, player: str) -> str:
         return f"Then say it again, {player}, or spell it."
 

@@ -230,7 +230,7 @@ class Hearing:
         if self.settings.unsure(u) or intents.hesitant(u.body or u.text):  # "um and": a fragment, not an answer
             return False
         named = self.voices.named_by_sound(body)
-        text, match = named.reading if named is not None else self.understand.read(body, u.speaker)
+        text, match, _ = named.reading if named is not None else self.understand.read(body, u.speaker)
         return text is not None and (match is None or match.confidence >= self.settings.confirm_below)
 
     def _hear(self, u: Heard | Again, at: float | None = None) -> None:

@@ -46,6 +46,16 @@ from voice_host.host.records import Said
 from voice_host.words.morphology import forms_of_one_word
 
 
+DOUBTED_OVER_HOST = frozenset((*intents.TALK, *intents.QUESTIONS, *(k for k in intents.HOST if k != "undo"),
+                               "yes", "no"))
+"""What a player may say that is no word nor a game's command (talk, a question, a
+request of the host, an answer nobody asked for): heard over the host's own voice and
+not surely, it is asked for again (ruling 100). A word said over the host, garbled by
+its voice, was heard "thank you", "yeah" or "say again" and lost without a word."""
+OVER_HOST = 0.1
+"""Seconds of an utterance the host's voice must have spoken over for that."""
+
+
 @dataclass
 class Question:
     """A question the host asked and is waiting on."""
@@ -133,13 +143,16 @@ class Confirm(Stage):
         """What the host asks before what ``who`` said is played: who said it, did you
         say, which spelling; or nothing (a remark to make first, perhaps) when it is sure,
         or its doubt is not worth the table's time (:meth:`_worth_asking`)."""
-        speaker, ask, body, (text, match) = who
+        speaker, ask, body, (text, match, kind) = who
         if speaker is None:
             return Doubt(Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text),
                          text)
         if ask:
             return Doubt(Question("who", u.start, u.end, speaker, text, u.text, [speaker], utterance=u),
                          self.announce.was_that(speaker), text)
+        if kind in DOUBTED_OVER_HOST and self.question is None and self.settings.unsure(u) \
+                and self.host_spoke(u.start, u.end) >= OVER_HOST:
+            return Doubt(Question("again", u.start, u.end, speaker, "", u.text), self.announce.talked_over(speaker), text)
         spelled = is_spelled(body)
         prefix = text[: len(text) - len(match.best)] if match is not None else ""
         word = match.best if match is not None else None

@@ -61,6 +61,8 @@ class Reading(NamedTuple):
     text: str | None
     match: object | None = None
     """words.matcher.Match: the best word, how sure, the others weighed."""
+    kind: str | None = None
+    """For a command or question passed as heard: what it is (intents.Intent.kind)."""
 
 
 CHATTER = Reading(None)
@@ -82,9 +84,9 @@ class Understand(Stage):
         players = self.session.players
         intent = intents.parse(body, players)
         if self.session.interpret(intent, speaker or players[0], self.session.t) is not None:
-            return Reading(body)
+            return Reading(body, kind="game")
         if intent.kind not in ("word", "unclear"):
-            return Reading(body)
+            return Reading(body, kind=intent.kind)
         prefix, rest = "", body
         m = intents.PLAY.match(body)
         if m:
