@@ -154,11 +154,10 @@ def test_a_player_who_speaks_as_the_host_begins_is_heard_where_there_is_no_echo(
 
 @pytest.mark.parametrize("before", [0.1, 0.3])
 def test_a_word_begun_just_before_the_host_speaks_is_heard_whole(before, host_audio, vosk_rec, say):
-    """Live, on a busy machine, the host's first sentence began a moment after Ann had
-    begun her word, with no echo path (a null sink): the gate learnt the echo gain from
-    the host's first frames, which were Ann's word, and gated the rest of it; the word
-    was never heard. A player already talking when the host's voice begins is the
-    player's until they pause."""
+    """A word begun just before the host's first sentence, with no echo path (headphones,
+    a null sink): the gate learnt the echo gain from the host's first frames, which were
+    the word, and gated the rest of it (6 to 12 of its 12 loud frames). A player already
+    talking when the host's voice begins is the player's until they pause."""
     word = say("complete", "rms")
     host_start = 1.0
     # and a word said over the host later is heard too: the gain learnt is about nothing

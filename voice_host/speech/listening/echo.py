@@ -99,7 +99,9 @@ class EchoGate:
         self._room: deque[float] = deque(maxlen=ROOM_FRAMES)  # microphone levels while the host is quiet
         self._player_until = -math.inf  # a player talking over the host is heard until then (HANGOVER)
         self._before = 0.0  # the level of the last frame before the host could be heard
-        self._carry: tuple[float, float] | None = None  # (until, level): a player talking as the host began
+        self._carry: tuple[float, float, float] | None = None
+        """A player talking as the host's voice began: (carried until at most, their level,
+        carried until while they pause); None until the first frame the gain is learnt from."""
         self._player_found = -math.inf  # the end of the last frame found to be a player's
 
     @property
@@ -175,17 +177,16 @@ class EchoGate:
         already talking when the host's voice began: their word goes on (no more than
         12 dB under their level before, a pause of HANGOVER at most, CARRY seconds at
         most) and is neither the host's echo nor learnt as it. Learnt as echo, a word
-        begun just before the host's first sentence (a busy machine starts its voice
-        late) set the gain at the player's own level, and the rest of the word was gated."""
+        begun 0.1-0.3 s before the host's first sentence, with no echo path at all, set
+        the gain at the player's own level, and 6 to 12 of its 12 loud frames were gated."""
         if self._carry is None:  # the first frame learnt from: was someone talking just before?
             talking = self._before > max(TALKING * noise / ROOM_MARGIN, 1e-3)
-            self._carry = (t0 + CARRY, self._before) if talking else (-math.inf, 0.0)
-            self._carry_end = t0 + HANGOVER if talking else -math.inf
-        until, level = self._carry
-        if t0 >= min(until, self._carry_end):
+            self._carry = (t0 + CARRY, self._before, t0 + HANGOVER) if talking else (-math.inf, 0.0, -math.inf)
+        until, level, paused = self._carry
+        if t0 >= min(until, paused):
             return False
         if mic >= level / TALKING:
-            self._carry_end = t1 + HANGOVER
+            self._carry = (until, level, t1 + HANGOVER)
         return True
 
     def _learn(self, ratio: float, echo: float) -> bool:
