@@ -152,7 +152,8 @@ class Confirm(Stage):
                          self.announce.was_that(speaker), text)
         if kind in DOUBTED_OVER_HOST and self.question is None and self.settings.unsure(u) \
                 and self.host_spoke(u.start, u.end) >= OVER_HOST:
-            return Doubt(Question("again", u.start, u.end, speaker, "", u.text), self.announce.talked_over(speaker), text)
+            return Doubt(Question("again", u.start, u.end, speaker, "", u.text), self.announce.talked_over(speaker),
+                         text)
         spelled = is_spelled(body)
         prefix = text[: len(text) - len(match.best)] if match is not None else ""
         word = match.best if match is not None else None

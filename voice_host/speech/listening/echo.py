@@ -240,6 +240,4 @@ def _said(p: HostPlayback) -> str:
     return p.text[:n].rsplit(" ", 1)[0] if n < len(p.text) else p.text
 
 
-
-
 __all__ = ["EchoGate"]

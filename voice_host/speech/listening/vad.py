@@ -201,16 +201,17 @@ class Segmenter:
         self.hear_above: float | None = hear_above
         """A frame is not speech when nothing in the last 300 ms was louder than this (dBFS):
         the level the table's own voices reach at this microphone, less a margin (set by
-        the host as it learns them: :meth:`listen_above`). Talk in the room under it neither starts an
-        utterance nor runs one on past a word; a word's soft sounds, near its loud ones,
-        stay speech."""
+        the host as it learns them: :meth:`listen_above`). Talk in the room under it
+        neither starts an utterance nor runs one on past a word; a word's soft sounds,
+        near its loud ones, stay speech."""
         self.floors: list[float | None] = [None] * channels
         """Per channel, the same as :attr:`hear_above` for that channel alone, in its place:
         the level a microphone's own player speaks at on it, less a margin (owners.Owners;
         :meth:`set_floor`)."""
         self.owned: list[bool] = [c in owned for c in range(channels)]
-        """Per channel (``owned``: the channels that are): a microphone of one player's own (phones, ``--channels``): a frame
-        far under the loudest of the utterance under way (``owner_below``) is not speech."""
+        """Per channel (``owned``: the channels that are): a microphone of one player's own
+        (phones, ``--channels``): a frame far under the loudest of the utterance under way
+        (``owner_below``) is not speech."""
         self.history: collections.deque[tuple[float, np.ndarray]] = collections.deque(maxlen=HISTORY)
         """The last frames' start times and every channel's level (dBFS), to compare
         what the channels heard at the same time (owners.Owners.copy_of)."""
