@@ -14,7 +14,7 @@ import pytest
 from support import pcm
 
 from voice_host.host.announcer import Announcer
-from voice_host.phones import MAX_FAILURES, Phones, Refused
+from voice_host.phones import LATE, MAX_FAILURES, Phones, Refused
 from voice_host.phones.source import PhoneSource
 from voice_host.speech.audio import SAMPLE_RATE, write_wav
 
@@ -126,6 +126,57 @@ def test_the_phones_source_goes_on_when_a_chunk_falls_due_as_it_waits_for_it():
         if len(chunks) == 2:
             source.close()
     assert [c.start for c in chunks] == pytest.approx([0.0, 0.02])
+
+
+class _Network:
+    """A phone's audio arriving late: a clock that moves 5 ms each time the source reads it, delivering each (when, pcm) to Ann's phone once its time has come."""
+
+    def __init__(self, deliveries) -> None:
+        self.t, self.deliveries = 0.0, list(deliveries)
+        self.phones = Phones(PLAYERS, code="1234", clock=self.clock)
+        self.ann = self.phones.join("1234", "Ann", 16000)
+        self.read_at: list[float] = []
+
+    def clock(self) -> float:
+        return self.t
+
+    def tick(self) -> float:
+        self.t += 0.005
+        while self.deliveries and self.deliveries[0][0] <= self.t:
+            self.phones.audio(self.ann, self.deliveries.pop(0)[1])
+        return self.t
+
+    def heard(self, source: PhoneSource, seconds: float) -> np.ndarray:
+        """Ann's channel as the listener gets it, the clock's reading beside each chunk."""
+        chunks = []
+        for chunk in source:
+            chunks.append(chunk.samples[:, 0])
+            self.read_at.append(self.t)
+            if len(chunks) * 0.02 >= seconds:
+                source.close()
+        return np.concatenate(chunks)
+
+
+def test_a_phone_late_in_the_middle_of_a_word_is_waited_for_so_the_word_is_not_cut():
+    """Half a second of the network's jitter in the middle of Ann's word: the word goes on
+    where it stopped, no silence inserted in it (a silence there ends her utterance)."""
+    network = _Network([(0.0, pcm(0.2, 16000)), (0.7, pcm(0.2, 16000) + bytes(9600))])
+    source = PhoneSource(network.phones)
+    source.now = network.tick
+    ann = network.heard(source, 0.6)
+    loud = [float(np.abs(ann[i:i + 320]).max()) for i in range(0, 6400, 320)]
+    assert min(loud) > 0.4, loud  # 0.4 s of the word without a gap
+    assert not ann[6400:].any()
+
+
+def test_a_quiet_phone_late_is_not_waited_for_beyond_the_networks_usual_jitter():
+    """The same stall while Ann's phone sends only the room's quiet: the others' audio
+    is not held up for her, the source goes on within :data:`phones.LATE`."""
+    network = _Network([(0.0, bytes(6400)), (0.7, pcm(0.2, 16000))])
+    source = PhoneSource(network.phones)
+    source.now = network.tick
+    network.heard(source, 0.3)
+    assert network.read_at[10] < 0.22 + LATE + 0.02  # the chunk after her 0.2 s, not held to 0.7
 
 
 def test_at_a_mixed_table_the_laptops_microphone_is_a_last_channel_and_a_lost_phone_falls_back_to_it():

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from voice_host.speech.audio import SAMPLE_RATE
+from voice_host.speech.audio import SAMPLE_RATE, rms
 
 RATES = (8000, 192000)
 """The sample rates a phone may announce (Hz), both included."""
@@ -44,6 +44,11 @@ BUFFERED = 5.0
 LATE = 0.3
 """Seconds the host waits for a phone's audio that is due (the network's jitter, a busy
 phone) before it goes on without it; what comes later is still heard, after."""
+LATE_IN_WORD = 1.0
+"""... and for a phone whose audio stopped in the middle of a word (its last 20 ms as
+loud as a voice): silence put in a word ends the utterance there and loses the rest."""
+VOICE_LEVEL = 10 ** (-45 / 20)
+"""The level (RMS) of a phone's audio that is a voice, not the room's quiet."""
 MAX_MALFORMED = 50
 """Malformed packets a phone may send before it is disconnected."""
 CODE_DIGITS = 6
@@ -106,6 +111,8 @@ class _Phone:
     """When its last audio came (time.monotonic)."""
     talking: bool = False
     """It sent audio since its talk button was last let go."""
+    in_word: bool = False
+    """Its audio handed out last ended as loud as a voice: a word may be under way."""
     malformed: int = 0
 
 
@@ -256,7 +263,7 @@ class Phones:
                 return False
             samples = np.frombuffer(bytes(data), dtype="<i2").astype(np.float32) / 32768.0
             out = phone.resampler(samples.reshape(-1, 1))[:, 0]
-            phone.arrived, phone.talking = time.monotonic(), True
+            phone.arrived, phone.talking = self.clock(), True
             if out.size:
                 if phone.chunks and phone.chunks[-1] is RELEASED:
                     phone.chunks.pop()  # talking again before the release was heard: one utterance
@@ -349,9 +356,10 @@ class Phones:
 
     # ------------------------------------------------------------------ the host's side
     def _sending(self) -> list[_Phone]:
-        """The phones that sent audio within :data:`LATE` seconds (the lock held)."""
-        now = time.monotonic()
-        return [p for p in self.phones.values() if now - p.arrived < LATE]
+        """The phones whose audio is on the way (the lock held): each sent some within
+        :data:`LATE` seconds, or :data:`LATE_IN_WORD` when it stopped in a word."""
+        now = self.clock()
+        return [p for p in self.phones.values() if now - p.arrived < (LATE_IN_WORD if p.in_word else LATE)]
 
     def ahead(self, frames: int) -> bool:
         """Whether the phones have ``frames`` samples ready before they fall due: one is
@@ -360,12 +368,14 @@ class Phones:
             sending = self._sending()
             return bool(sending) and all(p.buffered >= frames for p in sending)
 
-    def waiting_for(self, frames: int) -> bool:
-        """Whether a phone that is sending has less than ``frames`` samples ready: its audio
-        is on the way (it sent some within :data:`LATE` seconds). A phone gone quiet
+    def waiting_for(self, frames: int, late: float) -> bool:
+        """Whether a phone that is sending has less than ``frames`` samples ready, for
+        samples ``late`` seconds past due: its audio is on the way, and waited for
+        :data:`LATE` seconds (:data:`LATE_IN_WORD` in a word). A phone gone quiet
         (push-to-talk, a stalled network) is not waited for."""
         with self.lock:
-            return any(p.buffered < frames and (not p.chunks or p.chunks[-1] is not RELEASED) for p in self._sending())
+            return any(p.buffered < frames and (not p.chunks or p.chunks[-1] is not RELEASED)
+                       and late < (LATE_IN_WORD if p.in_word else LATE) for p in self._sending())
 
     def take(self, frames: int) -> tuple[np.ndarray, tuple[int, ...]]:
         """The next ``frames`` samples of each player's phone, (frames, players): silence
@@ -394,6 +404,8 @@ class Phones:
                     else:
                         phone.chunks[0] = chunk[n:]
                 phone.buffered -= got
+                if got:
+                    phone.in_word = rms(out[max(0, got - SAMPLE_RATE // 50):got, i]) >= VOICE_LEVEL
                 if not phone.chunks and self.drained.get(player) is phone:
                     del self.drained[player]
         return out, tuple(released)

@@ -3,11 +3,12 @@ table, the laptop's microphone as the last channel.
 
 A chunk is handed out once it is due (by the clock, or when the laptop's microphone
 gives its own) and every phone that is sending has its audio for it there: a phone
-whose audio is late (the network's jitter) is waited for, up to phones.LATE seconds,
-so a word is never cut by a gap; after that the source goes on and the late audio
-follows. A chunk is handed out before it is due only when the phones' audio for it is
-all there (a phone's blocks and our clock are not in step), so a quiet table costs
-nothing and a word reaches the listener as soon as it has arrived.
+whose audio is late (the network's jitter) is waited for, up to phones.LATE seconds
+(phones.LATE_IN_WORD when its audio stopped in a word), so a word is not cut by a
+gap; after that the source goes on and the late audio follows. A chunk is handed out
+before it is due only when the phones' audio for it is all there (a phone's blocks and
+our clock are not in step), so a quiet table costs nothing and a word reaches the
+listener as soon as it has arrived.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ class PhoneSource:
         """How much later than the clock a phone's audio may come (the listener's echo gate
         expects the host's voice back on a phone this much later than on a microphone)."""
         self._t0: float | None = None
-        self.now = time.monotonic
-        """The clock the source keeps pace by."""
+        self.now = phones.clock
+        """The clock the source keeps pace by (the phones')."""
         self._closed = threading.Event()
 
     @property
@@ -61,9 +62,9 @@ class PhoneSource:
         return 0.0 if self._t0 is None else self.now() - self._t0
 
     def _wait_for_phones(self, frames: int, due: float) -> None:
-        """Until the phones that are sending have ``frames`` samples each, or :data:`LATE`
-        seconds after ``due`` (on the source's clock)."""
-        while not self._closed.is_set() and self.phones.waiting_for(frames) and self.now() < due + LATE:
+        """Until the phones that are sending have ``frames`` samples each, or they are too
+        late (:meth:`Phones.waiting_for`; ``due`` on the source's clock)."""
+        while not self._closed.is_set() and self.phones.waiting_for(frames, self.now() - due):
             time.sleep(0.005)
 
     def __iter__(self) -> Iterator[AudioChunk]:
