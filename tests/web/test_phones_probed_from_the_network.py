@@ -355,7 +355,7 @@ def test_resume_with_phones_serves_them_again_with_a_fresh_code(tmp_path, moonsh
     log = tmp_path / "game.log"
     script = tmp_path / "game.txt"
     script.write_text("@start Ann\nAnn: jewelers\n")
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "c"), "XDG_STATE_HOME": str(tmp_path / "s"),
+    env = {**os.environ, "PYTHONFAULTHANDLER": "1", "XDG_CONFIG_HOME": str(tmp_path / "c"), "XDG_STATE_HOME": str(tmp_path / "s"),
            "XDG_DATA_HOME": str(tmp_path / "d")}
     played = subprocess.run([sys.executable, "-m", "voice_host.cli", "play", "--players", "Ann,Ben,Cat", "--seed", "3",
                              "--script", str(script), "--no-voice", "--log", str(log)], cwd=ROOT, env=env,
@@ -380,7 +380,13 @@ def test_resume_with_phones_serves_them_again_with_a_fresh_code(tmp_path, moonsh
             support.wait_for(lambda: "host: Ben, I'm listening on your phone.\n" in lines, "Ben's phone said",
                              PATIENCE)
             host.send_signal(signal.SIGINT)
-            host.wait(PATIENCE)
+            try:
+                host.wait(PATIENCE)
+            except subprocess.TimeoutExpired:
+                host.send_signal(signal.SIGABRT)
+                host.wait(10)
+                open("/tmp/hang_stacks.txt", "a").write(host.stderr.read() + "\n=====\n" + "".join(lines))
+                raise
         err = host.stderr.read()
     finally:
         if host.poll() is None:

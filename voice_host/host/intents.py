@@ -261,6 +261,26 @@ class Intent:
     """For ``word``: said as "my word is ...", a word the player commits to."""
 
 
+@dataclass(frozen=True)
+class Parsed:
+    """An utterance read once (host.session's ``read``): what it means at the table and as
+    the game's own phrase, for ``player`` at game time ``t``. The hearing reads what it
+    heard and hands this on with the record, so the session acts on it without parsing
+    the words again."""
+
+    text: str
+    player: str
+    t: float
+    intent: Intent
+    phrase: object | None
+    """The game's own reading (host.phrases.parse): an Action, a Refused, or None when it
+    is none of the game's phrases."""
+
+    def of(self, text: str, player: str, t: float) -> bool:
+        """Whether this is the reading of ``text`` said by ``player`` at ``t``."""
+        return (self.text, self.player, self.t) == (text, player, t)
+
+
 def normalize(text: str) -> str:
     """Accents folded (café -> cafe: tiles and cards carry none, and the dictionary is
     folded the same way), lower case, punctuation around words dropped, inner

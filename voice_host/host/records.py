@@ -53,6 +53,9 @@ class Said(_Record):
     text: str
     heard: str | None = None
     line: int | None = None
+    parsed: object | None = field(default=None, compare=False, repr=False)
+    """The hearing's reading of ``text`` (host.intents.Parsed), handed on so the session
+    does not parse it again; never logged (a replay reads the text)."""
 
     def to_json(self) -> dict:
         out = {**_head(self.line, self.t), "speaker": self.speaker, "text": self.text}

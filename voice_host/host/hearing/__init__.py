@@ -230,7 +230,8 @@ class Hearing:
         if self.settings.unsure(u) or intents.hesitant(u.body or u.text):  # "um and": a fragment, not an answer
             return False
         named = self.voices.named_by_sound(body)
-        text, match, _ = named.reading if named is not None else self.understand.read(body, u.speaker)
+        reading = named.reading if named is not None else self.understand.read(body, u.speaker)
+        text, match = reading.text, reading.match
         return text is not None and (match is None or match.confidence >= self.settings.confirm_below)
 
     def _hear(self, u: Heard | Again, at: float | None = None) -> None:
@@ -240,7 +241,7 @@ class Hearing:
         if not isinstance(u, Again) and self._put_right(u):                    # put right?
             return
         body = intents.normalize(u.body or u.text)
-        said = self.understand.read(body, u.speaker)                           # which word?
+        said = self.understand.read(body, u.speaker, u.start if at is None else at)  # which word?
         who = self.voices.who(u, body, said)                                   # who?
         if who.reading.text is None:  # table chatter: not an input, so not logged
             self.correct.missed(u, who.body)
@@ -252,7 +253,9 @@ class Hearing:
             return
         if doubt.sentence is not None:
             self._say(doubt.sentence)
-        self._take(Said(u.start if at is None else at, who.speaker, doubt.text, u.text))
+        at = u.start if at is None else at
+        self._take(Said(at, who.speaker, doubt.text, u.text,
+                        parsed=self.understand.parse(doubt.text, who.speaker, at, who.reading.parsed)))
 
     def _catch_up(self) -> None:
         """Hear what was said while a question was open, in order, until a new question."""

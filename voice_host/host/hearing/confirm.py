@@ -143,7 +143,8 @@ class Confirm(Stage):
         """What the host asks before what ``who`` said is played: who said it, did you
         say, which spelling; or nothing (a remark to make first, perhaps) when it is sure,
         or its doubt is not worth the table's time (:meth:`_worth_asking`)."""
-        speaker, ask, body, (text, match, kind) = who
+        speaker, ask, body, reading = who
+        text, match, kind = reading.text, reading.match, reading.kind
         if speaker is None:
             return Doubt(Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text),
                          text)

@@ -106,7 +106,9 @@ class Correct(Stage):
         index = len(self.session.records) - 1
         match = intents.PLAY.match(said.text)
         word = match.group(2) if match else said.text
-        taken = self.session.undoable[-1:] == [index] and intents.parse(word, self.session.players).kind == "word"
+        parsed = said.parsed if said.parsed is not None and said.parsed.text == said.text else None
+        kind = parsed.intent.kind if parsed is not None else intents.parse(word, self.session.players).kind
+        taken = self.session.undoable[-1:] == [index] and kind == "word"  # "play jewelers" is the word too
         if taken:
             self.before = next(reversed(self.last_plays.values()), None)
             self.last_plays.pop(said.speaker, None)

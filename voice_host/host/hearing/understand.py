@@ -63,6 +63,9 @@ class Reading(NamedTuple):
     """words.matcher.Match: the best word, how sure, the others weighed."""
     kind: str | None = None
     """For a command or question passed as heard: what it is (intents.Intent.kind)."""
+    parsed: intents.Parsed | None = None
+    """The session's reading of ``text`` where ``text`` is what was heard (a word the
+    matcher put right is read again by the session)."""
 
 
 CHATTER = Reading(None)
@@ -77,16 +80,16 @@ class Understand(Stage):
     _prior: object = field(default=None, repr=False)
     _prior_for: object = field(default=0, repr=False)
 
-    def read(self, body: str, speaker: str | None) -> Reading:
-        """What ``body`` is taken for: commands pass as heard (no match), words are
-        matched; chatter is :data:`CHATTER`."""
+    def read(self, body: str, speaker: str | None, t: float | None = None) -> Reading:
+        """What ``body`` is taken for, said at ``t`` (None: now): commands pass as heard
+        (no match), words are matched; chatter is :data:`CHATTER`."""
         body = rewrite(body)
-        players = self.session.players
-        intent = intents.parse(body, players)
-        if self.session.interpret(intent, speaker or players[0], self.session.t) is not None:
-            return Reading(body, kind="game")
+        parsed = self.parse(body, speaker, t)
+        intent = parsed.intent
+        if parsed.phrase is not None:
+            return Reading(body, kind="game", parsed=parsed)
         if intent.kind not in ("word", "unclear"):
-            return Reading(body, kind=intent.kind)
+            return Reading(body, kind=intent.kind, parsed=parsed)
         prefix, rest = "", body
         m = intents.PLAY.match(body)
         if m:
@@ -103,7 +106,19 @@ class Understand(Stage):
         if len(rest.split()) > 1 and match.confidence < self.settings.join_above and not (
                 SPELLED.match(rest) or spelled_letters(tokens(rest)) == match.best):
             return CHATTER  # several words that do not make one: chatter (a spelling is one word)
-        return Reading(prefix + match.best, match)
+        said = prefix + match.best
+        return Reading(said, match, parsed=parsed if said == body else None)
+
+    def parse(self, text: str, speaker: str | None, t: float | None = None,
+              known: intents.Parsed | None = None) -> intents.Parsed:
+        """The session's reading of ``text`` said by ``speaker`` at ``t`` (None: now), to
+        hand on with its record: ``known`` where it is that reading already."""
+        players = self.session.players
+        player = speaker and intents.find_player(speaker, players) or players[0]
+        now = self.session.t if t is None else max(self.session.t, t)  # the game time it is played at
+        if known is not None and known.of(text, player, now):
+            return known
+        return self.session.read(text, player, now)
 
     def readings(self, alternatives: list, question=None, correcting: bool = True) -> list[tuple[str, float]]:
         """The words a constrained search's sentences (text, score; best first) read as,

@@ -64,8 +64,10 @@ class Inputs:
         tokens = intents.normalize(record.text).split()
         if longest and any(len(w) > longest for w in tokens):  # no word can be longer: refuse it whole
             return self._refuse("too_long", {"letters": max(map(len, tokens)), "longest": longest}, quiet)
-        intent = intents.parse(record.text, self.players)
         t = self.t
+        parsed = record.parsed if record.parsed is not None and record.parsed.of(record.text, player, t) \
+            else self.read(record.text, player, t)
+        intent = parsed.intent
         if self.asking is not None and self.asking.player == player and intent.kind not in intents.TALK:
             asked, self.asking = self.asking, None  # anything else from the player asked: the question lapses
             if intent.kind in ("yes", "no"):
@@ -78,7 +80,7 @@ class Inputs:
             return self._host_request(intent.kind, player, quiet, intent.word, heard=record.heard is not None)
         action = None
         if intent.kind not in intents.QUESTIONS:  # a question is never a game's phrase, nor a word
-            action = self.interpret(intent, player, t)  # the game's own phrases come first
+            action = parsed.phrase  # the game's own phrases come first
             if action is None and intent.kind in ("word", "unclear"):
                 fixed = self._near_command(intent, player, t)  # "chalenge" is the command, not a word
                 if fixed is not None:
@@ -113,6 +115,12 @@ class Inputs:
         play: one dictionary word other than the plain answers (yes, no, yeah, ...)."""
         said = intents.normalize(text)
         return said not in intents.PLAIN_ANSWERS and " " not in said and said in self.words
+
+    def read(self, text: str, player: str, t: float) -> intents.Parsed:
+        """``text`` said by ``player`` at ``t``, read once: its meaning at the table and
+        as the game's own phrase."""
+        intent = intents.parse(text, self.players)
+        return intents.Parsed(text, player, t, intent, self.interpret(intent, player, t))
 
     def interpret(self, intent: intents.Intent, player: str, t: float) -> A.Action | E.Refused | None:
         """The game's own reading of an utterance (host.phrases); None leaves it to the table's."""
