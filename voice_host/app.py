@@ -161,10 +161,11 @@ NOT_RESUMED = {"voices": "the players say who they are again", "channels": "a re
 """The options resume cannot bring back (by dest), each with what happens without it."""
 
 
-def resume_options(args) -> tuple[str, list[str]]:
+def resume_options(args, microphone: bool = False) -> tuple[str, list[str]]:
     """How ``args`` (play's or resume's) are written again after ``voice-host resume LOG``,
     so the game comes back the way it was played (its phones, its page, its voice), and
-    what the resume leaves out, said with what happens without it."""
+    what the resume leaves out, said with what happens without it (``microphone``: the
+    game was heard on the laptop's microphone, which a resume does not bring back)."""
     kept = []
     for dest, option in RESUMED.items():
         value = getattr(args, dest, None)
@@ -178,7 +179,7 @@ def resume_options(args) -> tuple[str, list[str]]:
         kept.insert(0, "--display")  # --phones implies it
     left = [f"--{dest.replace('_', '-')} {shlex.quote(str(getattr(args, dest)))} ({why})"
             for dest, why in NOT_RESUMED.items() if getattr(args, dest, None)]
-    if getattr(args, "live_voice", False) and not getattr(args, "channels", None):  # resume hears only phones
+    if microphone and not getattr(args, "channels", None):  # resume hears only phones
         left.append("the microphone (a resumed game is typed, or heard through --phones)")
     return " ".join(kept), left
 
@@ -297,8 +298,8 @@ def play(args, players: list[str], cfg: dict) -> int:
         else:
             run_typed(session)
 
-    args.live_voice = script is None and phones is None and not args.audio and not args.typed and sys.stdin.isatty()
-    return _run(session, speaker, log, body, args.result_json, resume_options(args))
+    microphone = script is None and phones is None and not args.audio and not args.typed and sys.stdin.isatty()
+    return _run(session, speaker, log, body, args.result_json, resume_options(args, microphone))
 
 
 def resume(args) -> int:

@@ -11,17 +11,17 @@ from voice_host.host.log import EventLog
 from voice_host.host.session import Session, new_header
 
 
-def stopped(tmp_path, words, argv: list[str]) -> list[str]:
-    """What the host says at Ctrl-C in a game started with ``argv``."""
+def stopped(tmp_path, words, argv: list[str], microphone: bool = False) -> list[str]:
+    """What the host says at Ctrl-C in a game started with ``argv`` (``microphone``: heard
+    on the laptop's microphone)."""
     args = cli.build_parser().parse_args(argv)
-    args.live_voice = False
     heard: list[str] = []
     header = new_header("prolix-classic", ["Ann", "Ben", "Cat"], 1, config.load())
     log = EventLog(tmp_path / "live.log", header)
     session = Session(header, words, heard.append, log)
     session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
     del heard[:]
-    app.pause(session, log, app.resume_options(args))
+    app.pause(session, log, app.resume_options(args, microphone))
     log.close()
     return heard[1:]  # after the standings
 
@@ -50,3 +50,9 @@ def test_a_displayed_game_keeps_its_page_and_what_resume_cannot_bring_back_is_sa
 def test_a_typed_game_is_resumed_as_before(tmp_path, words):
     assert stopped(tmp_path, words, ["play", "--players", "Ann,Ben,Cat"]) == [
         f"Stopped. The game is saved; to carry on, run: voice-host resume {tmp_path / 'live.log'}"]
+
+
+def test_a_game_heard_on_the_laptops_microphone_is_told_the_resume_leaves_it_out(tmp_path, words):
+    assert stopped(tmp_path, words, ["play", "--players", "Ann,Ben,Cat"], microphone=True) == [
+        f"Stopped. The game is saved; to carry on, run: voice-host resume {tmp_path / 'live.log'}",
+        "That command leaves out the microphone (a resumed game is typed, or heard through --phones)."]
