@@ -37,7 +37,7 @@ from voice_host.host.hearing.heard import Again, Heard, HearingSettings
 from voice_host.host.hearing.room import Room
 from voice_host.host.hearing.understand import Understand
 from voice_host.host.records import Directive, Said, Wait
-from voice_host.host.session import Session
+from voice_host.host.hearing.scorekeeper import Scorekeeper
 
 
 class Ears(Protocol):
@@ -64,7 +64,7 @@ class Hearing:
     listener, told what may be said as the game goes on (None: nothing is told);
     ``host_speech``: see :attr:`host_speech`."""
 
-    def __init__(self, session: Session, words, settings: HearingSettings | None = None, *,
+    def __init__(self, session: Scorekeeper, words, settings: HearingSettings | None = None, *,
                  on_hear: Callable[[Heard], None] | None = None, voiceprints: object | None = None,
                  ears: Ears | None = None, host_speech: Callable[[float, float], float] | None = None):
         self.session = session
@@ -284,7 +284,7 @@ class Hearing:
             return True
         for r in c.replay:
             self._take(r)
-            settled = self.session.game.settles_at(windows=False)  # each scored in turn, before a word asked about
+            settled = self.session.settles_at(windows=False)  # each scored in turn, before a word asked about
             if settled is not None:
                 self.session.feed(Wait(settled))  # logged: a replay scores them the same way
         return True

@@ -177,7 +177,7 @@ class Confirm(Stage):
         if match is not None and not spelled:
             spellings = [w for w in self._spellings(word) if w == word or self._sayable(w)]
             if len(spellings) > 1:
-                value = self.session.game.word_value
+                value = self.session.word_value
                 values = {value(w) for w in spellings}
                 if len(values) > 1 or None in values:
                     options = sorted(spellings, key=len, reverse=True)
@@ -195,7 +195,7 @@ class Confirm(Stage):
         best) scores differently on the board, and the room is quiet enough for "No, ..."
         to be heard (hearing.room). A reading far below the best is never offered,
         except what the second ear heard instead."""
-        value = self.session.game.word_value
+        value = self.session.word_value
         top = next(iter(weighed.values()))
         second = self._second_reading(u, guess)
         near = [w for w, score in weighed.items()
@@ -216,7 +216,7 @@ class Confirm(Stage):
         on the board, as the recognizer loses a final consonant before it mistakes a
         word; not "kitchens" for a "kitchen" heard 5 nats surer). Words that are not
         forms of one word keep the recognizer's order."""
-        value = self.session.game.word_value
+        value = self.session.word_value
         best, top = next(iter(weighed.items()))
         forms = [w for w, score in weighed.items()
                  if w == best or (forms_of_one_word(w, best) and top - score <= self.settings.form_within)]
@@ -260,7 +260,7 @@ class Confirm(Stage):
         """Whether a reading is a play a player would make: not one that scores nothing on
         the board ("aa" with no A tile, offered for "accomplice"); True where the game
         cannot tell."""
-        return self.session.game.word_value(word) != 0
+        return self.session.word_value(word) != 0
 
     def _sayable(self, word: str) -> bool:
         """Whether the host may say `word` as a reading of its own: never an offensive or
@@ -276,7 +276,7 @@ class Confirm(Stage):
     def _same_play(self, word: str, other: str) -> bool:
         """Whether ``other`` is another spelling of ``word``'s sound that scores the same
         now (jewellers for jewelers): one play, not a choice to ask about."""
-        value = self.session.game.word_value
+        value = self.session.word_value
         return other in self.words.homophones(word) and value(word) is not None and value(word) == value(other)
 
     def _spellings(self, word: str) -> list[str]:

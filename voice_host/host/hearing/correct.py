@@ -179,7 +179,7 @@ class Correct(Stage):
     def _other_reading(self, u: Heard, taken: str) -> str | None:
         """The likeliest other word the recognizer weighed for ``u`` that sounds near the
         word ``taken`` and would score on the board, if any."""
-        value = self.session.game.word_value
+        value = self.session.word_value
         return next((w for w, _ in self.understand.readings(u.alternatives)
                      if w != taken and sounds_near(w, taken) and value(w) != 0), None)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from voice_host.settings import Settings
-from voice_host.host.session import Session
+from voice_host.host.hearing.scorekeeper import Scorekeeper
 
 
 class Heard(Protocol):
@@ -172,10 +172,11 @@ def no_voice(since: float, until: float) -> float:
 
 @dataclass
 class Stage:
-    """What each stage of the hearing reads: the session it feeds, the dictionary, the
-    settings, and how long the host's own voice spoke (``host_spoke``)."""
+    """What each stage of the hearing reads: the session it feeds (through its
+    Scorekeeper seam), the dictionary, the settings, and how long the host's own voice
+    spoke (``host_spoke``)."""
 
-    session: Session = field(repr=False)
+    session: Scorekeeper = field(repr=False)
     words: object = field(repr=False)
     settings: HearingSettings = field(repr=False)
 

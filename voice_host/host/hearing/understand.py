@@ -18,7 +18,7 @@ from importlib import resources
 from typing import NamedTuple
 
 from voice_host.config import tomllib
-from voice_host.host import intents, phrases
+from voice_host.host import intents
 from voice_host.host.hearing.heard import Stage
 from voice_host.words.matcher import spelled_letters, tokens
 
@@ -148,7 +148,7 @@ class Understand(Stage):
 
         key = ((question.kind, tuple(question.options)) if question else None, correcting)
         if self._sayable_for != key:
-            own = phrases.spoken(self.session.game)
+            own = self.session.spoken()
             names = [p.lower() for p in self.session.players]
             lead_ins = [f"{v} {n}" for n in names for v in ("i am", "my name is", "this is")]  # "I am Ann, and ..."
             lead_ins += [*own.lead_ins, *(f"{n} {lead}" for n in names for lead in own.lead_ins)]
@@ -178,7 +178,7 @@ class Understand(Stage):
         None when it is off (``prior_points`` and ``prior_known`` both 0)."""
         from voice_host.host.prior import search_prior
 
-        expected = self.session.game.expectation()
+        expected = self.session.expectation()
         if self._prior_for != expected:
             self._prior = search_prior(expected, self.words, self.settings.prior_points, self.settings.prior_known)
             self._prior_for = expected

@@ -17,7 +17,7 @@ from typing import Callable
 
 from voice_host.games import actions as A
 from voice_host.games import events as E
-from voice_host.host import announce
+from voice_host.host import announce, phrases
 from voice_host.host.announce import Announcer
 from voice_host.host.cues import Cues
 from voice_host.host.log import EventLog
@@ -83,6 +83,23 @@ class Session(Inputs, History, Saying):
     @property
     def players(self) -> list[str]:
         return list(self.header.players)
+
+    # ------------------------------------------------------------------ the game, for the hearing
+    def word_value(self, word: str) -> int | None:
+        """What ``word`` would score played now (None: the game cannot tell)."""
+        return self.game.word_value(word)
+
+    def settles_at(self, windows: bool = True) -> float | None:
+        """When what waits on the clock settles (games.base.Game.settles_at)."""
+        return self.game.settles_at(windows)
+
+    def expectation(self):
+        """What the game expects to be said now (games.base.Game.expectation)."""
+        return self.game.expectation()
+
+    def spoken(self):
+        """What this game's players say beyond the table's own phrases (host.phrases.spoken)."""
+        return phrases.spoken(self.game)
 
     # ------------------------------------------------------------------ feeding
     def feed(self, record: Record | dict, *, quiet: bool = False, logged: bool = True) -> list[str]:
