@@ -30,6 +30,16 @@ class Verdict:
     """A short human explanation when not ok."""
 
 
+class SortedWords(tuple):
+    """Words sorted, lower case and unique, made once: what a recognizer's language walks
+    (speech.recognizing.language), taken as it is, and shared by every language over the
+    same dictionary (a recognizer caches its walks over one by its identity)."""
+
+    @classmethod
+    def of(cls, words) -> "SortedWords":
+        return cls(sorted({w.strip().lower() for w in words if w and w.strip()}))
+
+
 class Words:
     """The dictionary, No Cheapies, the matcher and the solver for one reference."""
 
@@ -57,6 +67,11 @@ class Words:
     def lengths(self) -> np.ndarray:
         """Letters in every dictionary word (``data.words`` order), int32."""
         return np.fromiter(map(len, self.data.words), np.int32, len(self.data.words))
+
+    @cached_property
+    def sorted(self) -> SortedWords:
+        """The dictionary's words in order, for a recognizer's language (made once)."""
+        return SortedWords.of(self.data.words)
 
     @cached_property
     def longest(self) -> int:

@@ -132,3 +132,15 @@ def test_no_word_in_phlounder_is_not_a_correction_and_a_word(table, words):
     assert "no word unused 4" in sayable and "no lard unused 4" not in sayable and "no words" not in sayable
     prolix = Hearing(table().session, words, HearingSettings()).understand.sayable(correcting=True)
     assert "no persons" in prolix  # while a Prolix word may be put right
+
+
+def test_what_may_be_said_is_kept_compiled_for_the_moments_a_game_moves_between(ear):
+    """A question opened and settled, a word that may be put right or not: going back to
+    one finds its compiled language (and the recognizer's walks memoized on it)."""
+    t, hearing = ear
+    open_play = hearing.understand.sayable(None, True).language()
+    said(t, hearing, Heard(10, "flummocks"))  # a question opens: its answers may be said
+    assert hearing.question is not None
+    asked = hearing.understand.sayable(hearing.question, True).language()
+    assert asked is not open_play and hearing.understand.sayable(None, False).language() is not open_play
+    assert hearing.understand.sayable(None, True).language() is open_play

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -34,6 +35,9 @@ CLAIMS = ("no that was ", "no it was ", "that was ", "it was ")
 """What a player says before naming whose word it was ("That was me", "It was Ann's")."""
 MINE = ("me", "mine", "my word")
 """... and how a player names themself there."""
+SAYABLES_KEPT = 8
+"""What may be said at the moments a game moves between, kept compiled (a question
+open or not, a word that may be put right or not)."""
 
 
 def is_spelled(text: str) -> bool:
@@ -75,8 +79,10 @@ CHATTER = Reading(None)
 class Understand(Stage):
     """Which word a table's utterance is, for this session's game and dictionary."""
 
-    _sayable: object = field(default=None, repr=False)
-    _sayable_for: object = field(default=0, repr=False)
+    _sayables: OrderedDict = field(default_factory=OrderedDict, repr=False)
+    """What may be said, by (the question open, whether a word may be put right): the
+    few a game moves between, kept with their compiled languages (the recognizer's walks
+    of them are memoized there)."""
     _prior: object = field(default=None, repr=False)
     _prior_for: object = field(default=0, repr=False)
 
@@ -147,7 +153,8 @@ class Understand(Stage):
         from voice_host.speech.recognizing.sayable import Sayable
 
         key = ((question.kind, tuple(question.options)) if question else None, correcting)
-        if self._sayable_for != key:
+        sayable = self._sayables.get(key)
+        if sayable is None:
             own = self.session.spoken()
             names = [p.lower() for p in self.session.players]
             lead_ins = [f"{v} {n}" for n in names for v in ("i am", "my name is", "this is")]  # "I am Ann, and ..."
@@ -168,10 +175,12 @@ class Understand(Stage):
                 said += question.options
             if question is not None and question.kind == "word":
                 said += list(ORDINALS)
-            self._sayable = Sayable.game(said, lead_ins, spelling=True, tails=own.tails, repeat=own.repeat,
-                                         bare=own.bare)
-            self._sayable_for = key
-        return self._sayable.with_prior(self.prior())
+            sayable = Sayable.game(said, lead_ins, spelling=True, tails=own.tails, repeat=own.repeat, bare=own.bare)
+            if len(self._sayables) >= SAYABLES_KEPT:
+                self._sayables.popitem(last=False)
+        self._sayables[key] = sayable
+        self._sayables.move_to_end(key)  # the most recently used last
+        return sayable.with_prior(self.prior())
 
     def prior(self):
         """The game's prior over the dictionary for what it expects now (host.prior), or

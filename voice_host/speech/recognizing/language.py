@@ -11,13 +11,14 @@ punctuation marks (". , ? !") before the end; ``sayable.normalize_sentence`` rem
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Protocol
 
 import numpy as np
+
+from voice_host.words.api import SortedWords
 
 NAME_PUNCT = ",.:;!?"
 """Marks the recognizer may write right after a name (then a space)."""
@@ -45,25 +46,6 @@ class Sentences(Protocol):
 
     def spelled(self) -> "Sentences":
         """Its words spelled out, and nothing else."""
-
-
-_sorted_cache: dict[int, tuple[object, list[str]]] = {}
-_sorted_lock = threading.Lock()
-
-
-def _sorted_words(words: Iterable[str]) -> list[str]:
-    """The words sorted and cleaned, cached by the identity of the object."""
-    key = id(words)
-    with _sorted_lock:
-        hit = _sorted_cache.get(key)
-        if hit is not None and hit[0] is words:
-            return hit[1]
-    out = sorted({w.strip().lower() for w in words if w and w.strip()})
-    with _sorted_lock:
-        if len(_sorted_cache) >= 8:
-            _sorted_cache.pop(next(iter(_sorted_cache)))
-        _sorted_cache[key] = (words, out)  # keeps `words` alive: the id stays valid
-    return out
 
 
 def _spell_tokens() -> list[str]:
@@ -97,7 +79,9 @@ class Language:
     """
 
     def __init__(self, sayable: Sentences):
-        self.words: list[str] = _sorted_words(sayable.words) if sayable.words is not None else []
+        words = sayable.words
+        self.words: Sequence[str] = () if words is None else words if isinstance(words, SortedWords) else \
+            SortedWords.of(words)
         self.phrases: list[str] = sorted(set(sayable.phrases))
         self.names: list[str] = sorted(set(sayable.names))
         self.spell: list[str] = _spell_tokens() if sayable.spelling else []

@@ -15,7 +15,7 @@ letter lost in noise cannot make a word that does not exist ("l a n t e r n s"
 cannot lose its "l"); without one, any letters.
 
 ``names`` are player names that may come first ("Ann, jewelers"), ``words`` the whole
-dictionary (given once: its compiled form is cached per object), ``phrases`` the
+dictionary (:meth:`Sayable.dictionary`: sorted once and shared), ``phrases`` the
 commands, questions and answers (multi-word allowed: "how much time", "challenge
 ben", "yes", "b", "bravo", "ann"), ``tails`` what may follow a word in the games whose
 plays are sentences ("for 5", "for five points", "unused 3": "bank catch for 5",
@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
+
+from voice_host.words.api import SortedWords, Words
 
 from .language import Language
 from .recognizer import normalize_text
@@ -54,8 +56,9 @@ class Sayable:
     phrases: tuple[str, ...] = ()
     """Commands, questions, answers: whole sentences, lower case, multi-word allowed."""
     words: Iterable[str] | None = None
-    """The dictionary (each a lower-case word), or None. Give the same object each
-    time (e.g. :meth:`dictionary`): its compiled form is cached by identity."""
+    """The dictionary (each a lower-case word), or None. Give :meth:`dictionary` (words
+    sorted once, words.api.SortedWords): other words are sorted for each language, and
+    a recognizer walks them anew."""
     names: tuple[str, ...] = ()
     """Player names that may come before a word or a phrase."""
     spelling: bool = False
@@ -80,9 +83,9 @@ class Sayable:
         object.__setattr__(self, "tails", _clean(self.tails))
 
     @staticmethod
-    def dictionary() -> tuple[str, ...]:
-        """The default dictionary's words (shared; pass as `words`)."""
-        return _dictionary_words()
+    def dictionary() -> SortedWords:
+        """The default dictionary's words, sorted once (pass as `words`)."""
+        return Words.load().sorted
 
     @classmethod
     def game(cls, phrases: Iterable[str] = (), names: Iterable[str] = (), words: bool = True,
@@ -110,54 +113,21 @@ class Sayable:
         return replace(self, prior=prior, _compiled=self._compiled)
 
     def language(self) -> Language:
-        """The compiled language: built once per Sayable, and shared with every Sayable
-        of the same sentences (a recognizer's walks are memoized on it, so a game that
-        goes back to what it accepted a moment ago finds them done)."""
+        """The compiled language, built once per Sayable and shared by :meth:`with_prior`'s
+        (a recognizer's walks of it are memoized on it: keep the Sayable to keep them; the
+        walks over the dictionary itself are the recognizer's, shared by every language
+        over :meth:`dictionary`)."""
         if not self._compiled:
             with _compile_lock:
                 if not self._compiled:
-                    key = self._sentences()
-                    hit = _languages.get(key)
-                    if hit is None or hit._sayable.words is not self.words:
-                        hit = Language(self)
-                        if len(_languages) >= LANGUAGES_KEPT:
-                            _languages.pop(next(iter(_languages)))
-                    else:
-                        _languages.pop(key)  # the most recently used last
-                    _languages[key] = hit
-                    self._compiled.append(hit)
+                    self._compiled.append(Language(self))
         return self._compiled[0]
-
-    def _sentences(self) -> tuple:
-        """What the compiled language depends on: every field but the prior (the
-        dictionary by identity), so a field added later is never left out of it."""
-        key = []
-        for f in fields(self):
-            if f.name not in ("prior", "_compiled"):
-                value = getattr(self, f.name)
-                key.append(id(value) if f.name == "words" and value is not None else value)
-        return tuple(key)
 
     def __contains__(self, sentence: object) -> bool:
         return isinstance(sentence, str) and self.language().accepts(normalize_sentence(sentence))
 
 
 _compile_lock = threading.Lock()
-_languages: dict[tuple, Language] = {}
-LANGUAGES_KEPT = 8
-"""How many compiled languages are kept for Sayables of the same sentences: a game
-moves between a few (a word may be put right or not; a question open or not)."""
-_dict_lock = threading.Lock()
-_dict_words: list[tuple[str, ...]] = []
-
-
-def _dictionary_words() -> tuple[str, ...]:
-    with _dict_lock:
-        if not _dict_words:
-            from voice_host.words import Words
-
-            _dict_words.append(tuple(Words.load().data.words))
-        return _dict_words[0]
 
 
 def normalize_sentence(text: str) -> str:
