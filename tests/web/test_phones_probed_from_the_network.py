@@ -355,8 +355,8 @@ def test_resume_with_phones_serves_them_again_with_a_fresh_code(tmp_path, moonsh
     log = tmp_path / "game.log"
     script = tmp_path / "game.txt"
     script.write_text("@start Ann\nAnn: jewelers\n")
-    env = {**os.environ, "PYTHONFAULTHANDLER": "1", "XDG_CONFIG_HOME": str(tmp_path / "c"), "XDG_STATE_HOME": str(tmp_path / "s"),
-           "XDG_DATA_HOME": str(tmp_path / "d")}
+    env = {**os.environ, "PYTHONFAULTHANDLER": "1", "XDG_CONFIG_HOME": str(tmp_path / "c"),
+           "XDG_STATE_HOME": str(tmp_path / "s"), "XDG_DATA_HOME": str(tmp_path / "d")}
     played = subprocess.run([sys.executable, "-m", "voice_host.cli", "play", "--players", "Ann,Ben,Cat", "--seed", "3",
                              "--script", str(script), "--no-voice", "--log", str(log)], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120)
@@ -365,7 +365,11 @@ def test_resume_with_phones_serves_them_again_with_a_fresh_code(tmp_path, moonsh
                              "--display-host", "127.0.0.1", "--display-port", "0"], cwd=ROOT, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(host.stdout), daemon=True).start()
+    errors: list[str] = []  # read as it comes: a host that fills the pipe would wait on it for ever
+    readers = [threading.Thread(target=lambda: lines.extend(host.stdout), daemon=True),
+               threading.Thread(target=lambda: errors.extend(host.stderr), daemon=True)]
+    for reader in readers:
+        reader.start()
     try:
         said = support.wait_for(lambda: next((re.search(r"opens https://127\.0\.0\.1:(\d+)/join .*enters the code "
                                                         r"(\d{6})", line) for line in lines if "enters the code" in line),
@@ -382,15 +386,18 @@ def test_resume_with_phones_serves_them_again_with_a_fresh_code(tmp_path, moonsh
             host.send_signal(signal.SIGINT)
             try:
                 host.wait(PATIENCE)
-            except subprocess.TimeoutExpired:
+            except subprocess.TimeoutExpired:  # where it hangs: its threads' stacks (PYTHONFAULTHANDLER)
                 host.send_signal(signal.SIGABRT)
                 host.wait(10)
-                open("/tmp/hang_stacks.txt", "a").write(host.stderr.read() + "\n=====\n" + "".join(lines))
-                raise
-        err = host.stderr.read()
+                for reader in readers:
+                    reader.join(10)
+                pytest.fail(f"the host did not stop in {PATIENCE} s after Ctrl-C; it said:\n{''.join(lines)}\n"
+                            f"and its threads were:\n{''.join(errors)}")
     finally:
         if host.poll() is None:
             host.kill()
-    out = "".join(lines)
+    for reader in readers:
+        reader.join(10)
+    out, err = "".join(lines), "".join(errors)
     assert host.returncode == 130 and "Traceback" not in err, err
     assert "Ben, I'm listening on your phone." in out and "voice-host resume" in out
