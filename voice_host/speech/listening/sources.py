@@ -26,7 +26,7 @@ class NoInputDevice(RuntimeError):
     """There is no audio input device (or not the one asked for)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class AudioChunk:
     """A block of multi-channel audio on the source's timeline."""
 

@@ -89,7 +89,7 @@ class SecondEar(Protocol):
         and return at once: the future's result is what it heard."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Transcript:
     """What a recognizer heard in (part of) an utterance."""
 
