@@ -35,9 +35,9 @@ from voice_host.host.hearing.confirm import Confirm, Question, Settled
 from voice_host.host.hearing.correct import Correct
 from voice_host.host.hearing.heard import Again, Heard, HearingSettings
 from voice_host.host.hearing.room import Room
+from voice_host.host.hearing.scorekeeper import Scorekeeper
 from voice_host.host.hearing.understand import Understand
 from voice_host.host.records import Directive, Said, Wait
-from voice_host.host.hearing.scorekeeper import Scorekeeper
 
 
 class Ears(Protocol):
@@ -241,7 +241,8 @@ class Hearing:
         if not isinstance(u, Again) and self._put_right(u):                    # put right?
             return
         body = intents.normalize(u.body or u.text)
-        said = self.understand.read(body, u.speaker, u.start if at is None else at)  # which word?
+        at = u.start if at is None else at
+        said = self.understand.read(body, u.speaker, at)                       # which word?
         who = self.voices.who(u, body, said)                                   # who?
         if who.reading.text is None:  # table chatter: not an input, so not logged
             self.correct.missed(u, who.body)
@@ -253,7 +254,6 @@ class Hearing:
             return
         if doubt.sentence is not None:
             self._say(doubt.sentence)
-        at = u.start if at is None else at
         self._take(Said(at, who.speaker, doubt.text, u.text,
                         parsed=self.understand.parse(doubt.text, who.speaker, at, who.reading.parsed)))
 
