@@ -363,7 +363,8 @@ def test_resume_with_phones_serves_them_again_with_a_fresh_code(tmp_path, moonsh
     assert played.returncode == 0, played.stderr
     host = subprocess.Popen([sys.executable, "-m", "voice_host.cli", "resume", str(log), "--phones", "--no-voice",
                              "--display-host", "127.0.0.1", "--display-port", "0"], cwd=ROOT, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=support.ctrl_c_reaches_it)  # the Ctrl-C below, even from a runner in the background
     lines: list[str] = []
     errors: list[str] = []  # read as it comes: a host that fills the pipe would wait on it for ever
     readers = [threading.Thread(target=lambda: lines.extend(host.stdout), daemon=True),
