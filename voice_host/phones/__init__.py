@@ -115,6 +115,12 @@ class _Phone:
     """Its audio handed out last ended as loud as a voice: a word may be under way."""
     malformed: int = 0
 
+    @property
+    def patience(self) -> float:
+        """How long its audio is waited for once due: :data:`LATE`, or
+        :data:`LATE_IN_WORD` when it stopped in a word."""
+        return LATE_IN_WORD if self.in_word else LATE
+
 
 def refusal(why: str, player: str | None = None, retry: float | None = None) -> str:
     """What a phone's page says when it may not join or is let go: ``why`` (the
@@ -359,7 +365,7 @@ class Phones:
         """The phones whose audio is on the way (the lock held): each sent some within
         :data:`LATE` seconds, or :data:`LATE_IN_WORD` when it stopped in a word."""
         now = self.clock()
-        return [p for p in self.phones.values() if now - p.arrived < (LATE_IN_WORD if p.in_word else LATE)]
+        return [p for p in self.phones.values() if now - p.arrived < p.patience]
 
     def ahead(self, frames: int) -> bool:
         """Whether the phones have ``frames`` samples ready before they fall due: one is
@@ -375,7 +381,7 @@ class Phones:
         (push-to-talk, a stalled network) is not waited for."""
         with self.lock:
             return any(p.buffered < frames and (not p.chunks or p.chunks[-1] is not RELEASED)
-                       and late < (LATE_IN_WORD if p.in_word else LATE) for p in self._sending())
+                       and late < p.patience for p in self._sending())
 
     def take(self, frames: int) -> tuple[np.ndarray, tuple[int, ...]]:
         """The next ``frames`` samples of each player's phone, (frames, players): silence

@@ -37,6 +37,9 @@ class SortedWords(tuple):
 
     @classmethod
     def of(cls, words) -> "SortedWords":
+        """``words`` sorted and cleaned; themselves when they are already."""
+        if isinstance(words, cls):
+            return words
         return cls(sorted({w.strip().lower() for w in words if w and w.strip()}))
 
 

@@ -79,9 +79,7 @@ class Language:
     """
 
     def __init__(self, sayable: Sentences):
-        words = sayable.words
-        self.words: Sequence[str] = () if words is None else words if isinstance(words, SortedWords) else \
-            SortedWords.of(words)
+        self.words: Sequence[str] = SortedWords.of(sayable.words) if sayable.words is not None else ()
         self.phrases: list[str] = sorted(set(sayable.phrases))
         self.names: list[str] = sorted(set(sayable.names))
         self.spell: list[str] = _spell_tokens() if sayable.spelling else []
