@@ -8,6 +8,9 @@
 The models dir is $VOICE_HOST_MODELS, else the checkout's models/ folder when it
 exists, else the user data folder (platformdirs) + /models.
 
+A model is loaded once per process (:data:`LOADED`): the listener's recognizer, the
+second ear and every recognizer a test or benchmark makes share its weights.
+
 This module also holds the `models` and `devices` subcommands (:func:`register`).
 """
 
@@ -20,10 +23,35 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Hashable, TypeVar
+
+M = TypeVar("M")
+
+
+class Loaded:
+    """The models this process has loaded, each by what it was loaded from (its folder
+    and options): loaded once, on first use, whichever thread asks first."""
+
+    def __init__(self) -> None:
+        self._models: dict[Hashable, object] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, load: Callable[[], M]) -> M:
+        """The model loaded for ``key``, loading it with ``load()`` the first time."""
+        with self._lock:
+            if key not in self._models:
+                self._models[key] = load()
+            return self._models[key]  # type: ignore[return-value]
+
+
+LOADED = Loaded()
+"""The one store of loaded models in the process (a model's weights are big: every
+recognizer of the same model shares them)."""
 
 
 @dataclass(frozen=True)

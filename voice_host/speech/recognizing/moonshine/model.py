@@ -5,7 +5,6 @@ the recognizer, .files for where the files are)."""
 from __future__ import annotations
 
 import os
-import threading
 from functools import cached_property
 from pathlib import Path
 from typing import Sequence
@@ -13,6 +12,7 @@ from typing import Sequence
 import numpy as np
 
 from ...audio import SAMPLE_RATE
+from ..models import LOADED
 from ..sayable import Language
 from .files import find_model_dir
 
@@ -274,16 +274,9 @@ class MoonshineModel:
         return out[0][:, -1, :], new
 
 
-_models: dict[tuple, MoonshineModel] = {}
-_models_lock = threading.Lock()
-
-
 def load_moonshine_model(model_dir: str | Path | None = None, cpu_threads: int | None = None,
                          convert: bool = True, delta: str | Path | None = None) -> MoonshineModel:
     """Load (once per process) the Moonshine model (with an adaptation `delta`)."""
     d = Path(model_dir) if model_dir else find_model_dir()
     key = (str(d.resolve()), cpu_threads, convert, str(Path(delta).resolve()) if delta else None)
-    with _models_lock:
-        if key not in _models:
-            _models[key] = MoonshineModel(d, cpu_threads, convert, Path(delta) if delta else None)
-        return _models[key]
+    return LOADED.get(("moonshine", *key), lambda: MoonshineModel(d, cpu_threads, convert, Path(delta) if delta else None))

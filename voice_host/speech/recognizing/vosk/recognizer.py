@@ -4,14 +4,13 @@ timings, runtime grammars for closed sets (`expect`)."""
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from ...audio import SAMPLE_RATE
-from ..models import find_vosk_model
+from ..models import LOADED, find_vosk_model
 from ..recognizer import Takes, Transcript, Word, _closed_phrases, normalize_text
 
 
@@ -20,20 +19,16 @@ def _to_int16_bytes(samples: np.ndarray) -> bytes:
     return (np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
 
 
-_vosk_models: dict[str, object] = {}
-_vosk_lock = threading.Lock()
-
-
 def load_vosk_model(path: str | Path):
     """Load (once per process) the vosk model in directory `path`."""
     import vosk
 
     key = str(Path(path).resolve())
-    with _vosk_lock:
-        if key not in _vosk_models:
-            vosk.SetLogLevel(-1)
-            _vosk_models[key] = vosk.Model(key)
-        return _vosk_models[key]
+
+    def load():
+        vosk.SetLogLevel(-1)
+        return vosk.Model(key)
+    return LOADED.get(("vosk", key), load)
 
 
 class VoskRecognizer(Takes):

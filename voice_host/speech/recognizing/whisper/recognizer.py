@@ -4,19 +4,14 @@ ends; expected words become the decoder's prompt."""
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from ...audio import SAMPLE_RATE
-from ..models import find_whisper_model
+from ..models import LOADED, find_whisper_model
 from ..recognizer import Transcript, WholeUtterance, Word, _closed_phrases, normalize_text
-
-
-_whisper_models: dict[tuple, object] = {}
-_whisper_lock = threading.Lock()
 
 
 def load_whisper_model(path: str | Path, compute_type: str = "int8", cpu_threads: int = 0):
@@ -28,12 +23,8 @@ def load_whisper_model(path: str | Path, compute_type: str = "int8", cpu_threads
             "the whisper engine needs faster-whisper: pip install 'voice-host[whisper]'"
         ) from e
     key = (str(Path(path).resolve()), compute_type, cpu_threads)
-    with _whisper_lock:
-        if key not in _whisper_models:
-            _whisper_models[key] = WhisperModel(
-                key[0], device="cpu", compute_type=compute_type, cpu_threads=cpu_threads
-            )
-        return _whisper_models[key]
+    return LOADED.get(("whisper", *key), lambda: WhisperModel(
+        key[0], device="cpu", compute_type=compute_type, cpu_threads=cpu_threads))
 
 
 def _default_threads() -> int:
