@@ -313,10 +313,10 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
     questions asked about it (about the word or a reply), and what the game scored."""
     from voice_host.host.records import Said
 
-    fed = [(i, r) for i, r in enumerate(s.records) if isinstance(r, Said) and i not in s.undone and r.text != "undo"]
+    fed = [(i, r) for i, r in enumerate(s.records) if isinstance(r, Said) and i not in s.history.undone and r.text != "undo"]
     if TRACE:
         for i, r in enumerate(s.records):
-            print(f"      record {i}: {r}{'  (undone)' if i in s.undone else ''}")
+            print(f"      record {i}: {r}{'  (undone)' if i in s.history.undone else ''}")
     sheets = s.game.state.sheets
     scored = {(p, e.word) for p, sheet in sheets.items() for e in sheet.regular + sheet.interrupts if e.word}
     kinds = {(x.player, x.word): x.kind for x in plan}
@@ -339,7 +339,7 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
         who += got_p
         both += got_w and got_p
         first += got_w and got_p and not about and len(windows) == 1
-        wrong = r is not None and not (got_w and got_p) and i not in s.refusals and (r.speaker, heard) in scored
+        wrong = r is not None and not (got_w and got_p) and i not in s.history.refusals and (r.speaker, heard) in scored
         silent += wrong and not about
         if not (got_w and got_p):
             mark = {"weak": "*", "interrupt": "!"}.get(kinds.get((name, w)), "")
@@ -349,7 +349,7 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
     costs = [q[1] - q[0] for q in questions if q[1] is not None]
     put_right = [Conversation.PAUSE + e - st for st, e, _, correction in replies if correction]
     said_at = [(st, e) for st, e, *_ in truth] + [(st, e) for st, e, *_ in replies]
-    strays = [(i, r) for i, r in fed if i not in s.refusals and r.t < end
+    strays = [(i, r) for i, r in fed if i not in s.history.refusals and r.t < end
               and not any(st - 0.5 <= r.t <= e + 0.5 for st, e in said_at)]
     own = sum(1 for i, r in strays if isinstance(said, HostLines) and r.text.split()  # the host's words, played
               and r.text.split()[-1] in said.words_before(i))

@@ -82,8 +82,8 @@ class Watched:
     def __init__(self, browser, table: Table) -> None:
         self.browser, self.table = browser, table
         self.display = Display.open("127.0.0.1", 0)
-        heard = table.session.speak
-        table.session.speak = lambda line: (heard(line), self.display.said(line))
+        heard = table.session.saying.speak
+        table.session.saying.speak = lambda line: (heard(line), self.display.said(line))
         self.display.follow(table.session)
         browser.get(self.display.url)
         self.page = self.shown()

@@ -98,7 +98,7 @@ def flipped(table, clock):
 
     t = table()
     display = Display.open("127.0.0.1", 0, clock=clock)
-    t.session.speak = lambda line, heard=t.session.speak: (heard(line), display.said(line))
+    t.session.saying.speak = lambda line, heard=t.session.saying.speak: (heard(line), display.said(line))
     display.follow(t.session)
     t("Ann: jewelers\n@draw M N\nCat: timer")
     return t, display
@@ -270,8 +270,8 @@ def test_the_whole_page_fits_one_screen_at_a_tv_a_laptop_and_a_tablet_mid_game_a
     t = support.Table(words, players, game=game, start=None if game == "prolix-solo" else "Ann", board=None,
                       sections=sections)
     display = Display.open("127.0.0.1", 0)
-    heard = t.session.speak
-    t.session.speak = lambda line: (heard(line), display.said(line))
+    heard = t.session.saying.speak
+    t.session.saying.speak = lambda line: (heard(line), display.said(line))
     display.follow(t.session)
     try:
         browser.get(display.url)
@@ -410,7 +410,7 @@ def test_long_names_and_words_stay_in_their_boxes_unsplit_and_the_print_at_14_px
     join = {"join": {"url": "https://192.168.100.200:8765/join", "waiting": waiting}} if phones else {}
     display = Display(web.Server(web.listen("127.0.0.1", 0)), also=lambda: join)
     display.server.start()
-    t.session.speak = lambda line, heard=t.session.speak: (heard(line), display.said(line))
+    t.session.saying.speak = lambda line, heard=t.session.saying.speak: (heard(line), display.said(line))
     display.follow(t.session)
     try:
         browser.get(display.url)

@@ -160,11 +160,11 @@ def test_setting_words_alone_are_plays_and_their_phrases_are_settings(table):
     for word in ("brief", "full", "slower", "faster", "louder", "softer", "quieter", "shorter", "verbose"):
         assert intents.parse(word, t.session.players).kind == "word", word
     assert t("Cat: brief")[0].startswith("Cat interrupts Ann with brief:")
-    assert not t.session.brief
+    assert not t.session.saying.brief
     assert t("Ann: be brief") == ["Brief: I'll say the scores and whose turn; ask for the board when you want it."]
-    assert t.session.brief
+    assert t.session.saying.brief
     assert t("Ann: more detail") == ["Full: I'll read the board after every move."]
-    assert not t.session.brief
+    assert not t.session.saying.brief
 
 
 # ---------------------------------------------------------------------- item 6: typed near-misses of commands

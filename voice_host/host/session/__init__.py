@@ -6,20 +6,20 @@ anything else, turns it into a game action (host.intents, host.phrases), steps t
 and hands the sentences of the resulting events to ``speak``. Undo drops the last input
 that changed the game and replays the rest; repeat says the last announcement again.
 
-``Session`` is the flow and the clock; its parts each do one job: ``history`` the log
-and undo, ``inputs`` what players say, ``saying`` what the host says.
+``Session`` is the flow, the game and its clock; its collaborators each keep their own
+state: ``history`` the inputs and what became of each (host.session.history),
+``inputs`` the reading of each input and the host's answers (host.session.inputs),
+``saying`` what the host says (host.session.saying).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Callable
 
 from voice_host.games import actions as A
-from voice_host.games import events as E
-from voice_host.host import announce, phrases
+from voice_host.host import announce, intents, phrases
 from voice_host.host.announce import Announcer
-from voice_host.host.cues import Cues
 from voice_host.host.log import EventLog
 from voice_host.host.records import Begin, Directive, Header, Record, Said, Unreadable, Wait, record as as_record
 from voice_host.host.session.history import Asking, History, create_game, new_header
@@ -31,7 +31,7 @@ __all__ = ["Asking", "Session", "create_game", "new_header"]
 
 
 @dataclass
-class Session(Inputs, History, Saying):
+class Session:
     """One game at the table: every input logged, applied at its own time and answered.
 
     The rest of the host builds one from a log header and the dictionary, and calls
@@ -40,49 +40,59 @@ class Session(Inputs, History, Saying):
 
     header: Header
     words: Words
-    speak: Callable[[str], None] = print
+    speak: InitVar[Callable[[str], None]] = print
+    """Says one sentence (printed, spoken, shown)."""
     log: EventLog | None = None
     announcer: Announcer = field(default_factory=Announcer)
-    earcon: Callable[[str, float], None] | None = None
+    earcon: InitVar[Callable[[str, float], None] | None] = None
     """Plays an earcon by name at a game time (the Speaker's ``earcons``): the session
     cues it from each announced step's events, before their sentences are said
     (host.cues.Cues)."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, speak: Callable[[str], None], earcon: Callable[[str, float], None] | None) -> None:
         self.game = create_game(self.header, self.words)
-        self.cue = Cues(self.earcon, lambda: self.game) if self.earcon is not None else None
-        self.records: list[Record] = []
-        self.undone: set[int] = set()
-        self.refusals: set[int] = set()
-        """Records refused when they were applied: refused for good, never replayed by an undo."""
-        self.undoable: list[int] = []
-        self.pauses: dict[int, float] = {}
-        """Record taken back by an undo after the end -> when that undo came: the game
-        stood still in between (ruling 98)."""
-        self.last_said: list[str] = []
         self.begun = False
         self.t = 0.0
-        self.refused: str | None = None
-        """The refusal said for the last input applied, if it was refused."""
-        self.addressee: str | None = None
-        """The player whose input is being applied: a refusal that says "you" names them."""
-        self._host_state()
+        self.history = History()
+        self.saying = Saying(speak, self.announcer, lambda: self.game, lambda: self.t, earcon, self._brief())
+        self.inputs = Inputs(self)
 
-    def _host_state(self) -> None:
-        """What the host keeps besides the game (rebuilt with it on undo)."""
-        self.asking: Asking | None = None
-        """A yes or no question the host asked one player (a worthless interrupt, an undo)."""
-        self.last_word: str | None = None
-        """The last word said that the game took, for "spell it"."""
-        self.brief = self.header.config.get("table", {}).get("verbosity", "full") == "brief"
-        """Brief: scores and whose turn; full: the board after every move too."""
-        self.held: list[int] = []
-        """Questions and host requests said while words wait on the tie window: answered
-        once those words are settled, so that they are about the game with them."""
+    def _brief(self) -> bool:
+        """Whether the table asked for a brief host (scores and whose turn only)."""
+        return self.header.config.get("table", {}).get("verbosity", "full") == "brief"
 
     @property
     def players(self) -> list[str]:
         return list(self.header.players)
+
+    @property
+    def records(self) -> list[Record]:
+        """Every input so far, in order (the log's lines after its header)."""
+        return self.history.records
+
+    @property
+    def undoable(self) -> list[int]:
+        """The inputs that changed the game, in order: what an undo may take back."""
+        return self.history.undoable
+
+    @property
+    def refused(self) -> str | None:
+        """The refusal said for the last input applied, if it was refused."""
+        return self.saying.refused
+
+    def say(self, line: str) -> None:
+        """Say one host sentence that is not about the game state (questions to the table)."""
+        self.saying.say(line)
+
+    def ask(self, *kinds: str, quiet: bool = False) -> list[str]:
+        """Answer questions (board, scores, turn, words) aloud."""
+        events = [e for kind in kinds for e in self.game.step(A.Query(self.t, kind))]
+        return self.saying.remember(self.saying.events(events, quiet=quiet, answer=True))
+
+    def read(self, text: str, player: str, t: float) -> intents.Parsed:
+        """``text`` said by ``player`` at ``t``, read once: its meaning at the table and
+        as the game's own phrase (host.session.inputs.Inputs.read)."""
+        return self.inputs.read(text, player, t)
 
     # ------------------------------------------------------------------ the game, for the hearing
     def word_value(self, word: str) -> int | None:
@@ -112,8 +122,7 @@ class Session(Inputs, History, Saying):
         failed = self.log.append(record) if self.log is not None and logged else None
         if failed is not None:
             self.say(self.announcer.cannot_save(str(self.log.path), failed.strerror or str(failed)))
-        self.records.append(record)
-        return said + self._apply(len(self.records) - 1, quiet=quiet)
+        return said + self._apply(self.history.add(record), quiet=quiet)
 
     def begin(self, t: float, *, quiet: bool = False) -> list[str]:
         """Begin the game at ``t`` unless it has begun (logged: the opening is an input)."""
@@ -154,19 +163,13 @@ class Session(Inputs, History, Saying):
     def tick(self, t: float, *, quiet: bool = False) -> list[str]:
         """Let the clock run to ``t`` (not logged: replay reaches the same events)."""
         self.t = max(self.t, t)
-        said = self._remember(self._say(self.game.step(A.Tick(self.t)), quiet=quiet))
-        if self.held and self.game.settles_at(windows=False) is None:  # the words before them are settled
-            held, self.held = self.held, []
-            for index in held:  # each answered in turn: a held 'repeat' says the answer just before it
-                said += self._remember(self._utterance(index, self.records[index], quiet))
-                if self.refused is not None:
-                    self.refusals.add(index)
-        return said
+        said = self.saying.remember(self.saying.events(self.game.step(A.Tick(self.t)), quiet=quiet))
+        return said + self.inputs.answer_held(quiet)
 
     def _held_until(self, record: Record, quiet: bool) -> list[str]:
         """Before the next input: the clock to its time, so that what was held for the tie
         window is answered first (and with the records it knew)."""
-        if self.held and record.t is not None:
+        if self.inputs.held and record.t is not None:
             return self.tick(float(record.t), quiet=quiet)
         return []
 
@@ -185,53 +188,78 @@ class Session(Inputs, History, Saying):
         """Rebuild from a log's records, silently."""
         for record in map(as_record, records):
             self._held_until(record, quiet=True)
-            self.records.append(record)
-            self._apply(len(self.records) - 1, quiet=True)
+            self._apply(self.history.add(record), quiet=True)
+
+    def rebuild(self) -> None:
+        """The game again from its records, less those an undo took back, those refused
+        when said and the undo commands themselves (host.session.history.History)."""
+        self.game = create_game(self.header, self.words)
+        self.inputs.restart()
+        self.saying.detail(self._brief())
+        self.history.replaying()
+        self.begun, t_now, self.t = False, self.t, 0.0
+        for i, record in enumerate(self.records):
+            if i in self.history.pauses and self.begun:  # an end undone: the game reopens as it was then
+                self.t = max(self.t, float(record.t))
+                self.game.step(A.Tick(self.t))
+                self.game.pause(self.history.pauses[i] - self.t)
+            if self.history.replayed(i, self.players):
+                self._apply(i, quiet=True)
+        self.t = t_now
+        self.game.step(A.Tick(t_now))
 
     # ------------------------------------------------------------------ applying
     def _apply(self, index: int, *, quiet: bool) -> list[str]:
-        said = self._apply_record(index, quiet=quiet)
-        if self.refused is not None:
-            self.refusals.add(index)
-        return said
-
-    def _apply_record(self, index: int, *, quiet: bool) -> list[str]:
         record = self.records[index]
-        self.refused, self.addressee = None, None
         if record.t is not None:
             self.t = max(self.t, float(record.t))
         # the clock reaches the input's time before the input, whatever its source (a script,
         # typed or heard) and in a replay alike, so that a resumed game is the game played
         said = self.tick(self.t, quiet=quiet) if self.begun else []
-        return said + self._remember(self._apply_input(index, record, quiet))  # the answer 'repeat' says again
+        self.saying.applying()
+        said += self.saying.remember(self._apply_input(index, record, quiet))  # the answer 'repeat' says again
+        if self.saying.refused is not None:
+            self.history.refuse(index)
+        return said
 
     def _apply_input(self, index: int, record: Record, quiet: bool) -> list[str]:
         match record:
             case Begin():
                 self.begun = True
-                return self._say(self.game.step(A.Begin(self.t)), quiet=quiet)
+                return self.saying.events(self.game.step(A.Begin(self.t)), quiet=quiet)
             case Wait():
                 return self.tick(self.t, quiet=quiet)
             case Unreadable(error=code, text=text):
-                return self._refuse(code, {"text": text}, quiet)
+                return self.saying.refuse(code, {"text": text}, quiet)
             case Directive():
-                return self._directive(index, record, quiet)
+                return self.inputs.directive(index, record, quiet)
             case Said():
-                return self._utterance(index, record, quiet)
+                return self.inputs.utterance(index, record, quiet)
         raise TypeError(f"not an input record: {record!r}")
 
-    def _act(self, index: int, action: A.Action, quiet: bool, events: list | None = None) -> list[str]:
-        """Apply `action` (or take the `events` the game already gave for it) and say what happened."""
-        if events is None:
-            events = self.game.step(action)
-        refused = any(isinstance(e, E.Refused) for e in events)
-        if self.begun and isinstance(action, self.game.undoable_actions) and not refused:
-            self.undoable.append(index)
-        said = getattr(action, "word", None) or [w for w, _ in getattr(action, "words", ())][-1:]
-        if said and not refused:  # "spell it" spells the last word said
-            self.last_word = said if isinstance(said, str) else said[0]
-        asked = isinstance(action, A.Query)
-        return self._say(events, quiet=quiet, answer=asked)
+    # ------------------------------------------------------------------ after the game, or a damaged log
+    def meanings_after(self, first: int) -> list[tuple[str, str]]:
+        """From record ``first`` on (the inputs after a line a damaged log lost), each input
+        that counted as an interrupt or was refused: (what was said, "interrupt" or
+        "refused"), for the table to check what the lost line changed. Words still waiting
+        on the tie window are taken as they will be scored (a silent twin settles them)."""
+        twin = self._twin()
+        twin.settle(windows=False, quiet=True)
+        interrupts = {(p["name"], w["word"]) for p in twin.game.result()["players"] for w in p.get("words", ())
+                      if w.get("kind") == "interrupt"}
+        out = []
+        for i in range(first, len(self.records)):
+            record = self.records[i]
+            if isinstance(record, Said):
+                player = intents.find_player(record.speaker, self.players)
+                said = intents.normalize(record.text).split()
+                if i in self.history.refusals:
+                    out.append((f"{record.speaker}'s '{record.text}'", "refused"))
+                elif any((player, w) in interrupts for w in said):
+                    out.append((f"{record.speaker}'s '{record.text}'", "interrupt"))
+            elif isinstance(record, Directive) and i in self.history.refusals:
+                out.append(("'@" + " ".join([record.name, *record.args]) + "'", "refused"))
+        return out
 
     def result(self) -> dict:
         """The game's result, its teams named as the table hears them."""
