@@ -42,3 +42,22 @@ def test_two_vosk_recognizers_share_the_process_s_one_model(vosk_model_dir):
     assert first.model is second.model
     assert load_vosk_model(first.model_path) is first.model
     assert LOADED.get(("vosk", str(first.model_path.resolve())), object) is first.model
+
+
+def test_one_model_loading_never_holds_up_another():
+    loaded, first_loading, second_loaded = Loaded(), threading.Event(), threading.Event()
+    waited = []
+
+    def slow():
+        first_loading.set()
+        waited.append(second_loaded.wait(5))  # False: the second model waited for this one
+        return "first"
+
+    t = threading.Thread(target=lambda: loaded.get("first", slow))
+    t.start()
+    assert first_loading.wait(10)
+    assert loaded.get("second", lambda: "second") == "second"
+    second_loaded.set()
+    t.join()
+    assert waited == [True]
+    assert loaded.get("first", object) == "first"

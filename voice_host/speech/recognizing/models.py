@@ -35,15 +35,20 @@ M = TypeVar("M")
 
 class Loaded:
     """The models this process has loaded, each by what it was loaded from (its folder
-    and options): loaded once, on first use, whichever thread asks first."""
+    and options): loaded once, on first use, whichever thread asks first. Each model has
+    a lock of its own, so one model loading never holds up another."""
 
     def __init__(self) -> None:
         self._models: dict[Hashable, object] = {}
+        self._locks: dict[Hashable, threading.Lock] = {}
         self._lock = threading.Lock()
+        """Held only to find a model's own lock."""
 
     def get(self, key: Hashable, load: Callable[[], M]) -> M:
         """The model loaded for ``key``, loading it with ``load()`` the first time."""
         with self._lock:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
             if key not in self._models:
                 self._models[key] = load()
             return self._models[key]  # type: ignore[return-value]
