@@ -114,6 +114,29 @@ def test_handshakes_that_never_finish_are_limited_per_address_and_closed_soon(sm
             sock.close()
 
 
+def test_a_phone_is_not_cut_off_for_the_time_the_host_itself_was_busy(small, monkeypatch):
+    """The host's own process may stall (a model loading, a collection of its memory):
+    a phone whose handshake came in meanwhile is still let in, and the server's limit
+    on slow handshakes counts only the time it could have answered."""
+    from support import wait_for
+
+    monkeypatch.setattr(web_server, "HANDSHAKE_WITHIN", 1.0, raising=False)
+    phones, display = small
+    try:
+        raw = socket.create_connection(("127.0.0.1", display.port), timeout=30, source_address=(other(600), 0))
+        server = display.server
+        wait_for(lambda: server.gate.held, "the server to take the connection", 30.0)
+        server.loop.call_soon_threadsafe(time.sleep, 2.0)  # the host busy for twice the limit
+        from websockets.sync.client import connect
+
+        with connect(f"wss://127.0.0.1:{display.port}/phone", sock=raw, ssl=insecure(), open_timeout=30,
+                     server_hostname="127.0.0.1") as ws:
+            ws.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
+            assert json.loads(ws.recv(timeout=30)).get("joined") == "Ann"
+    finally:
+        display.close()
+
+
 def test_sockets_that_never_join_from_many_addresses_keep_no_player_out(small):
     phones, display = small
     waiting = []

@@ -57,6 +57,7 @@ def served(tmp_path, monkeypatch):
     display = serve_phones(phones, "127.0.0.1", 0)
     yield phones, display
     display.close()
+    support.print_server_log(display)
 
 
 def fetch(display, path: str, source: str, headers: dict | None = None, method: str = "GET"):

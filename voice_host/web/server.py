@@ -43,6 +43,12 @@ BACKLOG = 1024
 queued, not dropped (a dropped one is tried again only after 1, 3, 7 s)."""
 HANDSHAKE_WITHIN = 5.0
 """Seconds a connection has to finish its TLS handshake; then it is closed."""
+BUSY = 0.25
+"""Seconds late the server's loop may check a handshake's deadline before the wait
+counts as the host's own: its process was busy (a model loading, its memory collected),
+and the connection is given its whole time again, so a phone is never cut off for the
+time the host could not answer it. (A request's own deadline needs no such care: what
+came in meanwhile is read before any deadline is checked.)"""
 PER_ADDRESS_HANDSHAKES = 8
 """TLS handshakes one address may have under way at once; another is closed at once."""
 OPEN_FILES = 4096
@@ -513,6 +519,14 @@ def protocol(tls=None, gate: Gate | None = None):
 
         def handshaking(self) -> bool:
             return self._state == sslproto.SSLProtocolState.DO_HANDSHAKE
+
+        def _check_handshake_timeout(self) -> None:  # asyncio's deadline, checked late when the host was busy
+            handle = self._handshake_timeout_handle
+            if self.handshaking() and handle is not None and self._loop.time() - handle.when() > BUSY:
+                self._handshake_timeout_handle = self._loop.call_later(self._ssl_handshake_timeout,
+                                                                       self._check_handshake_timeout)
+                return
+            super()._check_handshake_timeout()
 
         def idle(self) -> bool:
             app = self._app_protocol
