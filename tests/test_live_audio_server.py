@@ -92,7 +92,9 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
         while not turn.is_set():  # silence while the host starts, then the game from its first turn
             pulse.mic.silence()
             assert time.monotonic() - started < 120, printed.decode(errors="replace")
+        unread = pulse.mic.lost
         pulse.mic.say(audio)
+        unread = pulse.mic.lost - unread
         os.kill(pid, signal.SIGINT)  # the table stops the game: the sheets are saved
         deadline = time.monotonic() + 120  # the host finishes its sentences first (up to 60 s)
         while not os.waitpid(pid, os.WNOHANG)[0]:
@@ -106,6 +108,9 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
         speakers.terminate()
         speakers.wait(10)
     said = printed.decode(errors="replace").replace("\r", "")
+    heard = [line for line in (tmp_path / "game.log").read_text().splitlines() if '"heard"' in line]
+    said += "\nheard (the game's log):\n" + "\n".join(heard)
+    said += f"\nthe audio server did not read {unread / 16000:.2f} s of the players' words"
     assert out.exists(), said
     live = json.loads(out.read_text())
     sheets = {p["name"]: [w["word"] for w in p["words"]] for p in live["players"]}
