@@ -137,6 +137,28 @@ def test_a_phone_is_not_cut_off_for_the_time_the_host_itself_was_busy(small, mon
         display.close()
 
 
+def test_a_request_is_not_refused_for_the_time_the_host_itself_was_busy(small, monkeypatch):
+    """The host's process held up past a connection's deadline for its request (the
+    whole machine busy, the phone's request coming just after): the request is still
+    answered."""
+    from support import wait_for
+
+    monkeypatch.setattr(web_server, "REQUEST_WITHIN", 1.0, raising=False)
+    phones, display = small
+    try:
+        sock = tls(display, other(601))  # the handshake done: the request's deadline runs
+        server = display.server
+        wait_for(lambda: server.gate.held, "the server to take the connection", 30.0)
+        server.loop.call_soon_threadsafe(time.sleep, 2.0)  # the host busy for twice the limit
+        time.sleep(2.2)
+        sock.sendall(b"GET /join HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % display.port)
+        sock.settimeout(30)
+        assert sock.recv(12) == b"HTTP/1.1 200"
+        sock.close()
+    finally:
+        display.close()
+
+
 def test_sockets_that_never_join_from_many_addresses_keep_no_player_out(small):
     phones, display = small
     waiting = []

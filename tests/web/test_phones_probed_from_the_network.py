@@ -93,9 +93,15 @@ def phone_socket(display, source: str, origin: str | None = None):
     """A websocket to /phone from ``source``, as the page's script opens it."""
     from websockets.sync.client import connect
 
+    started = time.monotonic()
     raw = socket.create_connection(("127.0.0.1", display.port), timeout=30, source_address=(source, 0))
-    return connect(f"wss://127.0.0.1:{display.port}/phone", sock=raw, ssl=insecure(), open_timeout=30,
-                   origin=origin, server_hostname="127.0.0.1")
+    try:
+        return connect(f"wss://127.0.0.1:{display.port}/phone", sock=raw, ssl=insecure(), open_timeout=30,
+                       origin=origin, server_hostname="127.0.0.1")
+    except Exception as exc:
+        if hasattr(exc, "add_note"):  # when it failed tells which of the server's limits it met
+            exc.add_note(f"the websocket from {source} failed {time.monotonic() - started:.2f} s after connecting")
+        raise
 
 
 def join(display, source: str, code: str, name: str = "Ann") -> dict:

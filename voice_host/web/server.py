@@ -44,11 +44,10 @@ queued, not dropped (a dropped one is tried again only after 1, 3, 7 s)."""
 HANDSHAKE_WITHIN = 5.0
 """Seconds a connection has to finish its TLS handshake; then it is closed."""
 BUSY = 0.25
-"""Seconds late the server's loop may check a handshake's deadline before the wait
-counts as the host's own: its process was busy (a model loading, its memory collected),
-and the connection is given its whole time again, so a phone is never cut off for the
-time the host could not answer it. (A request's own deadline needs no such care: what
-came in meanwhile is read before any deadline is checked.)"""
+"""Seconds late the server's loop may check a deadline (a handshake's, a request's)
+before the wait counts as the host's own: its process was held up (a model loading,
+its memory collected, the machine busy), and the connection is given its whole time
+again, so a phone is never cut off for the time the host could not answer it."""
 PER_ADDRESS_HANDSHAKES = 8
 """TLS handshakes one address may have under way at once; another is closed at once."""
 OPEN_FILES = 4096
@@ -449,6 +448,11 @@ def private_folder(path: Path) -> None:
         os.chmod(folder, 0o700)
 
 
+def late(loop, deadline) -> bool:
+    """Whether ``loop`` runs the timer ``deadline`` more than :data:`BUSY` seconds late."""
+    return loop.time() - deadline.when() > BUSY
+
+
 def protocol(tls=None, gate: Gate | None = None):
     """uvicorn's HTTP/1.1 (h11) behind a :class:`Gate` (and, given an ``ssl.SSLContext``,
     TLS with a handshake of at most :data:`HANDSHAKE_WITHIN` seconds), closing a
@@ -491,8 +495,11 @@ def protocol(tls=None, gate: Gate | None = None):
 
             def check() -> None:
                 if self.cycle is cycle and not self.transport.is_closing() and self.transport.get_protocol() is self:
-                    self.transport.close()  # no request since (a websocket's protocol is another's)
-            self.loop.call_later(REQUEST_WITHIN, check)
+                    if late(self.loop, handle):
+                        self._deadline()  # the host was busy, not the client slow: its whole time again
+                    else:
+                        self.transport.close()  # no request since (a websocket's protocol is another's)
+            handle = self.loop.call_later(REQUEST_WITHIN, check)
 
         def send_400_response(self, msg: str) -> None:
             headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close"),
@@ -522,7 +529,7 @@ def protocol(tls=None, gate: Gate | None = None):
 
         def _check_handshake_timeout(self) -> None:  # asyncio's deadline, checked late when the host was busy
             handle = self._handshake_timeout_handle
-            if self.handshaking() and handle is not None and self._loop.time() - handle.when() > BUSY:
+            if self.handshaking() and handle is not None and late(self._loop, handle):
                 self._handshake_timeout_handle = self._loop.call_later(self._ssl_handshake_timeout,
                                                                        self._check_handshake_timeout)
                 return
