@@ -228,7 +228,6 @@ def wait_for(condition, what: str, patience: float):
     pytest.fail(f"waited {patience:.0f} s for {what}; last saw {last!r}")
 
 
-
 def print_server_log(display) -> None:
     """What the web server logged (its troubles, one line a kind), printed: pytest shows
     it beside a failed test's traceback, with this process's threads and open files."""
@@ -239,6 +238,7 @@ def print_server_log(display) -> None:
         print("the server's log:\n" + log.read_text())
     fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else -1
     print(f"threads: {[t.name for t in threading.enumerate()]}; open files: {fds}")
+
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 """Debian's chromium, for the tests that open the host's pages in a real browser."""

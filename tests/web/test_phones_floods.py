@@ -114,21 +114,27 @@ def test_handshakes_that_never_finish_are_limited_per_address_and_closed_soon(sm
             sock.close()
 
 
+def host_busy(display, seconds: float) -> None:
+    """Once the server holds a connection, its loop held up for ``seconds`` (the host's
+    process busy: a model loading, its memory collected, the machine loaded)."""
+    from support import wait_for
+
+    server = display.server
+    wait_for(lambda: server.gate.held, "the server to take the connection", 30.0)
+    server.loop.call_soon_threadsafe(time.sleep, seconds)
+
+
 def test_a_phone_is_not_cut_off_for_the_time_the_host_itself_was_busy(small, monkeypatch):
     """The host's own process may stall (a model loading, a collection of its memory):
     a phone whose handshake came in meanwhile is still let in, and the server's limit
     on slow handshakes counts only the time it could have answered."""
-    from support import wait_for
+    from websockets.sync.client import connect
 
     monkeypatch.setattr(web_server, "HANDSHAKE_WITHIN", 1.0, raising=False)
     phones, display = small
     try:
         raw = socket.create_connection(("127.0.0.1", display.port), timeout=30, source_address=(other(600), 0))
-        server = display.server
-        wait_for(lambda: server.gate.held, "the server to take the connection", 30.0)
-        server.loop.call_soon_threadsafe(time.sleep, 2.0)  # the host busy for twice the limit
-        from websockets.sync.client import connect
-
+        host_busy(display, 2.0)  # twice the limit, as the handshake begins
         with connect(f"wss://127.0.0.1:{display.port}/phone", sock=raw, ssl=insecure(), open_timeout=30,
                      server_hostname="127.0.0.1") as ws:
             ws.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
@@ -141,15 +147,11 @@ def test_a_request_is_not_refused_for_the_time_the_host_itself_was_busy(small, m
     """The host's process held up past a connection's deadline for its request (the
     whole machine busy, the phone's request coming just after): the request is still
     answered."""
-    from support import wait_for
-
     monkeypatch.setattr(web_server, "REQUEST_WITHIN", 1.0, raising=False)
     phones, display = small
     try:
         sock = tls(display, other(601))  # the handshake done: the request's deadline runs
-        server = display.server
-        wait_for(lambda: server.gate.held, "the server to take the connection", 30.0)
-        server.loop.call_soon_threadsafe(time.sleep, 2.0)  # the host busy for twice the limit
+        host_busy(display, 2.0)  # twice the limit
         time.sleep(2.2)
         sock.sendall(b"GET /join HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % display.port)
         sock.settimeout(30)
