@@ -234,8 +234,9 @@ def print_server_log(display) -> None:
     import threading
 
     log = display.server.log
-    if log.exists() and log.read_text().strip():
-        print("the server's log:\n" + log.read_text())
+    text = log.read_text() if log.exists() else ""
+    if text.strip():
+        print("the server's log:\n" + text)
     fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else -1
     print(f"threads: {[t.name for t in threading.enumerate()]}; open files: {fds}")
 

@@ -24,7 +24,7 @@ from toolkit.pulse import Pulse
 from toolkit.pulse import missing as pulse_missing
 from support import ROOT, ctrl_c_reaches_it, need, voice_host
 
-from voice_host.speech.audio import read_wav
+from voice_host.speech.audio import SAMPLE_RATE, read_wav
 
 PLAYERS = {"Ann": "fest_slt", "Ben": "rms", "Cat": "awb", "Dan": "kal16"}
 GAME = ("--players", ",".join(PLAYERS), "--seed", "5", "--start", "Ann")
@@ -110,7 +110,7 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
     said = printed.decode(errors="replace").replace("\r", "")
     heard = [line for line in (tmp_path / "game.log").read_text().splitlines() if '"heard"' in line]
     said += "\nheard (the game's log):\n" + "\n".join(heard)
-    said += f"\nthe audio server did not read {unread / 16000:.2f} s of the players' words"
+    said += f"\nthe audio server did not read {unread / SAMPLE_RATE:.2f} s of the players' words"
     assert out.exists(), said
     live = json.loads(out.read_text())
     sheets = {p["name"]: [w["word"] for w in p["words"]] for p in live["players"]}

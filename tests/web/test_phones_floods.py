@@ -114,13 +114,15 @@ def test_handshakes_that_never_finish_are_limited_per_address_and_closed_soon(sm
             sock.close()
 
 
-def host_busy(display, seconds: float) -> None:
-    """Once the server holds a connection, its loop held up for ``seconds`` (the host's
-    process busy: a model loading, its memory collected, the machine loaded)."""
+def host_busy(display, seconds: float, handshaking: bool) -> None:
+    """Once the server holds a connection (still in its TLS handshake, or past it), its
+    loop held up for ``seconds`` (the host's process busy: a model loading, its memory
+    collected, the machine loaded)."""
     from support import wait_for
 
     server = display.server
-    wait_for(lambda: server.gate.held, "the server to take the connection", 30.0)
+    wait_for(lambda: any(c.handshaking() == handshaking for c in list(server.gate.held)),
+             "the server to take the connection" + ("" if handshaking else " and finish its handshake"), 30.0)
     server.loop.call_soon_threadsafe(time.sleep, seconds)
 
 
@@ -128,15 +130,10 @@ def test_a_phone_is_not_cut_off_for_the_time_the_host_itself_was_busy(small, mon
     """The host's own process may stall (a model loading, a collection of its memory):
     a phone whose handshake came in meanwhile is still let in, and the server's limit
     on slow handshakes counts only the time it could have answered."""
-    from websockets.sync.client import connect
-
     monkeypatch.setattr(web_server, "HANDSHAKE_WITHIN", 1.0, raising=False)
     phones, display = small
-    try:
-        raw = socket.create_connection(("127.0.0.1", display.port), timeout=30, source_address=(other(600), 0))
-        host_busy(display, 2.0)  # twice the limit, as the handshake begins
-        with connect(f"wss://127.0.0.1:{display.port}/phone", sock=raw, ssl=insecure(), open_timeout=30,
-                     server_hostname="127.0.0.1") as ws:
+    try:  # the host busy for twice the limit, as the handshake begins
+        with phone_socket(display, other(600), connected=lambda: host_busy(display, 2.0, handshaking=True)) as ws:
             ws.send(json.dumps({"code": phones.code, "name": "Ann", "rate": 48000}))
             assert json.loads(ws.recv(timeout=30)).get("joined") == "Ann"
     finally:
@@ -151,7 +148,7 @@ def test_a_request_is_not_refused_for_the_time_the_host_itself_was_busy(small, m
     phones, display = small
     try:
         sock = tls(display, other(601))  # the handshake done: the request's deadline runs
-        host_busy(display, 2.0)  # twice the limit
+        host_busy(display, 2.0, handshaking=False)  # twice the limit
         time.sleep(2.2)
         sock.sendall(b"GET /join HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % display.port)
         sock.settimeout(30)

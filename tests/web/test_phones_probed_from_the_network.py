@@ -89,12 +89,15 @@ def first_event(display, source: str) -> bytes:
         conn.close()
 
 
-def phone_socket(display, source: str, origin: str | None = None):
-    """A websocket to /phone from ``source``, as the page's script opens it."""
+def phone_socket(display, source: str, origin: str | None = None, connected=None):
+    """A websocket to /phone from ``source``, as the page's script opens it; ``connected()``
+    is called once the TCP connection is made, before the TLS handshake."""
     from websockets.sync.client import connect
 
     started = time.monotonic()
     raw = socket.create_connection(("127.0.0.1", display.port), timeout=30, source_address=(source, 0))
+    if connected is not None:
+        connected()
     try:
         return connect(f"wss://127.0.0.1:{display.port}/phone", sock=raw, ssl=insecure(), open_timeout=30,
                        origin=origin, server_hostname="127.0.0.1")
