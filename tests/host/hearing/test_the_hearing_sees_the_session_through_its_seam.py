@@ -44,3 +44,62 @@ def test_a_game_heard_at_the_table_uses_nothing_of_the_session_but_its_seam(tabl
     said(t, hearing, support.Heard(45, "undo", "Ben"))
     assert t.game.state.used == [("persons", "Ann")]
     assert watched.used and watched.used <= MEMBERS, sorted(watched.used - MEMBERS)
+
+
+class Traced(Watched):
+    """A session, and every name read on it in order."""
+
+    def __init__(self, session) -> None:
+        super().__init__(session)
+        object.__setattr__(self, "order", [])
+
+    def __getattr__(self, name: str):
+        self.order.append(name)
+        return super().__getattr__(name)
+
+
+def after_the_play(order: list[str]) -> list[str]:
+    return order[len(order) - order[::-1].index("play"):]
+
+
+def test_once_the_hearing_has_played_a_word_it_asks_the_session_nothing_more_about_it(table):
+    t = table()
+    traced = Traced(t.session)
+    hearing = Hearing(traced, t.session.words, HearingSettings())
+    hearing.hear(support.Heard(10, "jewelers", "Ann"))
+    assert "play" in traced.order and after_the_play(traced.order) == []
+    traced.order.clear()  # and the word can still be put right by its player
+    hearing.hear(support.Heard(11, "no jewellery", "Ann"))
+    assert after_the_play(traced.order) == []
+    hearing.tick(13)
+    assert t.game.state.used == [("jewellery", "Ann")]
+
+
+class SearchingEars:
+    """A listener whose recognizer searches what may be said (moonshine's)."""
+
+    searches = True
+
+    def __init__(self) -> None:
+        self.told: list = []
+
+    def constrain(self, sayable) -> None:
+        self.told.append(sayable)
+
+    def expect(self, phrases) -> None:
+        pass
+
+    def hear_above(self, level_db) -> None:
+        pass
+
+
+def test_once_a_word_is_played_the_listener_is_told_what_may_be_said_next_from_the_game_alone(table):
+    """After the play, the hearing reads only what the game expects now, to tell the
+    recognizer: never what became of the record it played."""
+    t = table()
+    traced, ears = Traced(t.session), SearchingEars()
+    hearing = Hearing(traced, t.session.words, HearingSettings(), ears=ears)
+    told = len(ears.told)
+    hearing.hear(support.Heard(10, "jewelers", "Ann"))
+    assert len(ears.told) == told + 1
+    assert not {"records", "undoable", "play", "feed", "tick"} & set(after_the_play(traced.order)), traced.order

@@ -264,8 +264,8 @@ class Hearing:
 
     def _take(self, said: Said) -> None:
         """Play ``said``; a word played may be put right by its player."""
+        self.correct.taking(said, self.now)
         self.session.play(said)
-        self.correct.took(said, self.now)
 
     def _put_right(self, u: Heard) -> bool:
         """Put a word right if ``u`` says the right one (hearing.correct)."""
@@ -277,7 +277,7 @@ class Hearing:
             return True
         for _ in range(c.undo):  # logged, so a replay does the same
             self.session.play(Directive(u.start, "undo", ()), quiet=True)
-        del self.correct.last_plays[c.player]
+        self.correct.forget(c.player)
         self._say(c.sentence)
         if c.again is not None:
             self._hear(c.again)

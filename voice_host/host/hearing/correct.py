@@ -99,33 +99,53 @@ class Correct(Stage):
     before: Taken | None = None
     """The word the host took before the last one, whoever's: "That was me" could mean
     either while both are fresh."""
+    pending: tuple[Said, Taken] | None = None
+    """The word last handed to the session, until it is known whether it counted."""
 
-    def took(self, said: Said, now: float) -> None:
-        """``said`` was just fed to the session: if it played a word, its player may put
-        it right from ``now`` on."""
-        index = len(self.session.records) - 1
+    def taking(self, said: Said, now: float) -> None:
+        """``said`` is about to be played: if it plays a word, its player may put it right
+        from ``now`` on, once the session has counted it. Whether it did is read when the
+        hearing next needs it (:meth:`_counted`), so that nothing comes back to the
+        hearing once the session has the record."""
         match = intents.PLAY.match(said.text)
         word = match.group(2) if match else said.text
         parsed = said.parsed if said.parsed is not None and said.parsed.text == said.text else None
         kind = parsed.intent.kind if parsed is not None else intents.parse(word, self.session.players).kind
-        taken = self.session.undoable[-1:] == [index] and kind == "word"  # "play jewelers" is the word too
-        if taken:
+        if kind == "word":  # "play jewelers" is the word too
+            self.pending = (said, Taken(max(now, said.t, self.session.t), -1,
+                                        said.text[: len(said.text) - len(word)], said.t))
+
+    def _counted(self) -> None:
+        """The word last played, if the session counted it (it changed the game), is one
+        its player may put right."""
+        if self.pending is None:
+            return
+        (said, taken), self.pending = self.pending, None
+        records = self.session.records
+        index = next((i for i in range(len(records) - 1, -1, -1) if records[i] is said), None)
+        if index is not None and index in self.session.undoable:
             self.before = next(reversed(self.last_plays.values()), None)
             self.last_plays.pop(said.speaker, None)
-            self.last_plays[said.speaker] = Taken(max(now, self.session.t), index,
-                                                  said.text[: len(said.text) - len(word)], said.t)
+            self.last_plays[said.speaker] = taken._replace(index=index)
+
+    def forget(self, player: str) -> None:
+        """``player``'s word was taken back (put right): nothing of theirs is left to put right."""
+        del self.last_plays[player]
 
     def missed(self, u: Heard, body: str) -> None:
         """The host caught no word in ``body`` ("no hubs" after adds: "hubs" is nothing
         like it). If its player may put a word right, they may still spell it, for
         ``answer_within`` seconds more."""
+        self._counted()
         last = self.last_plays.get(u.speaker)
         if body.startswith(CORRECTIONS) and last is not None and self._fresh(last, u.start):
             self.last_plays[u.speaker] = last._replace(announced=u.end)
 
     def open(self, now: float) -> bool:
-        """Whether some player may still put a word right at ``now``."""
-        return any(self._fresh(taken, now) for taken in self.last_plays.values())
+        """Whether some player may still put a word right at ``now`` (the word just
+        handed to the session too: the session is not asked yet whether it counted)."""
+        taken = [*self.last_plays.values(), *([self.pending[1]] if self.pending is not None else [])]
+        return any(self._fresh(t, now) for t in taken)
 
     def _fresh(self, taken: Taken, at: float) -> bool:
         """Whether the word ``taken`` may still be put right at ``at``: within
@@ -137,6 +157,7 @@ class Correct(Stage):
         sounds near it), with at most ``PUT_RIGHT_AFTER`` plays by others since. With
         nothing said since and no question open (``asking``), the right word is heard
         like any play; otherwise it is played as heard."""
+        self._counted()
         body = intents.normalize(u.body or u.text)
         claim = self._claim(u, body)
         if claim is not None:
