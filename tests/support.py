@@ -60,14 +60,16 @@ class Table:
     """
 
     def __init__(self, words, players="Ann,Ben,Cat", *, seed=1, board="W B J S L C D G", start="Ann",
-                 game="prolix-classic", sections: dict | None = None, **table):
-        """``table``: [table] settings; ``sections``: other config sections, {"prolix": {...}}."""
+                 game="prolix-classic", sections: dict | None = None, watch=(), **table):
+        """``table``: [table] settings; ``sections``: other config sections, {"prolix": {...}};
+        ``watch``: the session's watchers (a scoreboard)."""
         from voice_host import config
         from voice_host.host.session import Session, new_header
 
         cfg = config.load(overrides={"table": table, **(sections or {})})
         self.heard: list[str] = []
-        self.session = Session(new_header(game, players.split(","), seed, cfg), words, self.heard.append)
+        self.session = Session(new_header(game, players.split(","), seed, cfg), words, self.heard.append,
+                               watch=watch)
         setup = []
         if start:
             setup.append(f"@start {start}")

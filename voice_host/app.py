@@ -214,7 +214,7 @@ def listed(items: list[str]) -> str:
 
 
 def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], None], result_json: str | None,
-         options: tuple[str, list[str]] = ("", [])) -> int:
+         options: tuple[str, list[str]] = ("", []), display=None) -> int:
     """Run a game to its end (or Ctrl-C or Ctrl-D, saved), write its result (the sheets so
     far, when stopped), close what it opened."""
     code = 0
@@ -236,10 +236,35 @@ def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], Non
     except KeyboardInterrupt:  # a second Ctrl-C while saving
         code = 130
     finally:
-        speaker.close()
+        close(speaker, display)
         if log:
             log.close()
     return code
+
+
+def close(speaker, display) -> None:
+    """Let the host finish speaking, then close the page (each may be None)."""
+    try:
+        if speaker is not None:
+            speaker.close()
+    finally:
+        if display is not None:
+            display.close()
+
+
+def watching(display) -> tuple:
+    """The session's watchers: the page, where there is one."""
+    return (display,) if display is not None else ()
+
+
+def _speaker(args, cfg: dict, display) -> Speaker:
+    """The host's voice and its recording (--speak-to); the page is closed again when
+    there can be none (a UserError)."""
+    try:
+        return Speaker(args.no_voice, cfg, args.speak_to)
+    except ValueError as exc:
+        close(None, display)
+        raise UserError(str(exc)) from exc
 
 
 def play(args, players: list[str], cfg: dict) -> int:
@@ -265,18 +290,20 @@ def play(args, players: list[str], cfg: dict) -> int:
             from voice_host.phones import Phones
             phones = Phones(players)
         display = scoreboard(args, phones)  # a port it can't have is said before the voice loads
-        speaker = Speaker(args.no_voice, cfg, args.speak_to, display=display)
+        speaker = _speaker(args, cfg, display)
         live = interactive(args) or phones is not None  # a phones game is live with or without a terminal
         log_path = args.log or (auto_log_path(args.game) if live else None)
         try:
             log = EventLog(log_path, header, opening=setup) if log_path else None  # the table's setup with the header
         except (OSError, ValueError) as exc:
-            speaker.close()
+            close(speaker, display)
             if not isinstance(exc, OSError) or exc.errno is None:  # a log that holds a game already: its sentence
                 raise
             raise UserError(f"I can't save the game in {log_path}: {exc.strerror or exc}.") from None
-        session = Session(header, words, speaker, log, earcon=speaker.earcons)
+        session = Session(header, words, speaker, log, earcon=speaker.earcons, watch=watching(display))
         speaker.attach(session)
+        if display is not None:
+            display.follow(session)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
 
@@ -299,7 +326,7 @@ def play(args, players: list[str], cfg: dict) -> int:
             run_typed(session)
 
     microphone = script is None and phones is None and not args.audio and not args.typed and sys.stdin.isatty()
-    return _run(session, speaker, log, body, args.result_json, resume_options(args, microphone))
+    return _run(session, speaker, log, body, args.result_json, resume_options(args, microphone), display)
 
 
 def resume(args) -> int:
@@ -317,10 +344,7 @@ def resume(args) -> int:
         from voice_host.phones import Phones
         phones = Phones(header.players)  # a fresh code: the old one was said to the table before the break
     display = scoreboard(args, phones)
-    try:
-        speaker = Speaker(args.no_voice, header.config, args.speak_to, display=display)
-    except ValueError as exc:
-        raise UserError(str(exc)) from exc
+    speaker = _speaker(args, header.config, display)
     kept = None
     try:
         if damaged:  # keep the original whole; the log goes on without the lines it could not read
@@ -329,18 +353,20 @@ def resume(args) -> int:
         else:
             log = EventLog(args.log)
     except OSError as exc:
-        speaker.close()
+        close(speaker, display)
         raise UserError(f"I can't save the game in {args.log}: {exc.strerror or exc}.") from None
     try:
-        session = Session(header, words, speaker, log, earcon=speaker.earcons)
+        session = Session(header, words, speaker, log, earcon=speaker.earcons, watch=watching(display))
     except ValueError as exc:  # a header this game cannot be set up from
         log.close()
-        speaker.close()
+        close(speaker, display)
         raise UserError(str(exc)) from exc
 
     def body() -> None:
         session.replay(records)
         speaker.attach(session)  # the file starts at the resume point
+        if display is not None:
+            display.follow(session)  # the game as the log left it
         if kept is not None:
             session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
             if changed := blamed(session, damaged[0].before):
@@ -373,7 +399,7 @@ def resume(args) -> int:
         else:
             run_typed(session, stream, after=last)
 
-    return _run(session, speaker, log, body, args.result_json, resume_options(args))
+    return _run(session, speaker, log, body, args.result_json, resume_options(args), display)
 
 
 ASKED = (set(intents.QUESTIONS) - {"check"}) | {"repeat", "help", "spell", "brief", "full", "undo"}

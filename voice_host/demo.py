@@ -95,7 +95,7 @@ def run(args) -> int:
 
 def play(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
     """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
-    from voice_host.app import UserError, load_words
+    from voice_host.app import UserError, close, load_words, watching
     from voice_host.assembly import build, scoreboard
     from voice_host.host.output import Speaker
     from voice_host.host.records import Directive
@@ -103,19 +103,23 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
     from voice_host.speech.listening.sources import ArraySource
     from voice_host.speech.listening.voiceprint import VoicePrints
 
+    display = scoreboard(args)
     try:
-        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None), display=scoreboard(args))
+        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
     except ValueError as exc:
+        close(None, display)
         raise UserError(str(exc)) from exc
-    session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker,
-                      earcon=speaker.earcons)
-    speaker.attach(session)
-    session.feed(Directive(0.0, "start", (start,)))
     try:
+        session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker,
+                          earcon=speaker.earcons, watch=watching(display))
+        speaker.attach(session)
+        if display is not None:
+            display.follow(session)
+        session.feed(Directive(0.0, "start", (start,)))
         build(session, recognizer, ArraySource(audio[:, None]), cfg=cfg, speaker=speaker, voiceprints=VoicePrints(),
               on_hear=show, recording=True).play_recording()
     finally:
-        speaker.close()
+        close(speaker, display)
     return 0
 
 

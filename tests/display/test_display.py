@@ -79,11 +79,8 @@ class Watched:
     jewelers")`` plays the lines, then waits until the page has drawn the state they left
     and returns what it shows."""
 
-    def __init__(self, browser, table: Table) -> None:
-        self.browser, self.table = browser, table
-        self.display = Display.open("127.0.0.1", 0)
-        heard = table.session.saying.speak
-        table.session.saying.speak = lambda line: (heard(line), self.display.said(line))
+    def __init__(self, browser, display: Display, table: Table) -> None:
+        self.browser, self.display, self.table = browser, display, table
         self.display.follow(table.session)
         browser.get(self.display.url)
         self.page = self.shown()
@@ -112,7 +109,8 @@ def watch(browser, words):
     opened = []
 
     def open_(*args, **kw) -> Watched:
-        opened.append(Watched(browser, Table(words, *args, **kw)))
+        display = Display.open("127.0.0.1", 0)
+        opened.append(Watched(browser, display, Table(words, *args, watch=(display,), **kw)))
         return opened[-1]
 
     yield open_
@@ -448,3 +446,18 @@ def test_every_game_is_shown_in_the_same_shape(words):
         assert keys is None or set(shown) == keys, name
         keys = set(shown)
         assert all(set(p) >= {"name", "total", "unit", "turn", "winner", "facts", "words"} for p in shown["players"])
+
+
+def test_a_brief_host_says_nothing_of_a_new_board_but_the_page_shows_it(words):
+    """The page watches the game, not the host's voice: a board set while a brief host
+    reads out no boards is on the page at once."""
+    display = Display.open("127.0.0.1", 0)
+    try:
+        t = Table(words, board=None, verbosity="brief", watch=(display,))
+        display.follow(t.session)
+        assert t("@board W B J S L C D G") == []
+        page = json.loads(get(display.url.rstrip("/") + "/state.json")[1])
+        assert page["view"] == view(t.game)
+        assert page["said"][-1]["line"] == "Round 1: Ann's turn."
+    finally:
+        display.close()

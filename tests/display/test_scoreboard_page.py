@@ -96,9 +96,8 @@ def flipped(table, clock):
     """Ben's turn with the sand timer flipped by Cat (45 s), followed by a page on ``clock``."""
     from voice_host.display import Display
 
-    t = table()
     display = Display.open("127.0.0.1", 0, clock=clock)
-    t.session.saying.speak = lambda line, heard=t.session.saying.speak: (heard(line), display.said(line))
+    t = table(watch=(display,))
     display.follow(t.session)
     t("Ann: jewelers\n@draw M N\nCat: timer")
     return t, display
@@ -267,11 +266,9 @@ def test_the_whole_page_fits_one_screen_at_a_tv_a_laptop_and_a_tablet_mid_game_a
     from voice_host.display import Display
 
     players, sections, lines = plays(game)
-    t = support.Table(words, players, game=game, start=None if game == "prolix-solo" else "Ann", board=None,
-                      sections=sections)
     display = Display.open("127.0.0.1", 0)
-    heard = t.session.saying.speak
-    t.session.saying.speak = lambda line: (heard(line), display.said(line))
+    t = support.Table(words, players, game=game, start=None if game == "prolix-solo" else "Ann", board=None,
+                      sections=sections, watch=(display,))
     display.follow(t.session)
     try:
         browser.get(display.url)
@@ -404,13 +401,12 @@ def test_long_names_and_words_stay_in_their_boxes_unsplit_and_the_print_at_14_px
     players, sections, lines = plays(game)
     players = renamed(players)
     lines = [renamed(line) for line in lines]
-    t = support.Table(words, players, game=game, start=None if game == "prolix-solo" else "Ann", board=None,
-                      sections=sections)
     waiting = players.split(",")
     join = {"join": {"url": "https://192.168.100.200:8765/join", "waiting": waiting}} if phones else {}
     display = Display(web.Server(web.listen("127.0.0.1", 0)), also=lambda: join)
     display.server.start()
-    t.session.saying.speak = lambda line, heard=t.session.saying.speak: (heard(line), display.said(line))
+    t = support.Table(words, players, game=game, start=None if game == "prolix-solo" else "Ann", board=None,
+                      sections=sections, watch=(display,))
     display.follow(t.session)
     try:
         browser.get(display.url)

@@ -131,7 +131,8 @@ def test_the_scoreboard_shows_where_to_join_until_every_player_has(served):
     from voice_host.words import Words
 
     phones, display = served
-    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), display.said)
+    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), lambda _: None,
+                      watch=(display,))
     display.follow(session)
     browser = support.chromium("--window-size=1280,1400", insecure=True)
     try:
@@ -308,7 +309,7 @@ class LiveGame:
         self.phones.table_has_microphone(table is not None)
         self.said: list[str] = []
         self.session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(),
-                               lambda line: (self.said.append(line), display.said(line)))
+                               self.said.append, watch=(display,))
         self.session.feed({"t": 0.0, "directive": "start", "args": ["Ann"]})
         display.follow(self.session)
         self.source = PhoneSource(self.phones, table)

@@ -121,7 +121,8 @@ def test_the_join_code_is_in_nothing_another_device_can_fetch(served):
     from voice_host.words import Words
 
     phones, display = served
-    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), display.said)
+    session = Session(new_header("prolix-classic", list(PLAYERS), 5, config.load()), Words.load(), lambda _: None,
+                      watch=(display,))
     display.follow(session)
     session.say(session.announcer.phones_join(phones.url, phones.code))  # said at the table, on the page
     said = " ".join(phones.code)

@@ -1,7 +1,8 @@
 """A live, read-only, large-print page beside the voice: ``--display`` (docs/DISPLAY.md).
 
-:class:`Display` follows a session: after every sentence the host says (the Speaker
-calls :meth:`Display.said`), it takes the game's state as the page shows it (view.py:
+:class:`Display` watches a session's game: the session hands it every step the host
+says (a voice_host.messages.Step: the game's events and the sentences said for them;
+``Session(watch=...)``), and it takes the game's state as the page shows it (view.py:
 one small function per game family, one shape for all) with the last sentences said,
 and hands it to its part of the host's web server (board.py, mounted on a
 voice_host.web.Server), which sends it to every open page as a server-sent event. The
@@ -22,6 +23,7 @@ from typing import Callable
 from voice_host import web
 from voice_host.display.board import Board, dumps
 from voice_host.display.view import view
+from voice_host.messages import Step
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = web.DEFAULT_PORT
@@ -31,7 +33,7 @@ KEPT = 12
 
 class Display:
     """The page for one game on ``server`` (a voice_host.web.Server, not started yet):
-    ``follow(session)``, ``said(line)`` after each sentence, ``close()`` at the end
+    ``follow(session)``, called with each step the host says, ``close()`` at the end
     (``Display.open(host, port)``: on a server of its own, serving).
 
     ``private``: its paths answer this machine only; ``also``: a callable giving more to
@@ -88,12 +90,14 @@ class Display:
         self.session = session
         self.publish()
 
-    def said(self, line: str) -> None:
-        """The host said ``line``: show it, with the state it was said about."""
-        self.count += 1
-        for secret in self.hidden() if self.hidden else ():
-            line = line.replace(secret, "(said aloud)")
-        self.lines.append((self.count, line))
+    def __call__(self, step: Step) -> None:
+        """The host said ``step``: show its sentences, with the state they were said about."""
+        hidden = self.hidden() if self.hidden else ()
+        for line in step.said:
+            self.count += 1
+            for secret in hidden:
+                line = line.replace(secret, "(said aloud)")
+            self.lines.append((self.count, line))
         self.publish()
 
     def publish(self) -> None:

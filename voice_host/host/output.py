@@ -21,16 +21,7 @@ def _say_plainly(message: str) -> None:
 class Speaker:
     """Print, speak and record the host's sentences (see the module's docstring)."""
 
-    def __init__(self, no_voice: bool, cfg: dict, speak_to: str | None = None, play: bool = True,
-                 display=None) -> None:
-        try:
-            self._open(no_voice, cfg, speak_to, play, display)
-        except ValueError:
-            if display is not None:  # no game: no page
-                display.close()
-            raise
-
-    def _open(self, no_voice: bool, cfg: dict, speak_to: str | None, play: bool, display) -> None:
+    def __init__(self, no_voice: bool, cfg: dict, speak_to: str | None = None, play: bool = True) -> None:
         from voice_host.speech.speaking.tts import VoiceSettings, make_synthesizer
 
         try:
@@ -42,10 +33,6 @@ class Speaker:
         self.file = None
         self.clock: Callable[[], float] = lambda: 0.0
         """The game clock (:meth:`attach` follows the session's; :meth:`follow`)."""
-        self.display = display
-        """``--display``: the live page (voice_host.display.Display), following the
-        attached session and shown every sentence after it is printed and handed to the
-        voice; closed with the speaker (or when the speaker can't be made)."""
         if not no_voice:
             try:
                 from voice_host.speech.speaking.voice import TtsVoice
@@ -89,8 +76,6 @@ class Speaker:
         """Follow ``session``'s game clock (the file starts at its time now: 0 for a new
         game, the resume point after a replay)."""
         self.follow(lambda: session.t)
-        if self.display is not None:
-            self.display.follow(session)
         if self.file is not None:
             self.file.starts_at(session.t)
         if self.voice is not None:  # what is said first, first: the opening's questions and the game's intro
@@ -104,8 +89,6 @@ class Speaker:
             self.voice.say(line)
         if self.file is not None:
             self.file.say(line, self.clock())
-        if self.display is not None:
-            self.display.said(line)
 
     def cue(self, name: str, t: float | None = None) -> None:
         """An earcon (speech.speaking.earcons) now, or at game time ``t`` in the file."""
@@ -140,8 +123,6 @@ class Speaker:
         finally:
             if self.voice is not None:
                 self.voice.close()
-            if self.display is not None:
-                self.display.close()
 
 
 class Timeline:

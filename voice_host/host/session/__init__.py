@@ -25,6 +25,7 @@ from voice_host.host.records import Begin, Directive, Header, Record, Said, Unre
 from voice_host.host.session.history import Asking, History, create_game, new_header
 from voice_host.host.session.inputs import Inputs
 from voice_host.host.session.saying import Saying
+from voice_host.messages import Step
 from voice_host.words import Words
 
 __all__ = ["Asking", "Session", "create_game", "new_header"]
@@ -48,13 +49,18 @@ class Session:
     """Plays an earcon by name at a game time (the Speaker's ``earcons``): the session
     cues it from each announced step's events, before their sentences are said
     (host.cues.Cues)."""
+    watch: InitVar[tuple[Callable[[Step], None], ...]] = ()
+    """Watchers of the game (the scoreboard): each is handed every step the host says
+    (messages.Step: the game's events and the sentences said for them)."""
 
-    def __post_init__(self, speak: Callable[[str], None], earcon: Callable[[str, float], None] | None) -> None:
+    def __post_init__(self, speak: Callable[[str], None], earcon: Callable[[str, float], None] | None,
+                      watch: tuple[Callable[[Step], None], ...]) -> None:
         self.game = create_game(self.header, self.words)
         self.begun = False
         self.t = 0.0
         self.history = History()
-        self.saying = Saying(speak, self.announcer, lambda: self.game, lambda: self.t, earcon, self._brief())
+        self.saying = Saying(speak, self.announcer, lambda: self.game, lambda: self.t, earcon, self._brief(),
+                             tuple(watch))
         self.inputs = Inputs(self)
 
     def _brief(self) -> bool:

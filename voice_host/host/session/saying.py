@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Callable
 
 from voice_host.games import events as E
 from voice_host.host.cues import Cues
+from voice_host.messages import Step
 
 if TYPE_CHECKING:
     from voice_host.games.base import Game
@@ -18,12 +19,15 @@ class Saying:
 
     ``speak`` says a sentence (printed, spoken, shown); ``game`` and ``clock`` give the
     game being said and its time, for the detail a brief host leaves out and for the
-    earcons (``earcon``: host.cues.Cues plays them before the sentences)."""
+    earcons (``earcon``: host.cues.Cues plays them before the sentences). Each of
+    ``watchers`` is handed every step said (a messages.Step: its events and sentences),
+    after its sentences are spoken: the scoreboard watches the game so."""
 
     def __init__(self, speak: Callable[[str], None], announcer: Announcer, game: Callable[[], Game],
                  clock: Callable[[], float], earcon: Callable[[str, float], None] | None = None,
-                 brief: bool = False) -> None:
+                 brief: bool = False, watchers: tuple[Callable[[Step], None], ...] = ()) -> None:
         self.speak = speak
+        self.watchers = watchers
         self.announcer = announcer
         self._game, self._clock = game, clock
         self.cue = Cues(earcon, game) if earcon is not None else None
@@ -56,6 +60,7 @@ class Saying:
     def events(self, events: list[E.Event], *, quiet: bool, answer: bool = False) -> list[str]:
         """Say the sentences of ``events`` (``answer``: to a question, so the detail a
         brief host leaves out is said too)."""
+        happened = events
         if self.brief and not answer:  # brief: scores and whose turn, the detail (the board) only when asked
             events = [e for e in events if not isinstance(e, self._game().detail_events)]
         if self.cue is not None and not quiet:
@@ -65,7 +70,7 @@ class Saying:
         for e in events:
             if isinstance(e, E.Refused):
                 self.refused = self._addressed(self.announcer.say(e))
-        return self.lines(lines, quiet)
+        return self.lines(lines, quiet, happened)
 
     def remember(self, lines: list[str]) -> list[str]:
         """What the host said for one input, or on its own (the clock, a question): what
@@ -74,11 +79,16 @@ class Saying:
             self.last_said = list(lines)
         return lines
 
-    def lines(self, lines: list[str], quiet: bool) -> list[str]:
-        """Say ``lines`` as they are (``quiet``: a replay, nothing said)."""
+    def lines(self, lines: list[str], quiet: bool, events: list[E.Event] = ()) -> list[str]:
+        """Say ``lines`` as they are, then show the step to its watchers (``quiet``: a
+        replay, nothing said or shown; ``events``: what the game did, said in them)."""
         if not quiet:
             for line in lines:
                 self.speak(line)
+            if lines or events:
+                step = Step(self._clock(), tuple(events), tuple(lines))
+                for watch in self.watchers:
+                    watch(step)
         return lines
 
     def _addressed(self, refusal: str) -> str:
