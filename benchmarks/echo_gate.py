@@ -257,7 +257,7 @@ class RoomMic:
         self.voice = _Voice(self.playbacks, self)
 
     def __iter__(self):
-        from voice_host.speech.listening.sources import AudioChunk
+        from voice_host.messages import AudioChunk
 
         for i in range(0, self.near.size, self.step):
             n = min(self.step, self.near.size - i)
@@ -293,7 +293,7 @@ class Deaf:
         return None
 
     def finish(self):
-        from voice_host.speech.recognizing.recognizer import Transcript
+        from voice_host.messages import Transcript
 
         return Transcript("")
 

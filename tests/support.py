@@ -92,7 +92,7 @@ class Table:
         from dataclasses import replace
 
         from voice_host.app import run_records
-        from voice_host.host.records import Said
+        from voice_host.messages import Said
         from voice_host.host.script import parse_script
 
         before = len(self.heard)

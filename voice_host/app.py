@@ -24,7 +24,7 @@ from voice_host.errors import UserError
 from voice_host.games.events import Refused
 from voice_host.host import checks, intents, output, phrases
 from voice_host.host.log import EventLog, keep_damaged
-from voice_host.host.records import Directive, Record, Said, Unreadable, Wait
+from voice_host.messages import Directive, Record, Said, Unreadable, Wait
 from voice_host.host.script import parse_line, parse_script
 from voice_host.host.session import Session, new_header
 

@@ -11,7 +11,9 @@ messages in order on one queue: :class:`HeardUtterance` (an utterance to hear),
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from voice_host.messages import ClockMark, EndOfAudio, HeardUtterance
 
 
 def play_recording(host) -> None:
@@ -39,27 +41,6 @@ STOP_WITHIN = 10.0
 """Seconds play_live waits, when stopped early, for the listener's thread to end (its
 last recognition): a process that exits while a recognizer's native threads run can
 abort ("terminate called without an active exception")."""
-
-
-@dataclass(frozen=True)
-class HeardUtterance:
-    """The listener heard an utterance (speech.listening.turns.Utterance; its times on the
-    source's timeline)."""
-
-    utterance: object
-
-
-@dataclass(frozen=True)
-class ClockMark:
-    """The game clock may reach ``at`` (seconds on the source's timeline): the audio read
-    so far, held back to where a player still speaking began."""
-
-    at: float
-
-
-@dataclass(frozen=True)
-class EndOfAudio:
-    """The source has ended (or the listener stopped): nothing more comes."""
 
 
 class Floor:
@@ -204,4 +185,4 @@ def play_live(host) -> None:
                     pass
 
 
-__all__ = ["ClockMark", "EndOfAudio", "Floor", "HeardUtterance", "play_live", "play_recording"]
+__all__ = ["Floor", "play_live", "play_recording"]

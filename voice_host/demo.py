@@ -98,7 +98,7 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
     from voice_host.app import UserError, close, load_words, watching
     from voice_host.assembly import build, scoreboard
     from voice_host.host.output import Speaker
-    from voice_host.host.records import Directive
+    from voice_host.messages import Directive
     from voice_host.host.session import Session, new_header
     from voice_host.speech.listening.sources import ArraySource
     from voice_host.speech.listening.voiceprint import VoicePrints

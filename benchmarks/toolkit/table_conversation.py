@@ -60,7 +60,7 @@ class Conversation:
         self.answers.append((self.PAUSE, audio, label, heard))
 
     def __iter__(self):
-        from voice_host.speech.listening.sources import AudioChunk
+        from voice_host.messages import AudioChunk
 
         step, n, tail = SAMPLE_RATE // 10, 0, SAMPLE_RATE
         entry, gap, rest = None, 0, None  # what comes next: its pause, then its audio

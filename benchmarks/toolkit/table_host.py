@@ -198,7 +198,7 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
     """The table answers the host's questions (see the module doc); one microphone.
     ``live``: said in real time into the live server's microphone, the host speaking to
     its speakers and each answer waiting until the host has finished its question."""
-    from voice_host.host.records import Said
+    from voice_host.messages import Said
 
     same = _same(plan)
     script, planned = _script(voices, plan, mics, unheard)
@@ -311,7 +311,7 @@ def score(s, said: list[str], over: list[float], truth, wall: float, seconds: fl
     """Each word said against what is on the sheets: the input fed at the time it was
     said (or at the time of a reply about it that was heard as the play again), the
     questions asked about it (about the word or a reply), and what the game scored."""
-    from voice_host.host.records import Said
+    from voice_host.messages import Said
 
     fed = [(i, r) for i, r in enumerate(s.records) if isinstance(r, Said) and i not in s.history.undone and r.text != "undo"]
     if TRACE:

@@ -12,6 +12,7 @@ from support import voice_host
 
 from voice_host import cli
 from voice_host.games import REGISTRY
+from voice_host.messages import Intent
 
 pytestmark = pytest.mark.slow  # voice-host run as a command
 
@@ -154,7 +155,7 @@ def test_a_name_of_two_words_can_be_challenged_and_asked_about(table):
     from voice_host.host import intents
 
     players = ["Mary Jane", "Ben", "Cat"]
-    assert intents.parse("challenge Mary Jane", players) == intents.Intent("challenge", target="Mary Jane",
+    assert intents.parse("challenge Mary Jane", players) == Intent("challenge", target="Mary Jane",
                                                                            text="challenge Mary Jane")
     assert intents.parse("challenge Mary Jane's word", players).target == "Mary Jane"
     assert intents.parse("sheet Mary Jane", players).target == "Mary Jane"

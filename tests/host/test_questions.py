@@ -9,7 +9,7 @@ import math
 
 from voice_host.games import actions as A
 from voice_host.games.prolix import events as E
-from voice_host.host.records import Said
+from voice_host.messages import Said
 
 HOST_PHRASES = ("Say 'repeat', 'spell it', 'undo', 'be brief' or 'more detail', 'speak slower', 'speak faster', "
                 "'speak louder' or 'speak softer', or 'help'.")

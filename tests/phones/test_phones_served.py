@@ -275,7 +275,7 @@ class TableMicrophone:
     def __iter__(self):
         import time
 
-        from voice_host.speech.listening.sources import AudioChunk
+        from voice_host.messages import AudioChunk
 
         self.start()
         step, k, playing = SAMPLE_RATE // 20, 0, np.zeros(0, np.float32)

@@ -10,9 +10,9 @@ changes nothing (the host says it did not catch a word).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from voice_host.games.base import find_player  # noqa: F401  (the host's name for it too)
+from voice_host.messages import Intent
 from voice_host.words.lexicon import fold
 
 PHRASES: dict[str, tuple[str, ...]] = {
@@ -241,44 +241,6 @@ def nearest_command_word(token: str) -> str | None:
     if not near or (len(near) > 1 and near[1][:2] == near[0][:2]):
         return None
     return near[0][2]
-
-
-@dataclass(frozen=True)
-class Intent:
-    """The meaning of one utterance."""
-
-    kind: str
-    """word, challenge, flip, board, scores, turn, words, sheet, repeat, undo, help,
-    yes, no, or unclear."""
-    word: str | None = None
-    """For ``word``: the word as said (lower case; may hold punctuation to refuse); for
-    ``how`` and ``spell``: the word asked about (None: the last one)."""
-    target: str | None = None
-    """For ``challenge`` and ``sheet``: the player named, if any."""
-    text: str = ""
-    """The utterance as heard."""
-    final: bool = False
-    """For ``word``: said as "my word is ...", a word the player commits to."""
-
-
-@dataclass(frozen=True)
-class Parsed:
-    """An utterance read once (host.session's ``read``): what it means at the table and as
-    the game's own phrase, for ``player`` at game time ``t``. The hearing reads what it
-    heard and hands this on with the record, so the session acts on it without parsing
-    the words again."""
-
-    text: str
-    player: str
-    t: float
-    intent: Intent
-    phrase: object | None
-    """The game's own reading (host.phrases.parse): an Action, a Refused, or None when it
-    is none of the game's phrases."""
-
-    def of(self, text: str, player: str, t: float) -> bool:
-        """Whether this is the reading of ``text`` said by ``player`` at ``t``."""
-        return (self.text, self.player, self.t) == (text, player, t)
 
 
 def normalize(text: str) -> str:

@@ -1,7 +1,7 @@
 """The event log: every input appended and flushed to disk before it is applied.
 
 A JSON-lines file: the first line is the header (game, players, seed, the full
-configuration), each further line one input record (host.records: the classes
+configuration: ``Header``, here), each further line one input record (voice_host.messages: the classes
 read and write these dicts, and old logs read as they always did). The game state
 is a pure function of the log, so resuming is replaying it.
 
@@ -17,12 +17,46 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from voice_host.host.files import read_user_bytes
-from voice_host.host.records import FORMAT, Begin, Directive, Header, Record, Unreadable, from_json
+from voice_host.messages import Begin, Directive, Record, Unreadable, from_json
+
+FORMAT = 1
+"""The log format the header names (``voice_host_log``)."""
+
+
+@dataclass(frozen=True)
+class Header:
+    """The log's first line: what the game is created from."""
+
+    game: str
+    players: tuple[str, ...]
+    seed: int | None
+    config: dict = field(hash=False, compare=True)
+    extra: dict = field(default_factory=dict, hash=False)
+    """Anything else the header records (the script's path)."""
+
+    @classmethod
+    def new(cls, game: str, players, seed: int | None, cfg: dict, **extra) -> "Header":
+        """A fresh game's header; a missing seed is drawn once here."""
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        return cls(game, tuple(players), seed, cfg, extra)
+
+    def to_json(self) -> dict:
+        return {"voice_host_log": FORMAT, "game": self.game, "players": list(self.players), "seed": self.seed,
+                "config": self.config, **self.extra}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Header":
+        known = ("voice_host_log", "game", "players", "seed", "config")
+        return cls(d["game"], tuple(d["players"]), d.get("seed"), d["config"],
+                   {k: v for k, v in d.items() if k not in known})
 
 
 class Damaged(NamedTuple):
@@ -210,7 +244,7 @@ def _number(x: object) -> bool:
 
 
 def _sound(record: dict) -> bool:
-    """Is this the JSON of an input record the session can apply (host.records)?"""
+    """Is this the JSON of an input record the session can apply (voice_host.messages)?"""
     if "t" in record and not (record["t"] is None or _number(record["t"])):
         return False
     if record.get("line") is not None and not (isinstance(record["line"], int) and not isinstance(record["line"], bool)):

@@ -1,6 +1,6 @@
 """Scripted sessions: the text format of ../shared/DESIGN.md ("Scripted sessions").
 
-Each script line becomes one input record (host.records) that the event log stores and
+Each script line becomes one input record (voice_host.messages) that the event log stores and
 the session applies: ``Said``, ``Wait``, ``Directive``, or ``Unreadable`` for a line
 the host cannot read.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from voice_host.host.records import Directive, Record, Said, Unreadable, Wait
+from voice_host.messages import Directive, Record, Said, Unreadable, Wait
 
 DIRECTIVES = {"wait", "start", "board", "draw", "dice", "undo"}
 """Directives a script may hold; games say which they accept."""

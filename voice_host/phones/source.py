@@ -21,7 +21,7 @@ import numpy as np
 
 from voice_host.phones import LATE
 from voice_host.speech.audio import SAMPLE_RATE
-from voice_host.speech.listening.sources import AudioChunk
+from voice_host.messages import AudioChunk
 
 
 class PhoneSource:

@@ -13,7 +13,7 @@ import support
 
 from voice_host.host import intents, phrases
 from voice_host.host.hearing import Hearing, HearingSettings
-from voice_host.host.records import Said
+from voice_host.messages import Said
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 import support
 
 from voice_host.host.hearing import Hearing, HearingSettings
-from voice_host.host.records import Said
+from voice_host.messages import Said
 
 Unsure = support.unsure
 spoke = support.spoke

@@ -10,7 +10,7 @@ import pytest
 import support
 
 from voice_host.host.hearing import Hearing, HearingSettings
-from voice_host.host.records import Directive, Said
+from voice_host.messages import Directive, Said
 from voice_host.host.session import Session
 
 Unsure = support.unsure

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import support
 
-from voice_host.host.records import Said
+from voice_host.messages import Said
 from voice_host.host.session import Session
 
 said = support.said

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import support
 
-from voice_host.speech.recognizing.recognizer import Opinion
+from voice_host.messages import Opinion
 
 
 def heard(text, alternatives, confidence, opinion, speaker="Ann") -> support.Heard:

@@ -8,6 +8,7 @@ import pytest
 
 from voice_host.host import intents
 from voice_host.host.phrases import dexikon, phlounder, redux, road
+from voice_host.messages import Intent
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 
@@ -74,7 +75,7 @@ def test_only_questions_and_requests_to_the_host_are_rephrased():
 
 
 def test_a_play_phrase_with_a_question_word_is_still_a_play():
-    assert intents.parse("play board", PLAYERS) == intents.Intent("word", word="board", text="play board")
+    assert intents.parse("play board", PLAYERS) == Intent("word", word="board", text="play board")
     assert intents.parse("my word is show", PLAYERS).word == "show"
     assert intents.parse("ben interrupts with tiles", PLAYERS).word == "tiles"
 
@@ -141,20 +142,20 @@ def test_the_tables_own_way_of_asking_is_the_question(kind, said):
     ("how many points was that", None), ("what was that worth", None),
 ])
 def test_how_a_word_scored_asked_in_other_words(said, word):
-    assert intents.parse(said, PLAYERS) == intents.Intent("how", word=word, text=said)
+    assert intents.parse(said, PLAYERS) == Intent("how", word=word, text=said)
 
 
 @pytest.mark.parametrize("said", ["what did Ann score", "what is Ann's score", "what's Ann's score",
                                   "how many points does Ann have", "what's Ann's total", "Ann's score",
                                   "how is Ann doing"])
 def test_a_players_score_asked_by_name_is_their_sheet(said):
-    assert intents.parse(said, PLAYERS) == intents.Intent("sheet", target="Ann", text=said)
+    assert intents.parse(said, PLAYERS) == Intent("sheet", target="Ann", text=said)
 
 
 @pytest.mark.parametrize(("said", "word"), [("how do you spell jewelers", "jewelers"), ("spell jewelers", "jewelers"),
                                             ("how is jewelers spelled", "jewelers")])
 def test_spell_a_named_word(said, word):
-    assert intents.parse(said, PLAYERS) == intents.Intent("spell", word=word, text=said)
+    assert intents.parse(said, PLAYERS) == Intent("spell", word=word, text=said)
 
 
 def test_the_tables_questions_are_answered_in_a_game(table):

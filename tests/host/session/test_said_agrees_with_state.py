@@ -7,6 +7,7 @@ import pytest
 from support import voice_host
 
 from voice_host.host import intents
+from voice_host.messages import Intent
 
 pytestmark = pytest.mark.slow  # voice-host run as a command
 
@@ -80,9 +81,9 @@ def test_sheet_of_a_player_not_at_the_table_names_the_players(table):
 
 
 def test_sheet_and_a_name_is_a_question_not_a_word():
-    assert intents.parse("sheet Dan", ["Ann", "Ben"]) == intents.Intent("sheet", target="Dan", text="sheet Dan")
-    assert intents.parse("dan's sheet", ["Ann", "Ben"]) == intents.Intent("sheet", target="Dan", text="dan's sheet")
-    assert intents.parse("sheet ann", ["Ann", "Ben"]) == intents.Intent("sheet", target="Ann", text="sheet ann")
+    assert intents.parse("sheet Dan", ["Ann", "Ben"]) == Intent("sheet", target="Dan", text="sheet Dan")
+    assert intents.parse("dan's sheet", ["Ann", "Ben"]) == Intent("sheet", target="Dan", text="dan's sheet")
+    assert intents.parse("sheet ann", ["Ann", "Ben"]) == Intent("sheet", target="Ann", text="sheet ann")
 
 
 # ---------------------------------------------------------------------- Prolix
@@ -196,4 +197,4 @@ def test_partners_sheets_are_the_teams(play):
 
 
 def test_sheet_please_is_the_askers_sheet():
-    assert intents.parse("sheet please", ["Ann", "Ben"]) == intents.Intent("sheet", text="sheet please")
+    assert intents.parse("sheet please", ["Ann", "Ben"]) == Intent("sheet", text="sheet please")

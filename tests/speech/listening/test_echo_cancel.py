@@ -16,7 +16,6 @@ from voice_host.speech.listening.cancel import EchoCanceller, reference
 from voice_host.speech.listening.config import TurnConfig
 from voice_host.speech.listening.sources import ArraySource
 from voice_host.speech.listening.turns import Listener, SpeechStarted
-from voice_host.speech.recognizing.recognizer import Transcript
 from voice_host.speech.speaking.voice import HostPlayback
 
 pytest.importorskip("livekit")

@@ -215,7 +215,7 @@ class EchoingMic:
         self.audio, self.history, self.gain = audio, history, gain
 
     def __iter__(self):
-        from voice_host.speech.listening.sources import AudioChunk
+        from voice_host.messages import AudioChunk
 
         step = SAMPLE_RATE // 10
         for i in range(0, self.audio.size, step):

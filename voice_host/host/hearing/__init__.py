@@ -1,7 +1,7 @@
 """From heard utterances to input records: the word the player meant, and questions.
 
 The speech layer says who spoke, when, and what it heard. Here that becomes the same
-input record a typed line makes (host.records.Said, with ``heard``, the raw transcript,
+input record a typed line makes (voice_host.messages.Said, with ``heard``, the raw transcript,
 for the log), after the questions a human host would ask, one module each, asked in
 this order of every utterance:
 
@@ -37,7 +37,7 @@ from voice_host.host.hearing.heard import Again, Heard, HearingSettings
 from voice_host.host.hearing.room import Room
 from voice_host.host.hearing.scorekeeper import Scorekeeper
 from voice_host.host.hearing.understand import Understand
-from voice_host.host.records import Directive, Said, Wait
+from voice_host.messages import Directive, Said, Wait
 
 
 class Ears(Protocol):

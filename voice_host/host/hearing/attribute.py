@@ -19,7 +19,8 @@ import numpy as np
 
 from voice_host.host import intents
 from voice_host.host.hearing.heard import Heard, Stage
-from voice_host.host.hearing.understand import Reading, Understand
+from voice_host.host.hearing.understand import Understand
+from voice_host.messages import Reading
 from voice_host.speech.audio import speech_level
 from voice_host.speech.listening.attribution import said_after_name
 

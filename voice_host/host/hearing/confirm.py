@@ -42,7 +42,7 @@ from voice_host.host.hearing.correct import said_again
 from voice_host.host.hearing.heard import Again, Heard, Stage
 from voice_host.host.hearing.room import Room
 from voice_host.host.hearing.understand import ORDINALS, Understand, is_spelled
-from voice_host.host.records import Said
+from voice_host.messages import Said
 from voice_host.words.morphology import forms_of_one_word
 
 

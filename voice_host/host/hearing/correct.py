@@ -30,7 +30,7 @@ from typing import NamedTuple
 from voice_host.host import intents
 from voice_host.host.hearing.heard import Again, Heard, Stage
 from voice_host.host.hearing.understand import CLAIMS, CORRECTIONS, MINE, Understand, is_spelled
-from voice_host.host.records import Said
+from voice_host.messages import Said
 
 PUT_RIGHT_AFTER = 2
 """How many plays by others may have been made since, for a word to be put right."""

@@ -16,7 +16,7 @@ from voice_host.host.hearing.scorekeeper import Scorekeeper
 
 
 class Heard(Protocol):
-    """What the speech layer gives (voice_host.speech.listening.turns.Utterance has these)."""
+    """What the speech layer gives (voice_host.messages.Utterance has these)."""
 
     start: float
     end: float

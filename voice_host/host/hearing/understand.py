@@ -16,11 +16,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import NamedTuple
 
 from voice_host.config import tomllib
 from voice_host.host import intents
 from voice_host.host.hearing.heard import Stage
+from voice_host.messages import Parsed, Reading
 from voice_host.words.matcher import spelled_letters, tokens
 
 SPELLED = re.compile(r"^([a-z] )+[a-z]$")
@@ -56,20 +56,6 @@ def rewrite(transcript: str) -> str:
     for pattern, said in _rewrites():
         transcript = pattern.sub(said, transcript)
     return transcript
-
-
-class Reading(NamedTuple):
-    """What the host understood of what was said: the text to play (None: table chatter),
-    and the words matcher's match behind it (None: a command or question, as heard)."""
-
-    text: str | None
-    match: object | None = None
-    """words.matcher.Match: the best word, how sure, the others weighed."""
-    kind: str | None = None
-    """For a command or question passed as heard: what it is (intents.Intent.kind)."""
-    parsed: intents.Parsed | None = None
-    """The session's reading of ``text`` where ``text`` is what was heard (a word the
-    matcher put right is read again by the session)."""
 
 
 CHATTER = Reading(None)
@@ -116,7 +102,7 @@ class Understand(Stage):
         return Reading(said, match, parsed=parsed if said == body else None)
 
     def parse(self, text: str, speaker: str | None, t: float | None = None,
-              known: intents.Parsed | None = None) -> intents.Parsed:
+              known: Parsed | None = None) -> Parsed:
         """The session's reading of ``text`` said by ``speaker`` at ``t`` (None: now), to
         hand on with its record: ``known`` where it is that reading already."""
         players = self.session.players

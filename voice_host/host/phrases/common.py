@@ -7,9 +7,10 @@ from __future__ import annotations
 from voice_host.games.actions import Action, Answer, Challenge, Draw, FlipTimer, PlayWord, Query, SetBoard, SetStart
 from voice_host.games.events import Refused
 from voice_host.host import intents
+from voice_host.messages import Intent
 
 
-def action(intent: intents.Intent, player: str, t: float, players: list[str]) -> Action | Refused:
+def action(intent: Intent, player: str, t: float, players: list[str]) -> Action | Refused:
     """What an utterance the game's own phrases did not claim asks of the game."""
     kind = intent.kind
     if kind == "word":

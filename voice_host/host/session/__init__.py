@@ -1,6 +1,6 @@
 """The host loop: input records in, logged first, understood, applied, announced.
 
-A record (host.records: Said, Directive, Wait, Begin, Unreadable) comes from a script
+A record (voice_host.messages: Said, Directive, Wait, Begin, Unreadable) comes from a script
 line, a typed line or the speech layer. The session writes it to the event log before
 anything else, turns it into a game action (host.intents, host.phrases), steps the game,
 and hands the sentences of the resulting events to ``speak``. Undo drops the last input
@@ -21,7 +21,8 @@ from voice_host.games import actions as A
 from voice_host.host import announce, intents, phrases
 from voice_host.host.announce import Announcer
 from voice_host.host.log import EventLog
-from voice_host.host.records import Begin, Directive, Header, Record, Said, Unreadable, Wait, record as as_record
+from voice_host.messages import Begin, Directive, Parsed, Record, Said, Unreadable, Wait, record as as_record
+from voice_host.host.log import Header
 from voice_host.host.session.history import Asking, History, create_game, new_header
 from voice_host.host.session.inputs import Inputs
 from voice_host.host.session.saying import Saying
@@ -95,7 +96,7 @@ class Session:
         events = [e for kind in kinds for e in self.game.step(A.Query(self.t, kind))]
         return self.saying.remember(self.saying.events(events, quiet=quiet, answer=True))
 
-    def read(self, text: str, player: str, t: float) -> intents.Parsed:
+    def read(self, text: str, player: str, t: float) -> Parsed:
         """``text`` said by ``player`` at ``t``, read once: its meaning at the table and
         as the game's own phrase (host.session.inputs.Inputs.read)."""
         return self.inputs.read(text, player, t)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from voice_host.games import actions as A
 from voice_host.games import events as E
 from voice_host.host import intents, phrases
-from voice_host.host.records import Directive, Said
+from voice_host.messages import Directive, Intent, Parsed, Said
 from voice_host.host.session.history import Asking
 
 if TYPE_CHECKING:
@@ -44,13 +44,13 @@ class Inputs:
         once those words are settled, so that they are about the game with them."""
 
     # ------------------------------------------------------------------ reading
-    def read(self, text: str, player: str, t: float) -> intents.Parsed:
+    def read(self, text: str, player: str, t: float) -> Parsed:
         """``text`` said by ``player`` at ``t``, read once: its meaning at the table and
         as the game's own phrase."""
         intent = intents.parse(text, self.session.players)
-        return intents.Parsed(text, player, t, intent, self._interpret(intent, player, t))
+        return Parsed(text, player, t, intent, self._interpret(intent, player, t))
 
-    def _interpret(self, intent: intents.Intent, player: str, t: float) -> A.Action | E.Refused | None:
+    def _interpret(self, intent: Intent, player: str, t: float) -> A.Action | E.Refused | None:
         """The game's own reading of an utterance (host.phrases); None leaves it to the table's."""
         return phrases.parse(self.session.game.name, intent.text, player, t)
 
@@ -144,7 +144,7 @@ class Inputs:
         said = intents.normalize(text)
         return said not in intents.PLAIN_ANSWERS and " " not in said and said in self.session.words
 
-    def _near_command(self, intent: intents.Intent, player: str, t: float) -> str | None:
+    def _near_command(self, intent: Intent, player: str, t: float) -> str | None:
         """A typed near-miss of a command that is not a dictionary word, as the command
         ("chalenge" -> "challenge", "scroes" -> "scores"); None when it is no near-miss."""
         players, words = self.session.players, self.session.words

@@ -13,40 +13,18 @@ import queue
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Protocol, Sequence
 
 import numpy as np
+
+from voice_host.messages import AudioChunk
 
 from ..audio import SAMPLE_RATE, DeviceInfo, list_devices
 
 
 class NoInputDevice(RuntimeError):
     """There is no audio input device (or not the one asked for)."""
-
-
-@dataclass(frozen=True)
-class AudioChunk:
-    """A block of multi-channel audio on the source's timeline."""
-
-    start: float
-    """Time of the first sample, in seconds since the source started."""
-    samples: np.ndarray
-    """float32 samples in [-1, 1], shape (frames, channels), at SAMPLE_RATE."""
-    done: tuple[int, ...] = ()
-    """Channels whose player said they were done speaking within this block (a phone's
-    talk button let go): their utterances end with it, no trailing silence waited for."""
-
-    @property
-    def channels(self) -> int:
-        """Number of channels (columns) in :attr:`samples`."""
-        return int(self.samples.shape[1])
-
-    @property
-    def end(self) -> float:
-        """Time just after the last sample, in seconds."""
-        return self.start + self.samples.shape[0] / SAMPLE_RATE
 
 
 class AudioSource(Protocol):
@@ -359,7 +337,6 @@ def channel_names(spec: str | Sequence[str] | None, channels: int) -> list[str |
 
 
 __all__ = [
-    "AudioChunk",
     "AudioSource",
     "ArraySource",
     "LostInput",

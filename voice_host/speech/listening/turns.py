@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
+
+from voice_host.messages import Transcript, Utterance, Word
 
 from .attribution import Attributor
 from .config import TurnConfig
@@ -28,59 +30,11 @@ from .cancel import EchoCanceller
 from .echo import EchoGate
 from .owners import Owners, quieted
 from ..audio import SAMPLE_RATE
-from ..recognizing.recognizer import Opinion, Recognizer, Transcript, Word
+from ..recognizing.recognizer import Recognizer
 from ..speaking.voice import HostVoice
 from .sources import AudioSource, local_channels
 from .vad import Segment, SegmentAudio, SegmentEnd, SegmentPause, Segmenter, SegmenterEvent, SegmentStart
 from .voiceprint import VoicePrints
-
-
-@dataclass(frozen=True)
-class Utterance:
-    """One player's turn at speaking: what was said, when, and by whom."""
-
-    id: int
-    """Sequence number within the session (0, 1, ...), in order of emission."""
-    start: float
-    """Start time in seconds on the source timeline (recording or game clock)."""
-    end: float
-    """End time (end of the last voiced frame), seconds."""
-    text: str
-    """Everything recognized, normalized (lower case, no punctuation)."""
-    body: str
-    """`text` without the spoken-name prefix used for attribution."""
-    words: list[Word]
-    """Recognized words with times on the source timeline."""
-    confidence: float
-    """Recognition confidence 0..1."""
-    speaker: str | None
-    """Who said it; None when unknown (the host should ask)."""
-    speaker_confidence: float
-    """Attribution confidence 0..1."""
-    speaker_method: str | None
-    """How the speaker was found: "channel", "voiceprint", "name" or None."""
-    channel: int
-    """Input channel it came from (0 for a mono source)."""
-    ask: bool = False
-    """True when speaker_confidence is below the ask threshold: confirm with the table."""
-    engine: str = ""
-    """Recognizer that produced the text."""
-    constrained: bool = False
-    """The text is a sentence of what the recognizer was told may be said, and
-    `confidence` how likely it is what was said (Transcript.constrained)."""
-    alternatives: list[tuple[str, float]] = field(default_factory=list)
-    """A constrained recognizer's best sentences, best first (Transcript.alternatives)."""
-    audio: np.ndarray | None = field(default=None, repr=False, compare=False)
-    """The utterance's mono 16 kHz audio (pre-roll included), e.g. for enrollment."""
-    early: bool = False
-    """Ended at a short pause (TurnConfig.guess_after) because what was said so far is a
-    whole sentence that cannot go on, not after the full trailing silence."""
-    opinion: Opinion | None = None
-    """A second recognizer's reading, weighed with the first's (Transcript.opinion)."""
-    room: float | None = None
-    """How loud all the sound on its microphone was before it (dBFS: the median of the 3 s
-    of frames before its start, other people's talk included), for the host to judge
-    the room by; None when nothing was heard before it."""
 
 
 # ----------------------------------------------------------------- events (on_event)
@@ -491,4 +445,4 @@ def listen(source: AudioSource, recognizer: Recognizer, players: Sequence[str] =
     yield from Listener(recognizer, players, **options).utterances(source)
 
 
-__all__ = ["Discarded", "Listener", "Partial", "SpeechEnded", "SpeechStarted", "Waiting", "TurnConfig", "Utterance", "listen"]
+__all__ = ["Discarded", "Listener", "Partial", "SpeechEnded", "SpeechStarted", "Waiting", "TurnConfig", "listen"]

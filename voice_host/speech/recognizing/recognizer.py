@@ -24,48 +24,13 @@ found by name through the registry (:mod:`.engines`: ``make_recognizer``):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from concurrent.futures import Future
 from typing import NamedTuple, Protocol, Sequence
 
 import numpy as np
 
-
-@dataclass
-class Word:
-    """One recognized word."""
-
-    text: str
-    """The word, lower case, without punctuation."""
-    start: float
-    """Start time in seconds (relative to the utterance audio unless shifted)."""
-    end: float
-    """End time in seconds."""
-    conf: float
-    """The engine's confidence in this word, 0..1."""
-
-
-@dataclass(frozen=True)
-class Opinion:
-    """A second recognizer's reading of an utterance, weighed with the first's
-    (recognizing.moonshine.opinion; the benchmarks count what each changed)."""
-
-    reading: str
-    """What the second ear heard (normalized; "" for nothing)."""
-    candidates: tuple[str, ...]
-    """The sentences of the language its reading stands for."""
-    agreed: bool
-    """Its reading is the first ear's best."""
-    lead: float | None
-    """How far the better of the two readings leads the other (nats); None when the
-    ears agree or the reading stands for no sentence of the language."""
-    confidence: float
-    """The first ear's confidence before the second opinion."""
-    second_confidence: float = 0.0
-    """How sure the second ear was of its reading (0..1)."""
-    seconds: float = 0.0
-    """How long the second ear took to read the utterance."""
+from voice_host.messages import Transcript
 
 
 class SecondReading(NamedTuple):
@@ -87,41 +52,6 @@ class SecondEar(Protocol):
     def hear(self, audio: np.ndarray, prompt: str | None = None) -> "Future[SecondReading]":
         """Start reading ``audio`` (16 kHz mono; ``prompt``: words it is told to expect)
         and return at once: the future's result is what it heard."""
-
-
-@dataclass(frozen=True)
-class Transcript:
-    """What a recognizer heard in (part of) an utterance."""
-
-    text: str
-    """Normalized text: lower case words separated by single spaces, no punctuation."""
-    words: list[Word] = field(default_factory=list)
-    """The words with their times; may be empty for partial results."""
-    confidence: float = 0.0
-    """Overall confidence 0..1 (mean word confidence; 0 when nothing was heard)."""
-    final: bool = True
-    """False for a partial result that may still change."""
-    engine: str = ""
-    """Which engine produced it ("vosk", "whisper" or "moonshine")."""
-    raw: str = ""
-    """The engine's own text before normalization (case, punctuation)."""
-    constrained: bool = False
-    """True when `text` is a sentence of the language the recognizer was constrained
-    to (Recognizer.constrain / expect, moonshine); False for free text, including a
-    constrained recognizer's fall-back to free text for chatter."""
-    alternatives: list[tuple[str, float]] = field(default_factory=list)
-    """Constrained recognition's n-best sentences (normalized), best first, with the
-    decoder's log-likelihoods (nats; higher is better)."""
-    free: str = ""
-    """The unconstrained decode of the same audio, normalized (moonshine)."""
-    free_score: float | None = None
-    """The free decode's log-likelihood, comparable with `alternatives`' scores."""
-    opinion: Opinion | None = None
-    """A second recognizer's reading of the same audio, weighed with this one's (None: none)."""
-    complete: float = 0.0
-    """How sure the recognizer is that this is a whole sentence of its language that
-    cannot go on (0..1; 0 when it cannot tell): the listener ends an utterance at a
-    short pause only when this is high (docs/LISTENING.md, "A turn ends as soon as it is over")."""
 
 
 class Recognizer(Protocol):
@@ -263,4 +193,4 @@ def constrain_recognizer(recognizer: Recognizer, sayable) -> None:
         recognizer.expect(_closed_phrases(sayable))
 
 
-__all__ = ["Engine", "Opinion", "Recognizer", "SecondEar", "SecondReading", "Takes", "Transcript", "WholeUtterance", "Word", "constrain_recognizer", "normalize_text"]
+__all__ = ["Engine", "Recognizer", "SecondEar", "SecondReading", "Takes", "WholeUtterance", "constrain_recognizer", "normalize_text"]

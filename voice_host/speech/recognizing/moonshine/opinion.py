@@ -13,7 +13,7 @@ clearly; else the host asks between them.
 
 from __future__ import annotations
 
-from ..recognizer import Opinion
+from voice_host.messages import Opinion
 from ..sayable import Language
 
 AGREED = 0.9

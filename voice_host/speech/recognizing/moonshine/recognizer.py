@@ -28,7 +28,8 @@ from typing import Sequence
 import numpy as np
 
 from ...audio import SAMPLE_RATE
-from ..recognizer import Opinion, Transcript, WholeUtterance, Word, normalize_text
+from ..recognizer import WholeUtterance, normalize_text
+from voice_host.messages import Opinion, Transcript, Word
 from ..sayable import Language, Sayable
 from ..duration import LengthFit
 from .confidence import calibrated, evidence

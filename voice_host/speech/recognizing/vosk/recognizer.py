@@ -11,7 +11,8 @@ import numpy as np
 
 from ...audio import SAMPLE_RATE
 from ..models import LOADED, find_vosk_model
-from ..recognizer import Takes, Transcript, Word, _closed_phrases, normalize_text
+from ..recognizer import Takes, _closed_phrases, normalize_text
+from voice_host.messages import Transcript, Word
 
 
 def _to_int16_bytes(samples: np.ndarray) -> bytes:

@@ -11,7 +11,8 @@ import numpy as np
 
 from ...audio import SAMPLE_RATE
 from ..models import LOADED, find_whisper_model
-from ..recognizer import Transcript, WholeUtterance, Word, _closed_phrases, normalize_text
+from ..recognizer import WholeUtterance, _closed_phrases, normalize_text
+from voice_host.messages import Transcript, Word
 
 
 def load_whisper_model(path: str | Path, compute_type: str = "int8", cpu_threads: int = 0):
