@@ -19,7 +19,7 @@ lead's entry points:
 - ``open_source(audio=None, device=None, channels=None)`` -> WavSource / MicSource
 - ``make_recognizer(engine="auto", model=None)`` -> MoonshineRecognizer / WhisperRecognizer / VoskRecognizer
 - ``listen(source, recognizer, players, channel_players=..., voiceprints=..., voice=...)``
-  -> Iterator[Utterance]  (or ``Listener`` to call ``expect(phrases)`` between turns)
+  -> Iterator[Utterance] (voice_host.messages)  (or ``Listener`` to call ``expect(phrases)`` between turns)
 - ``TtsVoice(settings=VoiceSettings.from_config(cfg), clock=source.clock)`` (Piper, else
   pyttsx3; ``say``, ``cue(earcon)``, ``adjust(rate_step, volume_step)``)
 - ``VoicePrints().enroll(name, audio)``
@@ -36,14 +36,14 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={
     "listening.attribution": ["Attribution", "Attributor", "split_name_prefix"],
     "listening.config": ["TurnConfig"],
     "listening.echo": ["EchoGate"],
-    "listening.sources": ["ArraySource", "AudioChunk", "MicSource", "NoInputDevice", "WavSource", "channel_names",
+    "listening.sources": ["ArraySource", "MicSource", "NoInputDevice", "WavSource", "channel_names",
                           "open_source"],
-    "listening.turns": ["Discarded", "Listener", "Partial", "SpeechStarted", "Utterance", "listen"],
+    "listening.turns": ["Discarded", "Listener", "Partial", "SpeechStarted", "listen"],
     "listening.vad": ["Segment", "Segmenter", "segments"],
     "listening.voiceprint": ["VoicePrints"],
     "recognizing.engines": ["ENGINES", "make_recognizer"],
     "recognizing.models": ["ModelNotFound", "register"],
-    "recognizing.recognizer": ["Recognizer", "Transcript", "Word"],
+    "recognizing.recognizer": ["Recognizer"],
     "recognizing.vosk": ["VoskRecognizer"],
     "recognizing.whisper": ["WhisperRecognizer"],
     "speaking.tts": ["VoiceSettings", "make_synthesizer"],
