@@ -257,11 +257,11 @@ def watching(display) -> tuple:
     return (display,) if display is not None else ()
 
 
-def _speaker(args, cfg: dict, display) -> Speaker:
+def open_speaker(args, cfg: dict, display) -> Speaker:
     """The host's voice and its recording (--speak-to); the page is closed again when
     there can be none (a UserError)."""
     try:
-        return Speaker(args.no_voice, cfg, args.speak_to)
+        return Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
     except ValueError as exc:
         close(None, display)
         raise UserError(str(exc)) from exc
@@ -290,7 +290,7 @@ def play(args, players: list[str], cfg: dict) -> int:
             from voice_host.phones import Phones
             phones = Phones(players)
         display = scoreboard(args, phones)  # a port it can't have is said before the voice loads
-        speaker = _speaker(args, cfg, display)
+        speaker = open_speaker(args, cfg, display)
         live = interactive(args) or phones is not None  # a phones game is live with or without a terminal
         log_path = args.log or (auto_log_path(args.game) if live else None)
         try:
@@ -344,7 +344,7 @@ def resume(args) -> int:
         from voice_host.phones import Phones
         phones = Phones(header.players)  # a fresh code: the old one was said to the table before the break
     display = scoreboard(args, phones)
-    speaker = _speaker(args, header.config, display)
+    speaker = open_speaker(args, header.config, display)
     kept = None
     try:
         if damaged:  # keep the original whole; the log goes on without the lines it could not read

@@ -95,20 +95,15 @@ def run(args) -> int:
 
 def play(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
     """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
-    from voice_host.app import UserError, close, load_words, watching
+    from voice_host.app import close, load_words, open_speaker, watching
     from voice_host.assembly import build, scoreboard
-    from voice_host.host.output import Speaker
     from voice_host.messages import Directive
     from voice_host.host.session import Session, new_header
     from voice_host.speech.listening.sources import ArraySource
     from voice_host.speech.listening.voiceprint import VoicePrints
 
     display = scoreboard(args)
-    try:
-        speaker = Speaker(args.no_voice, cfg, getattr(args, "speak_to", None))
-    except ValueError as exc:
-        close(None, display)
-        raise UserError(str(exc)) from exc
+    speaker = open_speaker(args, cfg, display)
     try:
         session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker,
                           earcon=speaker.earcons, watch=watching(display))

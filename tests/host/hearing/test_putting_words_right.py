@@ -187,6 +187,18 @@ def test_a_word_is_put_right_after_the_next_players_word(bagged):
     assert resumed.game.state.used == t.game.state.used and resumed.result() == t.session.result()
 
 
+def test_both_words_played_again_after_a_correction_can_still_be_put_right(bagged):
+    """The correction plays Ann's word and Ben's after it again: each stays its player's
+    to put right, as when first played."""
+    t, hearing = bagged
+    said(t, hearing, support.Heard(10, "percents", "Ann"))
+    said(t, hearing, support.Heard(13, "cowbells", "Ben"))
+    said(t, hearing, support.Heard(15, "no persons", "Ann"))
+    out = said(t, hearing, support.Heard(16, "no p e r c e n t s", "Ann"))
+    assert out[:2] == ["Sorry, Ann: percents, not persons.", "Ann scores 3 points for percents."]
+    assert t.game.state.used == [("percents", "Ann"), ("cowbells", "Ben")]
+
+
 def test_a_word_is_put_right_while_the_next_players_word_is_asked_about(bagged):
     t, hearing = bagged
     assert said(t, hearing, support.Heard(10, "percents", "Ann"))[0] == "Ann scores 3 points for percents."

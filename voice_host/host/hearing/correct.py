@@ -99,8 +99,8 @@ class Correct(Stage):
     before: Taken | None = None
     """The word the host took before the last one, whoever's: "That was me" could mean
     either while both are fresh."""
-    pending: tuple[Said, Taken] | None = None
-    """The word last handed to the session, until it is known whether it counted."""
+    pending: list[tuple[Said, Taken]] = field(default_factory=list)
+    """The words handed to the session, until it is known whether each counted."""
 
     def taking(self, said: Said, now: float) -> None:
         """``said`` is about to be played: if it plays a word, its player may put it right
@@ -112,21 +112,20 @@ class Correct(Stage):
         parsed = said.parsed if said.parsed is not None and said.parsed.text == said.text else None
         kind = parsed.intent.kind if parsed is not None else intents.parse(word, self.session.players).kind
         if kind == "word":  # "play jewelers" is the word too
-            self.pending = (said, Taken(max(now, said.t, self.session.t), -1,
-                                        said.text[: len(said.text) - len(word)], said.t))
+            self.pending.append((said, Taken(max(now, said.t, self.session.t), -1,
+                                             said.text[: len(said.text) - len(word)], said.t)))
 
     def _counted(self) -> None:
-        """The word last played, if the session counted it (it changed the game), is one
-        its player may put right."""
-        if self.pending is None:
-            return
-        (said, taken), self.pending = self.pending, None
-        records = self.session.records
-        index = next((i for i in range(len(records) - 1, -1, -1) if records[i] is said), None)
-        if index is not None and index in self.session.undoable:
-            self.before = next(reversed(self.last_plays.values()), None)
-            self.last_plays.pop(said.speaker, None)
-            self.last_plays[said.speaker] = taken._replace(index=index)
+        """The words played since the hearing last looked, in order: each the session
+        counted (it changed the game) is one its player may put right."""
+        pending, self.pending = self.pending, []
+        records, undoable = self.session.records, self.session.undoable
+        for said, taken in pending:
+            index = next((i for i in range(len(records) - 1, -1, -1) if records[i] is said), None)
+            if index is not None and index in undoable:
+                self.before = next(reversed(self.last_plays.values()), None)
+                self.last_plays.pop(said.speaker, None)
+                self.last_plays[said.speaker] = taken._replace(index=index)
 
     def forget(self, player: str) -> None:
         """``player``'s word was taken back (put right): nothing of theirs is left to put right."""
@@ -142,10 +141,9 @@ class Correct(Stage):
             self.last_plays[u.speaker] = last._replace(announced=u.end)
 
     def open(self, now: float) -> bool:
-        """Whether some player may still put a word right at ``now`` (the word just
-        handed to the session too: the session is not asked yet whether it counted)."""
-        taken = [*self.last_plays.values(), *([self.pending[1]] if self.pending is not None else [])]
-        return any(self._fresh(t, now) for t in taken)
+        """Whether some player may still put a word right at ``now``."""
+        self._counted()
+        return any(self._fresh(taken, now) for taken in self.last_plays.values())
 
     def _fresh(self, taken: Taken, at: float) -> bool:
         """Whether the word ``taken`` may still be put right at ``at``: within
