@@ -2,7 +2,7 @@
 in the order they pass:
 
 - ``AudioChunk``: a source's audio, a column a channel;
-- ``Transcript`` (of ``Word``\ s, with a second ear's ``Opinion``): what a recognizer heard;
+- ``Transcript`` (its ``Word`` list, a second ear's ``Opinion``): what a recognizer heard;
 - ``Utterance``: the listener's turn of one player: who, when, what;
 - ``HeardUtterance``, ``ClockMark``, ``EndOfAudio``: the live loop's queue, from the
   listener's thread to the game's;
