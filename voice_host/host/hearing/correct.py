@@ -105,8 +105,8 @@ class Correct(Stage):
     def taking(self, said: Said, now: float) -> None:
         """``said`` is about to be played: if it plays a word, its player may put it right
         from ``now`` on, once the session has counted it. Whether it did is read when the
-        hearing next needs it (:meth:`_counted`), so that nothing comes back to the
-        hearing once the session has the record."""
+        hearing next needs it (:meth:`_counted`): its work on the utterance ends with the
+        play."""
         match = intents.PLAY.match(said.text)
         word = match.group(2) if match else said.text
         parsed = said.parsed if said.parsed is not None and said.parsed.text == said.text else None

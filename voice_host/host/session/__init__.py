@@ -43,7 +43,7 @@ class Session:
     header: Header
     words: Words
     speak: InitVar[Callable[[str], None]] = print
-    """Says one sentence (printed, spoken, shown)."""
+    """Says one sentence (printed, spoken, recorded)."""
     log: EventLog | None = None
     announcer: Announcer = field(default_factory=Announcer)
     earcon: InitVar[Callable[[str, float], None] | None] = None

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 class Saying:
     """The session's sentences out, and what it keeps of them.
 
-    ``speak`` says a sentence (printed, spoken, shown); ``game`` and ``clock`` give the
+    ``speak`` says a sentence (printed, spoken, recorded); ``game`` and ``clock`` give the
     game being said and its time, for the detail a brief host leaves out and for the
     earcons (``earcon``: host.cues.Cues plays them before the sentences). Each of
     ``watchers`` is handed every step said (a messages.Step: its events and sentences),
