@@ -78,8 +78,8 @@ def hearing_for(game: str, words):
     """A game of ``game`` at the moment its plays are made, with its hearing."""
     from voice_host import config
     from voice_host.host.hearing import Hearing, HearingSettings
-    from voice_host.messages import Directive, Said
     from voice_host.host.session import Session, new_header
+    from voice_host.messages import Directive, Said
 
     session = Session(new_header(game, ["Ann", "Ben"], 7, config.load()), words, lambda _: None)
     session.feed(Directive(0.0, "start", ["Ann"]), quiet=True)

@@ -15,8 +15,8 @@ import numpy as np
 from support import voice_host
 from toolkit import synth as _synth
 
-from voice_host.messages import Said
 from voice_host.host.script import parse_script
+from voice_host.messages import Said
 from voice_host.speech.audio import write_wav
 
 

@@ -92,8 +92,8 @@ class Table:
         from dataclasses import replace
 
         from voice_host.app import run_records
-        from voice_host.messages import Said
         from voice_host.host.script import parse_script
+        from voice_host.messages import Said
 
         before = len(self.heard)
         records = parse_script(textwrap.dedent(script), self.session.t)

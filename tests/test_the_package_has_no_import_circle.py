@@ -8,8 +8,6 @@ import ast
 import graphlib
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "voice_host"
 
 

@@ -24,9 +24,9 @@ from voice_host.errors import UserError
 from voice_host.games.events import Refused
 from voice_host.host import checks, intents, output, phrases
 from voice_host.host.log import EventLog, keep_damaged
-from voice_host.messages import Directive, Record, Said, Unreadable, Wait
 from voice_host.host.script import parse_line, parse_script
 from voice_host.host.session import Session, new_header
+from voice_host.messages import Directive, Record, Said, Unreadable, Wait
 
 
 class EndOfInput(Exception):
@@ -252,6 +252,13 @@ def close(speaker, display) -> None:
             display.close()
 
 
+def attach(session: Session, speaker, display) -> None:
+    """The voice and the page (when there is one) follow ``session``'s game from now on."""
+    speaker.attach(session)
+    if display is not None:
+        display.follow(session)
+
+
 def watching(display) -> tuple:
     """The session's watchers: the page, where there is one."""
     return (display,) if display is not None else ()
@@ -301,9 +308,7 @@ def play(args, players: list[str], cfg: dict) -> int:
                 raise
             raise UserError(f"I can't save the game in {log_path}: {exc.strerror or exc}.") from None
         session = Session(header, words, speaker, log, earcon=speaker.earcons, watch=watching(display))
-        speaker.attach(session)
-        if display is not None:
-            display.follow(session)
+        attach(session, speaker, display)
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
 
@@ -364,9 +369,7 @@ def resume(args) -> int:
 
     def body() -> None:
         session.replay(records)
-        speaker.attach(session)  # the file starts at the resume point
-        if display is not None:
-            display.follow(session)  # the game as the log left it
+        attach(session, speaker, display)  # the file from the resume point, the page as the log left it
         if kept is not None:
             session.say(session.announcer.log_damaged(damaged, str(args.log), inputs(records), str(kept)))
             if changed := blamed(session, damaged[0].before):

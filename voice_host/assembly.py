@@ -33,8 +33,8 @@ from typing import Callable
 from voice_host.by_voice import Floor, play_live, play_recording
 from voice_host.errors import UserError
 from voice_host.host.hearing import Hearing, HearingSettings
-from voice_host.messages import Directive, Said
 from voice_host.host.script import parse_line
+from voice_host.messages import Directive, Said
 from voice_host.speech.listening.config import TurnConfig
 
 

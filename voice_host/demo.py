@@ -95,10 +95,10 @@ def run(args) -> int:
 
 def play(args, audio, show: Callable, players: tuple[str, ...], start: str, recognizer, cfg: dict) -> int:
     """``voice-host demo``: a recording of synthetic players, heard on one microphone."""
-    from voice_host.app import close, load_words, open_speaker, watching
+    from voice_host.app import attach, close, load_words, open_speaker, watching
     from voice_host.assembly import build, scoreboard
-    from voice_host.messages import Directive
     from voice_host.host.session import Session, new_header
+    from voice_host.messages import Directive
     from voice_host.speech.listening.sources import ArraySource
     from voice_host.speech.listening.voiceprint import VoicePrints
 
@@ -107,9 +107,7 @@ def play(args, audio, show: Callable, players: tuple[str, ...], start: str, reco
     try:
         session = Session(new_header("prolix-classic", list(players), 1, cfg), load_words(cfg), speaker,
                           earcon=speaker.earcons, watch=watching(display))
-        speaker.attach(session)
-        if display is not None:
-            display.follow(session)
+        attach(session, speaker, display)
         session.feed(Directive(0.0, "start", (start,)))
         build(session, recognizer, ArraySource(audio[:, None]), cfg=cfg, speaker=speaker, voiceprints=VoicePrints(),
               on_hear=show, recording=True).play_recording()

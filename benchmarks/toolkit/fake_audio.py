@@ -8,8 +8,8 @@ from typing import Callable
 
 import numpy as np
 
-from voice_host.speech.audio import SAMPLE_RATE, resample
 from voice_host.messages import AudioChunk
+from voice_host.speech.audio import SAMPLE_RATE, resample
 
 from .latency_script import Line
 from .latency_timing import Log, Placed, Write

@@ -55,8 +55,8 @@ def plan(words: int, *, questions_every: int = 2, undo_after: int | None = 3, se
     name-word in turn; with `bare` False every word after its player's name) with a question after every `questions_every`-th (0: none) and an
     undo, yes and the word again after word `undo_after` (None: none). Each line's
     expected reply comes from the same game played as typed lines."""
-    from voice_host.messages import Said
     from voice_host.host.session import Session, new_header
+    from voice_host.messages import Said
     from voice_host.words import Words
 
     w = Words.load()

@@ -42,8 +42,8 @@ def plan_game(voices: dict[str, str], n: int, seed: int, avoid: set[str] = froze
     is), played as typed to know the board before each word (see the module doc), an
     interrupt one turn in `every` (0: none); words in `avoid` are never chosen."""
     from voice_host import config
-    from voice_host.messages import Said
     from voice_host.host.session import Session, new_header
+    from voice_host.messages import Said
     from voice_host.words import Words
 
     w = Words.load()

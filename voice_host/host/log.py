@@ -1,9 +1,9 @@
 """The event log: every input appended and flushed to disk before it is applied.
 
 A JSON-lines file: the first line is the header (game, players, seed, the full
-configuration: ``Header``, here), each further line one input record (voice_host.messages: the classes
-read and write these dicts, and old logs read as they always did). The game state
-is a pure function of the log, so resuming is replaying it.
+configuration: ``Header``, here), each further line one input record
+(voice_host.messages: the classes read and write these dicts, and old logs read as they
+always did). The game state is a pure function of the log, so resuming is replaying it.
 
 Only whole lines count: a last line without its newline was cut short by a kill and
 never acknowledged, so reading drops it and appending trims it. A log is created whole

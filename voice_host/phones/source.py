@@ -19,9 +19,9 @@ from typing import Iterator
 
 import numpy as np
 
+from voice_host.messages import AudioChunk
 from voice_host.phones import LATE
 from voice_host.speech.audio import SAMPLE_RATE
-from voice_host.messages import AudioChunk
 
 
 class PhoneSource:

@@ -10,8 +10,8 @@ import pytest
 import support
 
 from voice_host.host.hearing import Hearing, HearingSettings
-from voice_host.messages import Directive, Said
 from voice_host.host.session import Session
+from voice_host.messages import Directive, Said
 
 Unsure = support.unsure
 spoke = support.spoke

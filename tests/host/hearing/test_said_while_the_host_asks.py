@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import support
 
-from voice_host.messages import Said
 from voice_host.host.session import Session
+from voice_host.messages import Said
 
 said = support.said
 

@@ -195,8 +195,8 @@ def test_the_host_knows_what_it_will_say_when_the_game_begins(words):
     """The voice renders the game's first sentences before they are said (the intro,
     the draw, the board, whose turn): a silent twin of the session begins the game."""
     from voice_host import config
-    from voice_host.messages import Directive, Said
     from voice_host.host.session import Session, new_header
+    from voice_host.messages import Directive, Said
 
     said = []
     session = Session(new_header("prolix-classic", ["Ann", "Ben", "Cat"], 1, config.load()), words, said.append)

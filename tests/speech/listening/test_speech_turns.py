@@ -8,12 +8,12 @@ import pytest
 import soundfile as sf
 
 from toolkit.synth import add_noise, place, speech_bounds
+from voice_host.messages import Utterance
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource, WavSource, channel_names
 from voice_host.speech.listening.attribution import Attributor, split_name_prefix
 from voice_host.speech.listening.config import TurnConfig
 from voice_host.speech.listening.turns import Discarded, SpeechStarted, listen
-from voice_host.messages import Utterance
 from voice_host.speech.listening.vad import segments
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave"]

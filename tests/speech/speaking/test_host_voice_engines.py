@@ -86,8 +86,8 @@ def test_the_game_s_first_sentences_are_prepared_first(piper, words):
     prepared). The speaker hands the voice what it will say first, first; a known
     sentence is prepared as the piece it will be said with first."""
     from voice_host.host.output import Speaker
-    from voice_host.messages import Directive
     from voice_host.host.session import Session, new_header
+    from voice_host.messages import Directive
 
     class Voice:  # what the speaker asks the voice to prepare, in order
         def prepare(self, phrases):

@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from voice_host.host.announcer import Announcer
-    from voice_host.messages import Parsed
     from voice_host.host.phrases.language import Spoken
-    from voice_host.messages import Record, Said
+    from voice_host.messages import Parsed, Record, Said
 
 
 class Scorekeeper(Protocol):

@@ -20,13 +20,11 @@ from typing import Callable
 from voice_host.games import actions as A
 from voice_host.host import announce, intents, phrases
 from voice_host.host.announce import Announcer
-from voice_host.host.log import EventLog
-from voice_host.messages import Begin, Directive, Parsed, Record, Said, Unreadable, Wait, record as as_record
-from voice_host.host.log import Header
+from voice_host.host.log import EventLog, Header
 from voice_host.host.session.history import Asking, History, create_game, new_header
 from voice_host.host.session.inputs import Inputs
 from voice_host.host.session.saying import Saying
-from voice_host.messages import Step
+from voice_host.messages import Begin, Directive, Parsed, Record, Said, Step, Unreadable, Wait, record as as_record
 from voice_host.words import Words
 
 __all__ = ["Asking", "Session", "create_game", "new_header"]

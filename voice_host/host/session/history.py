@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from voice_host.games.base import REGISTRY, Game, Setup
 from voice_host.games.errors import Unplayable
 from voice_host.host import announce, intents
-from voice_host.messages import Directive, Record, Said, Unreadable
 from voice_host.host.log import Header
+from voice_host.messages import Directive, Record, Said, Unreadable
 
 if TYPE_CHECKING:
     from voice_host.words import Words

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from voice_host.games import actions as A
 from voice_host.games import events as E
 from voice_host.host import intents, phrases
-from voice_host.messages import Directive, Intent, Parsed, Said
 from voice_host.host.session.history import Asking
+from voice_host.messages import Directive, Intent, Parsed, Said
 
 if TYPE_CHECKING:
     from voice_host.host.session import Session

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 
-from voice_host.speech.recognizing.engines import ENGINES, available_engines, make_recognizer
 from voice_host.messages import Transcript
+from voice_host.speech.recognizing.engines import ENGINES, available_engines, make_recognizer
 from voice_host.speech.recognizing.sayable import Language, Sayable
 
 pytestmark = pytest.mark.model  # the Moonshine engine
