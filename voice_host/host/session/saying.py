@@ -85,7 +85,7 @@ class Saying:
         if not quiet:
             for line in lines:
                 self.speak(line)
-            if lines or events:
+            if self.watchers and (lines or events):
                 step = Step(self._clock(), tuple(events), tuple(lines))
                 for watch in self.watchers:
                     watch(step)
