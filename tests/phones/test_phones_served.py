@@ -47,6 +47,7 @@ def served(tmp_path, monkeypatch):
     display = serve_phones(phones, "127.0.0.1", 0)
     yield phones, display
     display.close()
+    support.print_server_log(display)  # beside a failure: what the server saw
 
 
 def insecure() -> ssl.SSLContext:
