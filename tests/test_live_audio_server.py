@@ -69,8 +69,9 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
     audio = np.concatenate([audio, np.zeros((16000 * 8, audio.shape[1]), np.float32)])  # the host answers the last
     out = tmp_path / "live.json"
     speakers = pulse.record_speakers(tmp_path / "host.wav")
-    pid, fd = _host_at_a_terminal(pulse.env, [*GAME, "--channels", ",".join(PLAYERS), "--result-json", str(out),
-                                              "--log", str(tmp_path / "game.log")])
+    traced = {**pulse.env, "VOICE_HOST_TRACE": "1"}  # what the listener heard and set aside, printed beside a failure
+    pid, fd = _host_at_a_terminal(traced, [*GAME, "--channels", ",".join(PLAYERS), "--result-json", str(out),
+                                           "--log", str(tmp_path / "game.log")])
     printed = bytearray()
     turn = threading.Event()
 

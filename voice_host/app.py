@@ -14,11 +14,12 @@ import select
 import shlex
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable
 
 from voice_host import config
-from voice_host.assembly import run_by_voice, scoreboard
+from voice_host.assembly import open_input, run_by_voice, scoreboard
 from voice_host.display import announcement
 from voice_host.errors import UserError
 from voice_host.games.events import Refused
@@ -242,6 +243,19 @@ def _run(session: Session, speaker, log: EventLog | None, body: Callable[[], Non
     return code
 
 
+@contextmanager
+def opened_input(args, phones, by_voice: bool):
+    """What the game hears (assembly.open_input), recording from now and closed after the
+    game; None for a game not played by voice, or a sentence saying why there is no
+    microphone."""
+    heard = open_input(args, phones) if by_voice else None
+    try:
+        yield heard
+    finally:
+        if heard is not None and not isinstance(heard, str):
+            heard.close()
+
+
 def close(speaker, display) -> None:
     """Let the host finish speaking, then close the page (each may be None)."""
     try:
@@ -312,25 +326,26 @@ def play(args, players: list[str], cfg: dict) -> int:
     except (ValueError, FileExistsError) as exc:
         raise UserError(str(exc)) from exc
 
-    def body() -> None:
-        if log is not None and live:  # a live game: where it is kept, before it starts
-            session.say(session.announcer.saving(str(log.path)))
-        if display is not None and interactive(args):  # and where the table can watch it
-            session.say(announcement(display))
-        if phones is not None:
-            session.say(session.announcer.phones_join(phones.url, phones.code))
-        for record in setup:  # in the log already: written with its header, so no kill falls between
-            session.feed(record, logged=False)
-        if script is not None:
-            run_records(session, parse_script(script), args.pace)
-        elif phones is not None:
-            run_by_voice(session, cfg, args, speaker, phones=phones)
-        elif args.audio or (not args.typed and sys.stdin.isatty()):
-            run_by_voice(session, cfg, args, speaker, typed=run_typed)
-        else:
-            run_typed(session)
+    by_voice = script is None and (phones is not None or args.audio or (not args.typed and sys.stdin.isatty()))
 
-    microphone = script is None and phones is None and not args.audio and not args.typed and sys.stdin.isatty()
+    def body() -> None:
+        with opened_input(args, phones, by_voice) as heard:  # before the host says a word
+            if log is not None and live:  # a live game: where it is kept, before it starts
+                session.say(session.announcer.saving(str(log.path)))
+            if display is not None and interactive(args):  # and where the table can watch it
+                session.say(announcement(display))
+            if phones is not None:
+                session.say(session.announcer.phones_join(phones.url, phones.code))
+            for record in setup:  # in the log already: written with its header, so no kill falls between
+                session.feed(record, logged=False)
+            if script is not None:
+                run_records(session, parse_script(script), args.pace)
+            elif heard is not None:
+                run_by_voice(session, cfg, args, heard, speaker, phones=phones, typed=run_typed)
+            else:
+                run_typed(session)
+
+    microphone = by_voice and phones is None and not args.audio
     return _run(session, speaker, log, body, args.result_json, resume_options(args, microphone), display)
 
 
@@ -368,6 +383,10 @@ def resume(args) -> int:
         raise UserError(str(exc)) from exc
 
     def body() -> None:
+        with opened_input(args, phones, phones is not None and script is None) as heard:
+            resumed(heard)
+
+    def resumed(heard) -> None:
         session.replay(records)
         attach(session, speaker, display)  # the file from the resume point, the page as the log left it
         if kept is not None:
@@ -397,8 +416,8 @@ def resume(args) -> int:
             session.ask(*session.game.status_questions)
         if rest is not None:
             run_records(session, rest, args.pace)
-        elif phones is not None:
-            run_by_voice(session, header.config, args, speaker, phones=phones)
+        elif heard is not None:
+            run_by_voice(session, header.config, args, heard, speaker, phones=phones)
         else:
             run_typed(session, stream, after=last)
 

@@ -24,6 +24,7 @@ table's requests about the phones are answered before the hearing sees them
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, replace
@@ -125,13 +126,27 @@ def build(session, recognizer, source, *, cfg: dict | None = None, settings: Hea
         acknowledge = lambda: speaker.cue("heard")  # noqa: E731
     floor = Floor(voice, acknowledge)
     prints = None if channel_players else voiceprints
+    on_event = traced(floor.event) if os.environ.get("VOICE_HOST_TRACE") else floor.event
     listener = Listener(recognizer, session.players, channel_players, prints, voice, config=turns,
-                        on_event=floor.event)
+                        on_event=on_event)
     spoke = voice_time(voice, session.t) if getattr(voice, "history", None) is not None else None
     hearing = Hearing(session, session.words, settings, on_hear=on_hear, voiceprints=voiceprints,
                       ears=EngineEars(listener, recognizer, prints is not None), host_speech=spoke)
     hear = table_requests(hearing.hear, session, phones, channel_players) if phones is not None else hearing.hear
     return LiveHost(session, hearing, listener, source, floor, hear, channel_players, notices)
+
+
+def traced(on_event):
+    """``on_event`` with each of the listener's events but partial words printed to
+    standard error first (VOICE_HOST_TRACE=1): when the host did not hear a word, whether
+    anyone was heard speaking, and why what was heard was set aside."""
+    from voice_host.speech.listening.turns import Partial
+
+    def event(e) -> None:
+        if not isinstance(e, Partial):
+            print(f"listener: {e}", file=sys.stderr, flush=True)
+        on_event(e)
+    return event
 
 
 def voice_time(voice, offset: float):
@@ -177,15 +192,18 @@ def table_voices(path: str | None):
 
 
 # ---------------------------------------------------------------------- play and resume by voice
-def run_by_voice(session, cfg: dict, args, speaker=None, phones=None, typed=None) -> None:
-    """``voice-host play`` and ``resume`` by voice: a recording (--audio) or the microphone
-    (``typed``, app.run_typed: what the game falls back to without one). ``phones``
-    (--phones): each player's phone is their channel, the laptop's microphone (when
-    there is one) a last channel for the others, attributed by the name said first."""
-    from voice_host.speech.listening.sources import NoInputDevice, channel_names, open_source
+def open_input(args, phones=None):
+    """What a game played by voice hears, recording from now: open it before the host says
+    a word, so that a word said the moment the host names the first player is kept,
+    however long the audio server takes to open the microphone (on a loaded machine,
+    long enough to lose a word said 0.3 s after "Round 1: Ann's turn.").
 
-    settings = HearingSettings.from_config(cfg)
-    voice = speaker.voice if speaker is not None else None
+    ``phones`` (--phones): the players' phones, with the laptop's microphone as the last
+    channel when it has one; else the recording (--audio) or the microphone. A sentence
+    (str) instead when there is no microphone to open: the game is typed then
+    (:func:`run_by_voice`); a recording that can't be read is a UserError."""
+    from voice_host.speech.listening.sources import NoInputDevice, open_source
+
     if phones is not None:
         from voice_host.phones.source import PhoneSource
 
@@ -195,31 +213,47 @@ def run_by_voice(session, cfg: dict, args, speaker=None, phones=None, typed=None
         except (NoInputDevice, OSError):
             table = None  # phones only
         phones.table_has_microphone(table is not None)
-        typed_lines = typed_requests(session, phones, sys.stdin) if sys.stdin.isatty() else list
         source = PhoneSource(phones, table)
         source.start()
-        try:
-            build(session, recognizer_for(args, settings), source, cfg=cfg, voice=voice, speaker=speaker,
-                  channel_players=source.channel_players, phones=phones,
-                  notices=lambda: phones.notices(session.announcer) + typed_lines()).play_live()
-        finally:
-            source.close()
-        return
+        return source
     try:
         wanted = len(args.channels.split(",")) if args.channels and not args.audio else None  # one per player
         source = open_source(audio=args.audio, device=args.device, channels=wanted)
         if hasattr(source, "start"):
-            source.start()  # the microphone records from now: nothing said while the recognizer loads is lost
+            source.start()  # recording from now: nothing said while the host talks or the recognizer loads is lost
     except (NoInputDevice, OSError) as exc:
         if args.audio:
             raise UserError(f"I can't read {args.audio}: {exc}") from exc
-        session.say(session.announcer.no_microphone(str(exc)))
+        return str(exc)
+    return source
+
+
+def run_by_voice(session, cfg: dict, args, source, speaker=None, phones=None, typed=None) -> None:
+    """``voice-host play`` and ``resume`` by voice, hearing ``source`` (:func:`open_input`;
+    whoever opened it closes it): the phones (``phones``, --phones), a recording (--audio) or the
+    microphone; where there is no microphone (a sentence in its place) the game is
+    ``typed`` (app.run_typed). With phones each player's phone is their channel, the
+    laptop's microphone (when there is one) a last channel for the others, attributed by
+    the name said first."""
+    from voice_host.speech.listening.sources import channel_names
+
+    if isinstance(source, str):
+        session.say(session.announcer.no_microphone(source))
         typed(session)
         return
-    recognizer = recognizer_for(args, settings)
-    channels = channel_names(args.channels, source.channels) if args.channels else None
-    prints = None if channels else table_voices(getattr(args, "voices", None))  # one microphone: voice prints
+    settings = HearingSettings.from_config(cfg)
+    voice = speaker.voice if speaker is not None else None
+    prints = None
     try:
+        recognizer = recognizer_for(args, settings)
+        if phones is not None:
+            typed_lines = typed_requests(session, phones, sys.stdin) if sys.stdin.isatty() else list
+            build(session, recognizer, source, cfg=cfg, voice=voice, speaker=speaker,
+                  channel_players=source.channel_players, phones=phones,
+                  notices=lambda: phones.notices(session.announcer) + typed_lines()).play_live()
+            return
+        channels = channel_names(args.channels, source.channels) if args.channels else None
+        prints = None if channels else table_voices(getattr(args, "voices", None))  # one microphone: voice prints
         if args.audio:
             build(session, recognizer, source, cfg=cfg, speaker=speaker, channel_players=channels,
                   voiceprints=prints, recording=True).play_recording()
@@ -227,7 +261,6 @@ def run_by_voice(session, cfg: dict, args, speaker=None, phones=None, typed=None
             build(session, recognizer, source, cfg=cfg, voice=voice, speaker=speaker, channel_players=channels,
                   voiceprints=prints).play_live()
     finally:
-        source.close()
         path = getattr(args, "voices", None)
         if path and prints is not None and prints.players:
             prints.save(path)
@@ -364,5 +397,5 @@ def typed_requests(session, phones, stream) -> Callable[[], list[str]]:
     return answers
 
 
-__all__ = ["EngineEars", "LiveHost", "build", "recognizer_for", "run_by_voice", "scoreboard", "serve_phones",
+__all__ = ["EngineEars", "LiveHost", "build", "open_input", "recognizer_for", "run_by_voice", "scoreboard", "serve_phones",
            "table_requests", "table_voices", "typed_requests", "voice_time"]

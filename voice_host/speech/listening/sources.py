@@ -234,6 +234,8 @@ class MicSource:
         self._stream = None
         self._t0: float | None = None
         self._closed = threading.Event()
+        self._reading = False
+        self._stopping = threading.Lock()
         self.overflows = 0
         """How many times the device reported lost input (the host fell behind)."""
 
@@ -254,7 +256,7 @@ class MicSource:
     def start(self) -> None:
         """Start recording now (once): what is said from here on waits in the queue until
         it is read, so a word said while the host is still loading or talking is kept."""
-        if self._stream is not None:
+        if self._stream is not None or self._closed.is_set():
             return
         import sounddevice as sd
 
@@ -277,6 +279,7 @@ class MicSource:
     def __iter__(self) -> Iterator[AudioChunk]:
         resampler = Resampler(self.native_rate, self.channels)
         self.start()
+        self._reading = True
         produced, taken, lost = 0, 0, LostInput()
         try:
             while not self._closed.is_set():
@@ -296,11 +299,22 @@ class MicSource:
                     yield AudioChunk(produced / SAMPLE_RATE, out)
                     produced += out.shape[0]
         finally:
-            self._stream.stop()
-            self._stream.close()
+            self._reading = False
+            self._stop()
+
+    def _stop(self) -> None:
+        with self._stopping:  # once, whether the reader or close() gets here first
+            stream, self._stream = self._stream, None
+        if stream is not None:
+            stream.stop()
+            stream.close()
 
     def close(self) -> None:
+        """Stop recording: now when nothing reads the stream, else once the reader has
+        taken what it is reading (within 0.2 s)."""
         self._closed.set()
+        if not self._reading:
+            self._stop()
 
 
 def open_source(
