@@ -1,7 +1,8 @@
 """benchmarks/latency.py's machinery on three utterances: the live loop (play_live, the
 default recognizer, voice prints, the hearing, the session, a TtsVoice with Piper into
 the fake sound card, played 8 times faster here), each utterance measured once, the
-reply the one the typed game gives, the parts of the wait adding up to the whole.
+reply the one the typed game gives (for a word, at once or once the host has asked which
+word it was), every word on its player's sheet, the parts of the wait adding up to the whole.
 Nothing about how long it takes is asserted."""
 
 from __future__ import annotations
@@ -26,9 +27,23 @@ def latency(moonshine_ready):
     return module
 
 
+def answered(m) -> bool:
+    """Whether the host replied to a measured line as the typed game does: at once, or,
+    for a word, once it had asked which word was said. "Dee, actively" is heard "dee
+    actively" or "deactivate", and how near the two score depends on where the line
+    began in the listener's 30 ms frames, which the fake microphone's 20 ms blocks leave
+    to chance ("dee actively" 5.3, 6.9 or 7.3 nats against "deactivate"'s 3.7-4.5, as the
+    same audio began 10 ms later or sooner): the host fairly asked one run in three, and
+    settles on "actively" when nobody answers."""
+    if m.expected:
+        return True
+    return m.line.kind != "question" and any(r.startswith("Did you say") for r in m.reply) \
+        and m.line.expect in m.reply
+
+
 def test_three_utterances_through_the_live_loop_are_each_measured_once(latency):
     # who said a bare word rests on voice prints of one clip each: the host may ask; a
-    # name said first is sure
+    # name said first is sure (of whose word it is: see answered)
     lines = latency.plan(2, questions_every=1, undo_after=None, intros=False, bare=False)[:3]
     assert [x.kind for x in lines] == ["name-word", "question", "name-word"]
     latency.voice_lines(lines)
@@ -40,11 +55,12 @@ def test_three_utterances_through_the_live_loop_are_each_measured_once(latency):
     for m in measured:
         what = f"{m.line.player}: {m.line.text!r} heard {m.heard!r}, host: {m.reply}"
         assert m.segments == 1, what
-        assert m.expected, what
+        assert answered(m), what
         assert m.parts is not None and set(m.parts) == set(latency.PARTS), what
         # (the endpoint alone may start a hair before the clip's -45 dB end: the VAD decides)
         assert all(v >= 0 for k, v in m.parts.items() if k != "endpoint"), (what, m.parts)
         assert abs(m.total - m.span) < 0.001, (what, m.parts, m.span)
+    assert run.on_sheets() == (2, 0, 2), run.sheets
     assert re.fullmatch(r"latency p95: one-word - ms, other \d+ ms, loaded - ms",
                         latency.summary({"idle": measured})), latency.summary({"idle": measured})
 
@@ -60,6 +76,6 @@ def test_through_the_players_phones_each_word_reaches_its_players_sheet(latency)
     assert [m.line for m in measured] == lines
     for m in measured:
         what = f"{m.line.player}: {m.line.text!r} heard {m.heard!r}, host: {m.reply}"
-        assert m.segments == 1 and m.expected, what
+        assert m.segments == 1 and answered(m), what
         assert m.parts is not None and abs(m.total - m.span) < 0.001, what
     assert run.on_sheets() == (2, 0, 2), run.sheets
