@@ -194,9 +194,8 @@ def table_voices(path: str | None):
 # ---------------------------------------------------------------------- play and resume by voice
 def open_input(args, phones=None):
     """What a game played by voice hears, recording from now: open it before the host says
-    a word, so that a word said the moment the host names the first player is kept,
-    however long the audio server takes to open the microphone (on a loaded machine,
-    long enough to lose a word said 0.3 s after "Round 1: Ann's turn.").
+    a word, so that a word said while the host opens the game ("Ann starts.", the board)
+    is kept, however long the audio server takes to open the microphone.
 
     ``phones`` (--phones): the players' phones, with the laptop's microphone as the last
     channel when it has one; else the recording (--audio) or the microphone. A sentence
@@ -397,5 +396,5 @@ def typed_requests(session, phones, stream) -> Callable[[], list[str]]:
     return answers
 
 
-__all__ = ["EngineEars", "LiveHost", "build", "open_input", "recognizer_for", "run_by_voice", "scoreboard", "serve_phones",
-           "table_requests", "table_voices", "typed_requests", "voice_time"]
+__all__ = ["EngineEars", "LiveHost", "build", "open_input", "recognizer_for", "run_by_voice", "scoreboard",
+           "serve_phones", "table_requests", "table_voices", "typed_requests", "voice_time"]

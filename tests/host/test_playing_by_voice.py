@@ -54,7 +54,8 @@ def test_the_microphone_records_before_the_host_says_a_word(tmp_path, monkeypatc
     monkeypatch.setattr(assembly, "build", lambda session, recognizer, source, **parts: types.SimpleNamespace(
         play_live=lambda: heard.append(source)))
     monkeypatch.setattr("sys.stdin", Terminal())
-    code = cli.main(["play", "--players", "Ann,Ben,Cat", "--start", "Ann", "--no-voice", "--log", str(tmp_path / "g.log")])
+    code = cli.main(["play", "--players", "Ann,Ben,Cat", "--start", "Ann", "--no-voice",
+                     "--log", str(tmp_path / "g.log")])
     assert code == 0
     assert said_before_recording == [""]
     assert "host: Ann starts." in capsys.readouterr().out  # the game's set-up, said once the microphone records
