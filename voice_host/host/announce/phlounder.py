@@ -106,10 +106,8 @@ def _(e: F.DiceShown) -> str:
 
 @sentence.register
 def _(e: F.BellRung) -> str:
-    text = f"Bell! {e.player}, your word?"
-    if e.partners:
-        text += f" {names(e.partners)}, yours too."
-    return text + f" {names(e.others)}: your words and unused letters."
+    partners = f" {names(e.partners)}, yours too." if e.partners else ""
+    return f"Bell! {e.player}, your word?{partners} {names(e.others)}: your words and unused letters."
 
 
 @sentence.register
