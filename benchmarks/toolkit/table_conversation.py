@@ -26,6 +26,8 @@ class Reply(NamedTuple):
 
 UNCAUGHT = re.compile(r"^I didn't catch a word in '(.+?)(?:\.\.\.)?'")
 SPELL_IT = re.compile(r"^Sorry, (\w+), I .+\. Spell it for me")
+WORTHLESS = re.compile(r"^(\w+), interrupt with (\S+) for .+\? Say yes or no\.")
+"""The host's yes-or-no question before an interrupt worth nothing counts."""
 
 
 def spelled(word: str) -> str:
@@ -114,6 +116,8 @@ def _answer_for(question, truth: tuple[str, str]) -> str | None:
         if word in question.options[1:2]:
             return word.capitalize() + "."
         return spelled(word)
+    if question.kind == "again":  # "Sorry, Ann, I was talking. Say that again?"
+        return word.capitalize() + "."
     if question.kind == "spelling":
         return "The first." if question.options[0] == word else "The other."
     if question.kind == "who":

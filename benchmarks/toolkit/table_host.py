@@ -9,7 +9,7 @@ import numpy as np
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource
 
-from .table_conversation import SPELL_IT, UNCAUGHT, Conversation, Reply, _answer_for, spelled
+from .table_conversation import SPELL_IT, UNCAUGHT, WORTHLESS, Conversation, Reply, _answer_for, spelled
 from .table_game import ROUNDS, Turn, _script, in_condition
 from .voices import place, say
 
@@ -256,6 +256,14 @@ def run_answering(engine: str, voices: dict[str, str], plan: list[Turn], snr, pr
             if label and ("c", u.start) not in asked:
                 asked.add(("c", u.start))
                 reply(label, spelled(label[1]))
+            return
+        worthless = WORTHLESS.match(sentence)
+        if worthless:  # "Ann, interrupt with dig for 0 points? Say yes or no.": yes, if it was her word
+            r = next((r for r in reversed(s.records) if isinstance(r, Said) and r.speaker == worthless.group(1)), None)
+            label = about(r.t) if r is not None else None
+            if label and ("w", r.t) not in asked:
+                asked.add(("w", r.t))
+                reply(label, "Yes." if worthless.group(2) in same.get(label[1], {label[1]}) else "No.")
             return
         spell = SPELL_IT.match(sentence)
         if spell and spell.group(1) in said_no:  # "I hear premises again. Spell it for me": they spell

@@ -84,3 +84,25 @@ def test_the_benchmarks_listen_with_the_hosts_listening_settings(monkeypatch):
     ear = listening.listener(Recognizer(), ["Ann", "Ben"])
     assert ear.config.trailing_silence == 0.7
     assert listening.settings().trailing_silence == 0.7  # what table.py plays its recordings with
+
+
+def test_the_table_answers_every_question_the_host_asks_about_a_word():
+    from toolkit.table_conversation import SPELL_IT, UNCAUGHT, WORTHLESS, _answer_for
+
+    from voice_host.host.announce import Announcer, refusals
+    from voice_host.host.hearing.confirm import Question
+
+    announce = Announcer()
+    truth = ("Ann", "jewelers")
+    again = Question("again", 1.0, 2.0, "Ann", "", "yes")
+    assert announce.talked_over("Ann") == "Sorry, Ann, I was talking. Say that again?"
+    assert _answer_for(again, truth) == "Jewelers."  # talked over: the word again
+    assert _answer_for(Question("word", 1.0, 2.0, "Ann", "jewels", "jewels", ["jewels", "jewelers"]), truth) \
+        == "Jewelers."
+    assert _answer_for(Question("word", 1.0, 2.0, "Ann", "jewels", "jewels", ["jewels", "jeweler"]), truth) \
+        == "Juliett, Echo, Whiskey, Echo, Lima, Echo, Romeo, Sierra."
+    worthless = WORTHLESS.match(announce.confirm_interrupt("Ann", "dig", 0))
+    assert worthless is not None and worthless.groups() == ("Ann", "dig")  # the host's own sentence, matched
+    assert WORTHLESS.match(announce.confirm_undo("Ann", "Ben", "dig")) is None
+    assert UNCAUGHT.match(refusals.reason("unclear", {"text": "no pretend"})).group(1) == "no pretend"
+    assert SPELL_IT.match(announce.spell_it("Ann", "jewels")).group(1) == "Ann"
