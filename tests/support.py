@@ -174,6 +174,7 @@ class Heard:
     alternatives: tuple = ()
     room: float | None = None
     opinion: object | None = None
+    drowned: bool = False
 
     @property
     def end(self) -> float:

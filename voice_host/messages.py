@@ -176,6 +176,11 @@ class Utterance:
     whole sentence that cannot go on, not after the full trailing silence."""
     opinion: Opinion | None = None
     """A second recognizer's reading, weighed with the first's (Transcript.opinion)."""
+    drowned: bool = False
+    """The host stopped talking for it (barge-in), then heard nothing in it but its own
+    words, or too little of it to be sure it was speech (under ``min_speech`` of voice
+    past the echo gate): whatever its speaker said was drowned by the host's voice, and
+    is lost (its text is empty; the hearing asks for it again)."""
     room: float | None = None
     """How loud all the sound on its microphone was before it (dBFS: the median of the 3 s
     of frames before its start, other people's talk included), for the host to judge

@@ -51,3 +51,51 @@ def test_a_game_command_said_over_the_host_is_never_turned_into_a_question(table
     out = said(t, hearing, unsure_talk(20, "challenge", speaker="Ben"))
     assert "Sorry, Ben, I was talking. Say that again?" not in out
     assert hearing.question is None
+
+
+JEWELERS = ["jewelers, spelled J E W E L E R S.", "Ann scores 15 points for jewelers.",
+            "Ann, draw 2 tiles and tell me the letters."]
+"""What the host says for Ann's jewelers, heard in her voice."""
+
+
+def drowned(start: float, speaker: str | None = "Ann") -> support.Heard:
+    """What the host stopped talking for, then heard only as its own words (no text)."""
+    return support.Heard(start, "", speaker, ask=speaker is None, confidence=0.0, drowned=True)
+
+
+def test_a_word_drowned_by_the_hosts_voice_is_asked_for_again_and_the_word_said_then_counts(table):
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    assert said(t, hearing, drowned(10)) == ["Sorry, Ann, I was talking. Say that again?"]
+    assert said(t, hearing, support.Heard(13, "jewelers", "Ann")) == JEWELERS
+    assert t.game.state.used == [("jewelers", "Ann")]
+
+
+def test_a_drowned_word_in_a_voice_the_host_is_unsure_of_is_anyones_to_say_again(table):
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    assert said(t, hearing, drowned(10, speaker=None)) == ["Sorry, I was talking. Say that again?"]
+    out = said(t, hearing, support.Heard(13, "jewelers", "Ben"))
+    assert "Ben interrupts Ann with jewelers: 15, minus 2, scores 13." in out
+    assert t.game.state.used == [("jewelers", "Ben")]
+
+
+def test_a_drowned_word_nobody_says_again_is_let_go_without_a_word(table):
+    """The host may have stopped for its own echo: nobody answers, and nothing is said
+    or played; the next word is heard as usual."""
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    said(t, hearing, drowned(10))
+    hearing.tick(10 + HearingSettings().answer_within + 5)
+    assert hearing.question is None and t.heard[-1] == "Sorry, Ann, I was talking. Say that again?"
+    assert t.game.state.used == []
+    assert said(t, hearing, support.Heard(30, "jewelers", "Ann")) == JEWELERS
+
+
+def test_a_drowned_word_while_the_host_waits_on_an_answer_asks_nothing_new(table):
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4), (12.0, 13.0)))
+    said(t, hearing, unsure_talk(10, "thank you"))
+    asked = hearing.question
+    assert said(t, hearing, drowned(12.5, speaker="Ben")) == []
+    assert hearing.question is asked

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from toolkit.synth import place
+from voice_host.speech.listening.config import TurnConfig
 from voice_host.speech.listening.echo import EchoGate
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource
@@ -339,3 +340,74 @@ def test_a_sentence_cut_off_is_its_echo_only_as_far_as_it_was_said():
     assert gate.is_echo_text("fay so", 1.1, 1.5)
     whole = EchoGate([HostPlayback(asked, 1.0, 5.0)])
     assert whole.is_echo_text("i am eli and i am ready to play", 3.0, 5.5)  # said in full: its echo
+
+
+class DoubleTalk(EchoGate):
+    """An echo gate that lets every frame through, as it does a player's word said over
+    the host: only the transcript can tell the host's own words."""
+
+    def is_echo(self, t0, t1, frame):
+        return False
+
+
+def test_what_the_host_stopped_for_and_heard_only_as_its_own_words_is_given_as_drowned(tts, moon):
+    """A word said over the host as loud as its echo: the host stops (barge-in), but the
+    recognizer hears the host's own words in it. Dropped as the host's echo, the word
+    was lost without a word; it is given as drowned (no text), so the host can ask for
+    it again. Heard as the host's words without the host having stopped, it is echo."""
+    line = "Eli scores ten points for surprisingly."
+    host_audio = tts.synthesize(line)
+    host_start = 1.0
+    end = host_start + host_audio.size / SAMPLE_RATE
+    mic = place([(host_start, 0.5 * host_audio, 0)], duration=end + 1.5)[:, 0]
+    config = TurnConfig(echo_cancel=False)  # the host's echo left in, as a word said over it leaves it
+    playback = HostPlayback(line, host_start, end, host_audio)
+    voice = FakeVoice(playback)
+    events = []
+    heard = list(listen(ArraySource(mic), moon, voice=voice, gate=DoubleTalk([playback]), config=config,
+                        on_event=events.append))
+    assert voice.stopped and next(e for e in events if isinstance(e, SpeechStarted)).barge_in
+    assert [e.reason for e in events if isinstance(e, Discarded)][:1] == ["host echo"], (events, heard)
+    assert heard and heard[0].drowned and heard[0].text == heard[0].body == "" and heard[0].words == []
+    quiet = FakeVoice(playback)
+    quiet.stopped = True  # the host's voice is not stopped for it: its echo, and nothing more
+    events = []
+    assert list(listen(ArraySource(mic), moon, voice=quiet, gate=DoubleTalk([playback]), config=config,
+                       on_event=events.append)) == []
+    assert "host echo" in [e.reason for e in events if isinstance(e, Discarded)]
+
+
+class Swallowing(EchoGate):
+    """An echo gate that takes everything after ``after`` for the host's echo, as the
+    live table's gate did a word begun over the host's first sounds with no echo path."""
+
+    def __init__(self, playbacks, after: float):
+        super().__init__(playbacks)
+        self.after = after
+
+    def is_echo(self, t0, t1, frame):
+        return t0 >= self.after
+
+
+def test_what_the_host_stopped_for_and_heard_too_little_of_is_given_as_drowned(moon, say):
+    """Live, with no echo path: "predominantly", said over the host's "Round 3: Dee's
+    turn.", stopped the host, but the gate took the rest of it for the host's echo, and
+    with under 0.2 s of voice left it was dropped as too short: lost without a word,
+    though the recognizer had heard it. It is given as drowned, so the host asks for it
+    again; too short without the host stopping for it, it is noise, dropped."""
+    word = say("predominantly", "rms")
+    at = 1.0
+    mic = place([(at, word, 0)], duration=at + word.size / SAMPLE_RATE + 1.5)[:, 0]
+    playback = HostPlayback("Round 3: Dee's turn.", at - 0.2, at + 1.5, None)
+    events = []
+    voice = FakeVoice(playback)
+    heard = list(listen(ArraySource(mic), moon, voice=voice, gate=Swallowing([playback], at + 0.15),
+                        on_event=events.append))
+    assert voice.stopped and [e.reason for e in events if isinstance(e, Discarded)] == ["too short"], events
+    assert len(heard) == 1 and heard[0].drowned and heard[0].text == ""
+    quiet = FakeVoice(playback)
+    quiet.stopped = True
+    events = []
+    assert list(listen(ArraySource(mic), moon, voice=quiet, gate=Swallowing([playback], at + 0.15),
+                       on_event=events.append)) == []
+    assert [e.reason for e in events if isinstance(e, Discarded)] == ["too short"]

@@ -57,8 +57,8 @@ class HostSentences:
     def left_out_again(self, player: str) -> str:
         return f"I'll leave it out, {player}."
 
-    def talked_over(self, player: str) -> str:
-        return f"Sorry, {player}, I was talking. Say that again?"
+    def talked_over(self, player: str | None) -> str:
+        return f"Sorry, {player}, I was talking. Say that again?" if player else "Sorry, I was talking. Say that again?"
 
     def say_again(self, player: str) -> str:
         return f"Then say it again, {player}, or spell it."

@@ -168,6 +168,9 @@ class Hearing:
         if self.voices.background(u):  # the room's talk (a television): not the table's, so nothing
             self.room.talk(u.start)
             return
+        if getattr(u, "drowned", False):
+            self._drowned(u)
+            return
         self.room.hear(u)
         if self.voices.enroll(u):  # an introduction: a voice print, not an input
             return
@@ -185,6 +188,16 @@ class Hearing:
                 self._meanwhile(u, body)
             return
         self._hear(u)
+
+    def _drowned(self, u: Heard) -> None:
+        """The host stopped talking for ``u``, then heard nothing in it but its own voice:
+        a word said over the host, lost under it, is asked for again (ruling 100), of
+        the player whose voice it was when that is sure. Not while a question is open
+        (its answer would be taken for the word) nor before the game begins."""
+        if not self.session.begun or self.question is not None:
+            return
+        speaker = None if u.ask else u.speaker
+        self._ask(Question("again", u.start, u.end, speaker, "", "", drowned=True), self.announce.talked_over(speaker))
 
     def _meanwhile(self, u: Heard, body: str) -> None:
         """``u`` was said while a question waits and does not answer it: a question about
@@ -297,7 +310,7 @@ class Hearing:
             self._say(sentence)
 
     def _ask(self, q: Question, sentence: str) -> None:
-        if q.kind == "again":
+        if q.kind == "again" and not q.drowned:
             self._missed()
         self.confirm.ask(q, sentence)
         if self.ears is not None:  # the answers; a word asked for again is any word

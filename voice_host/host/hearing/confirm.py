@@ -88,6 +88,10 @@ class Question:
     """For "word" and "again": the word its player said no to (heard.Again.refused)."""
     sentence: str = ""
     """What the host asked, to ask it again after answering something else meanwhile."""
+    drowned: bool = False
+    """For "again": asked for what the host stopped talking for and then heard only as
+    its own voice (Utterance.drowned): there may have been no word, so unanswered,
+    nothing is said, and any player's word answers it when nobody's voice was sure."""
 
 
 @dataclass
@@ -306,7 +310,7 @@ class Confirm(Stage):
                 if match is not None and (correction != body or is_spelled(correction) or
                                           said_again(match.best, heard_before)):  # else a new play: it waits
                     return self._again(q, u, correction)
-        if q.kind == "again" and u.speaker in (q.speaker, None):
+        if q.kind == "again" and (u.speaker in (q.speaker, None) or q.drowned and q.speaker is None):
             if said == "no":  # "no", "never mind": nothing to play
                 return Settled(say=self.announce.left_out_again(q.speaker))
             if said in ("word", "unclear"):
@@ -331,7 +335,8 @@ class Confirm(Stage):
         unless it is heard as the word its player said no to, whose spelling is asked for."""
         if q.refused is not None and self.understand.read(body, q.speaker).text == q.refused:
             return self._ask_again(q, u.end, self.announce.spell_it(q.speaker, q.refused))
-        return Settled(again=Again.of(u, q.t, q.prefix + body, q.speaker, retry=retry, refused=q.refused))
+        return Settled(again=Again.of(u, q.t, q.prefix + body, q.speaker or u.speaker, retry=retry,
+                                      refused=q.refused))
 
     @staticmethod
     def _ask_again(q: Question, at: float, sentence: str) -> Settled:
@@ -395,6 +400,8 @@ class Confirm(Stage):
     def _as_unanswered(self, q: Question) -> Settled:
         """The host's own settling of ``q``: its best guess taken and said, its guess of
         the player kept, or the word left out and said so."""
+        if q.drowned:
+            return Settled()
         if q.kind == "again" or (q.kind == "word" and not q.fits):
             return Settled(say=self.announce.left_out_again(q.speaker))
         if q.kind in ("word", "spelling"):

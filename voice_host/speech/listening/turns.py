@@ -140,6 +140,8 @@ class Listener:
         self.keep_audio = keep_audio
         self._recognizers: list[Recognizer] = []
         self._guesses: dict[int, tuple[float, Future]] = {}
+        self._barged: dict[int, bool] = {}
+        """Channel -> whether the host stopped talking for its utterance under way."""
         """Per channel: the pause a guess was made at, and the guess (see SegmentPause),
         recognized in the background while the listener goes on listening."""
         self._pool: ThreadPoolExecutor | None = None
@@ -301,6 +303,7 @@ class Listener:
                 if self.voice is not None and self.voice.speaking:
                     self.voice.stop()
                     barge = True
+                self._barged[ch] = barge
                 self._recognizers[ch].reset()
                 audio = self._heard(ch, ev.audio)
                 pending[ch] = [quieted(audio, self._segmenter.room_under(ch, talking=True), self._segmenter.frame)]
@@ -376,21 +379,24 @@ class Listener:
 
     def _utterance(self, segment: Segment, tr: Transcript, audio: np.ndarray, early: bool) -> Utterance | None:
         c = self.config
-        if segment.voiced < c.min_speech:
-            self._emit(Discarded(segment.channel, segment.start, segment.end, "too short", tr.text))
-            return None
-        if not tr.text:
-            self._emit(Discarded(segment.channel, segment.start, segment.end, "no words"))
-            return None
         gate = self._gates[segment.channel]
-        if gate is not None and gate.is_echo_text(tr.text, segment.start, segment.end, audio):
-            self._emit(Discarded(segment.channel, segment.start, segment.end, "host echo", tr.text))
-            return None
+        short = segment.voiced < c.min_speech
+        echo = bool(tr.text) and gate is not None and gate.is_echo_text(tr.text, segment.start, segment.end, audio)
+        drowned = short or echo
+        if drowned or not tr.text:
+            why = "too short" if short else "host echo" if echo else "no words"
+            self._emit(Discarded(segment.channel, segment.start, segment.end, why, tr.text))
+            if not (self._barged.get(segment.channel) and tr.text and not (short and echo)):
+                return None
+            # the host stopped talking for it, then heard only its own words in it, or too
+            # little of it past the echo gate: a word said over the host, lost under it
+            tr = Transcript("", engine=tr.engine)
         attr = self.attributor.attribute(tr.text, audio, segment.channel)
         offset = segment.audio_start
         words = [Word(w.text, round(w.start + offset, 3), round(w.end + offset, 3), w.conf) for w in tr.words]
-        self._owners.learn(segment.channel, audio)
-        self._segmenter.set_floor(segment.channel, self._owners.floor(segment.channel))
+        if not drowned:  # the host's voice is no player's level
+            self._owners.learn(segment.channel, audio)
+            self._segmenter.set_floor(segment.channel, self._owners.floor(segment.channel))
         u = Utterance(
             id=self._next_id, start=round(segment.start, 3), end=round(segment.end, 3),
             text=tr.text, body=attr.body, words=words, confidence=tr.confidence,
@@ -398,7 +404,7 @@ class Listener:
             speaker_method=attr.method, channel=segment.channel,
             ask=attr.confidence < c.ask_below, engine=tr.engine,
             constrained=tr.constrained, alternatives=list(tr.alternatives),
-            audio=audio if self.keep_audio else None, early=early, opinion=tr.opinion,
+            audio=audio if self.keep_audio else None, early=early, opinion=tr.opinion, drowned=drowned,
             room=self._owners.room_before(segment, self._segmenter),
         )
         self._next_id += 1
