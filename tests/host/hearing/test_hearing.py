@@ -71,14 +71,29 @@ def test_nobody_knows_who_spoke_so_the_host_asks(ear):
     t, hearing = ear
     assert said(t, hearing, Heard(10, "jewelers", speaker=None)) == ["Who said jewelers?"]
     out = said(t, hearing, Heard(12, "it was Ann", speaker=None))
-    assert out[0] == "Ann scores 15 points for jewelers."
+    assert out[:2] == ["jewelers, spelled J E W E L E R S.", "Ann scores 15 points for jewelers."]
 
 
 def test_a_weak_attribution_is_confirmed(ear):
     t, hearing = ear
     assert said(t, hearing, Heard(10, "jewelers", "Ben", 0.4, ask=True)) == ["Was that Ben?"]
     out = said(t, hearing, Heard(11, "yes", "Ben"))
-    assert out[0] == "Ben interrupts Ann with jewelers: 15, minus 2, scores 13."
+    assert out[:2] == ["jewelers, spelled J E W E L E R S.", "Ben interrupts Ann with jewelers: 15, minus 2, scores 13."]
+
+
+def test_a_word_heard_unsurely_is_still_asked_about_once_its_player_is_confirmed(ear):
+    """Live, with the host's voice heard back: Eli's "remembering", heard "circuit" at
+    4% in a voice the host was unsure of, was asked "Was that Eli?", and Eli's "yes"
+    played circuit: the word itself was never doubted."""
+    t, hearing = ear
+    unsure = Heard(10, "jawbones", "Ben", 0.4, ask=True, confidence=0.04, constrained=True,
+                   alternatives=[("jawbones", -1.0), ("jewelers", -1.5)])
+    assert said(t, hearing, unsure) == ["Was that Ben?"]
+    assert said(t, hearing, Heard(12, "yes", "Ben")) == ["Did you say jawbones or jewelers?"]
+    assert t.game.state.used == []
+    out = said(t, hearing, Heard(15, "jewelers", "Ben"))
+    assert "Ben interrupts Ann with jewelers: 15, minus 2, scores 13." in out
+    assert t.game.state.used == [("jewelers", "Ben")]
 
 
 def test_chatter_and_commands(ear):
@@ -144,3 +159,13 @@ def test_what_may_be_said_is_kept_compiled_for_the_moments_a_game_moves_between(
     asked = hearing.understand.sayable(hearing.question, True).language()
     assert asked is not open_play and hearing.understand.sayable(None, False).language() is not open_play
     assert hearing.understand.sayable(None, True).language() is open_play
+
+
+def test_a_spelling_heard_unsurely_is_asked_about(ear):
+    """Live, with the host's voice heard back: Eli's "incompatible", said over the host,
+    was heard "a a" at 1%, read as the spelling of "aa", and played: a spelling was
+    taken as sure however unsure the recognizer was of it."""
+    t, hearing = ear
+    heard = Heard(10, "a a", "Ann", confidence=0.01, constrained=True, alternatives=[("a a", -9.0)])
+    assert said(t, hearing, heard) == ["Did you say aa?"]
+    assert t.game.state.used == []

@@ -297,3 +297,15 @@ def test_help_by_voice_says_how_to_put_a_word_or_its_player_right(ear, table):
     line = "If I take your word wrong, say 'no' and the word, or spell it; if I give it to someone else, say 'that was me'."
     assert line in out
     assert line not in " ".join(table()("Ann: help"))  # typed lines are never misheard
+
+
+def test_a_spelling_heard_unsurely_puts_no_word_right(ear):
+    """Live, with the host's voice heard back: a spelling said over the host, heard
+    "r o m e o" at 0%, replaced Eli's word just taken ("Sorry, Eli: romeo, not
+    problem."): a spelling was taken as sure however unsure the recognizer was of it."""
+    t, hearing = ear
+    said(t, hearing, support.Heard(10, "jewelers", "Ann"))
+    out = said(t, hearing, support.Heard(12, "r o m e o", "Ann", confidence=0.0, constrained=True,
+                                 alternatives=[("r o m e o", -12.0)]))
+    assert not any(line.startswith("Sorry, Ann") for line in out), out
+    assert t.game.state.used == [("jewelers", "Ann")]

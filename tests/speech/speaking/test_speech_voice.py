@@ -342,6 +342,16 @@ def test_a_sentence_cut_off_is_its_echo_only_as_far_as_it_was_said():
     assert whole.is_echo_text("i am eli and i am ready to play", 3.0, 5.5)  # said in full: its echo
 
 
+def test_a_sentence_its_own_first_sound_cut_off_is_its_echo_as_far_as_that_first_word():
+    """Live, with the host's voice heard back: "Sorry, Eli, I was talking. Say that
+    again?" stopped itself 0.1 s in, and its "sorry", heard through the room after the
+    cut, was taken for a player's: words the host had not said by the cut."""
+    asked = "Sorry, Eli, I was talking. Say that again?"
+    gate = EchoGate([HostPlayback(asked, 1.0, 1.1, interrupted=True)])
+    assert gate.is_echo_text("sorry", 1.0, 1.4)
+    assert not gate.is_echo_text("say that again", 1.0, 1.6)
+
+
 class DoubleTalk(EchoGate):
     """An echo gate that lets every frame through, as it does a player's word said over
     the host: only the transcript can tell the host's own words."""

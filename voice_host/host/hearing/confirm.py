@@ -166,7 +166,7 @@ class Confirm(Stage):
         if match is not None and match.confidence < self.settings.confirm_below and not (
                 not spelled and len(match.alternatives) > 1 and match.alternatives[1][0] in self.words.homophones(match.best)):
             options = [w for w, _ in match.alternatives if self._sayable(w)][:3]  # as heard: its form is what was said
-        elif match is not None and not spelled:
+        elif match is not None and (not spelled or self.settings.unsure(u)):  # a spelling heard unsurely too
             weighed = self._doubts(u, match.best, getattr(u, "refused", None))
             if weighed:
                 guess = self._meant(weighed)
@@ -324,9 +324,11 @@ class Confirm(Stage):
             name = intents.find_player(claim, self.session.players) or (  # "it was bus": Gus, the nearest
                 nearest_name(claim, self.session.players) if claim != body and " " not in claim else None)
             if name or (q.options and said in ("yes", "no")):
-                if name or said == "yes":
+                if name or said == "yes":  # the word itself may still be doubted: heard again as theirs
                     player = name or q.options[0]
-                    return Settled(learn=(player, q.utterance), play=Said(q.t, player, q.text, q.heard))
+                    if q.utterance is None:
+                        return Settled(play=Said(q.t, player, q.text, q.heard))
+                    return Settled(learn=(player, q.utterance), again=Again.of(q.utterance, q.t, q.text, player))
                 return Settled(say=self.announce.who_then(q.text))
         return None
 

@@ -160,7 +160,8 @@ class Correct(Stage):
         claim = self._claim(u, body)
         if claim is not None:
             return claim
-        lead = next((c for c in CORRECTIONS if body.startswith(c)), "" if is_spelled(body) else None)
+        spelling = is_spelled(body) and not self.settings.unsure(u)  # a spelling heard unsurely puts nothing right
+        lead = next((c for c in CORRECTIONS if body.startswith(c)), "" if spelling else None)
         player = u.speaker or next(reversed(self.last_plays), None)
         last = self.last_plays.get(player)
         if lead is None or last is None or not self._fresh(last, u.start):

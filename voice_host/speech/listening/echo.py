@@ -57,6 +57,9 @@ carried on as the player while the echo gain is not yet learnt (see EchoGate._ca
 PACE = 18.0
 """Characters of a sentence the host says a second, at most (piper's joe: 13-18, median
 14.6): of a sentence cut off, the words it may have said by then."""
+CUT_TAIL = 0.3
+"""Seconds of a sentence cut off that may still be heard after the cut: the sound already
+on its way to the speaker, and the room's echo of it."""
 
 
 class EchoGate:
@@ -230,14 +233,17 @@ class EchoGate:
 
 def _said(p: HostPlayback) -> str:
     """What the host said of ``p``: all of it, or of a sentence cut off (a player
-    talking over it), the words it may have said by then (at PACE). Live, the host asked
+    talking over it), the words it may have said by then (at PACE), with its tail
+    (CUT_TAIL): cut off by its own first sound ("Sorry, Eli, ..."), the host heard
+    "sorry" as a player's word. Live, the host asked
     "Fay, so I know your voice, please say: I am Fay, ..." and was cut off after "Fay,
     so"; Eli's "I am Eli, and I am ready to play", said just then, was taken for the
     echo of the rest, never said, and Eli was never enrolled."""
     if not p.interrupted:
         return p.text
-    n = int((p.end - p.start) * PACE)
-    return p.text[:n].rsplit(" ", 1)[0] if n < len(p.text) else p.text
+    n = int((p.end - p.start + CUT_TAIL) * PACE)
+    cut = p.text.find(" ", n)  # the word under way at the cut was heard
+    return p.text if cut < 0 else p.text[:cut]
 
 
 __all__ = ["EchoGate"]
