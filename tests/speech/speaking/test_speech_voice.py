@@ -421,3 +421,20 @@ def test_what_the_host_stopped_for_and_heard_too_little_of_is_given_as_drowned(m
     assert list(listen(ArraySource(mic), moon, voice=quiet, gate=Swallowing([playback], at + 0.15),
                        on_event=events.append)) == []
     assert [e.reason for e in events if isinstance(e, Discarded)] == ["too short"]
+
+
+def test_too_little_of_what_the_host_stopped_for_heard_as_its_own_words_is_its_echo(moon, say):
+    """Live, with the host's voice heard back: the host's own "sorry", 0.2 s of it past
+    the gate, was louder than the echo gain learnt so far, so not its echo, and the host
+    asked "Sorry, I was talking. Say that again?" of nobody. Too short a sound to weigh
+    its level, it is the host's echo when its words are the host's."""
+    word = say("predominantly", "rms")
+    at = 1.0
+    mic = place([(at, word, 0)], duration=at + word.size / SAMPLE_RATE + 1.5)[:, 0]
+    host = 0.1 * np.sin(np.arange(int(1.7 * SAMPLE_RATE)) * 0.05).astype(np.float32)  # what it played
+    playback = HostPlayback("Dee scores 13 points for predominantly.", at - 0.2, at + 1.5, host)
+    gate = Swallowing([playback], at + 0.15)
+    gate._gain = 1e-6  # an echo gain learnt far too low: any sound is louder than its echo
+    events = []
+    assert list(listen(ArraySource(mic), moon, voice=FakeVoice(playback), gate=gate, on_event=events.append)) == []
+    assert [e.reason for e in events if isinstance(e, Discarded)] == ["too short"]

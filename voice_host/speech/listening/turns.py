@@ -381,7 +381,9 @@ class Listener:
         c = self.config
         gate = self._gates[segment.channel]
         short = segment.voiced < c.min_speech
-        echo = bool(tr.text) and gate is not None and gate.is_echo_text(tr.text, segment.start, segment.end, audio)
+        # too short a sound to weigh against the echo's level: the host's own words are its echo
+        echo = bool(tr.text) and gate is not None and gate.is_echo_text(
+            tr.text, segment.start, segment.end, None if short else audio)
         drowned = short or echo
         if drowned or not tr.text:
             why = "too short" if short else "host echo" if echo else "no words"
