@@ -190,10 +190,11 @@ class Hearing:
         self._hear(u)
 
     def _drowned(self, u: Heard) -> None:
-        """The host stopped talking for ``u``, then heard nothing in it but its own voice:
-        a word said over the host, lost under it, is asked for again (ruling 100), of
-        the player whose voice it was when that is sure. Not while a question is open
-        (its answer would be taken for the word) nor before the game begins."""
+        """The host stopped talking for ``u``, then heard only its own words in it, or too
+        little of it: a word said over the host, lost under it, is asked for again
+        (ruling 100), of the player whose voice it was when that is sure. Not while a
+        question is open (its answer would be taken for the word) nor before the game
+        begins."""
         if not self.session.begun or self.question is not None:
             return
         speaker = None if u.ask else u.speaker

@@ -326,8 +326,6 @@ class Confirm(Stage):
             if name or (q.options and said in ("yes", "no")):
                 if name or said == "yes":  # the word itself may still be doubted: heard again as theirs
                     player = name or q.options[0]
-                    if q.utterance is None:
-                        return Settled(play=Said(q.t, player, q.text, q.heard))
                     return Settled(learn=(player, q.utterance), again=Again.of(q.utterance, q.t, q.text, player))
                 return Settled(say=self.announce.who_then(q.text))
         return None
