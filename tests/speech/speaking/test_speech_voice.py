@@ -55,6 +55,7 @@ class FakeVoice:
 
     def stop(self):
         self.stopped = True
+        self.history[-1].interrupted = True  # as the host's voice marks a sentence cut off
 
     def say(self, text):
         pass
@@ -353,38 +354,64 @@ def test_a_sentence_its_own_first_sound_cut_off_is_its_echo_as_far_as_that_first
 
 
 class DoubleTalk(EchoGate):
-    """An echo gate that lets every frame through, as it does a player's word said over
-    the host: only the transcript can tell the host's own words."""
+    """An echo gate that lets every frame from ``after`` on through, as it does a
+    player's word said over the host: only the transcript can tell the host's words."""
+
+    def __init__(self, playbacks, after: float = 0.0):
+        super().__init__(playbacks)
+        self.after = after
 
     def is_echo(self, t0, t1, frame):
-        return False
+        return t0 < self.after
 
 
 def test_what_the_host_stopped_for_and_heard_only_as_its_own_words_is_given_as_drowned(tts, moon):
-    """A word said over the host as loud as its echo: the host stops (barge-in), but the
-    recognizer hears the host's own words in it. Dropped as the host's echo, the word
-    was lost without a word; it is given as drowned (no text), so the host can ask for
-    it again. Heard as the host's words without the host having stopped, it is echo."""
-    line = "Eli scores ten points for surprisingly."
+    """A word said over the host as loud as its echo, a second into its sentence: the
+    host stops (barge-in), but the recognizer hears the host's own words in it. Dropped
+    as the host's echo, the word was lost without a word; it is given as drowned (no
+    text), so the host can ask for it again. Heard as the host's words without the host
+    having stopped, it is echo."""
+    line = "Eli scores ten points for surprisingly, and the board is unchanged."
     host_audio = tts.synthesize(line)
-    host_start = 1.0
+    host_start, into = 0.2, 1.0
     end = host_start + host_audio.size / SAMPLE_RATE
     mic = place([(host_start, 0.5 * host_audio, 0)], duration=end + 1.5)[:, 0]
     config = TurnConfig(echo_cancel=False)  # the host's echo left in, as a word said over it leaves it
     playback = HostPlayback(line, host_start, end, host_audio)
     voice = FakeVoice(playback)
     events = []
-    heard = list(listen(ArraySource(mic), moon, voice=voice, gate=DoubleTalk([playback]), config=config,
-                        on_event=events.append))
+    heard = list(listen(ArraySource(mic), moon, voice=voice, gate=DoubleTalk([playback], host_start + into),
+                        config=config, on_event=events.append))
     assert voice.stopped and next(e for e in events if isinstance(e, SpeechStarted)).barge_in
     assert [e.reason for e in events if isinstance(e, Discarded)][:1] == ["host echo"], (events, heard)
     assert heard and heard[0].drowned and heard[0].text == heard[0].body == "" and heard[0].words == []
+    playback = HostPlayback(line, host_start, end, host_audio)
     quiet = FakeVoice(playback)
     quiet.stopped = True  # the host's voice is not stopped for it: its echo, and nothing more
     events = []
-    assert list(listen(ArraySource(mic), moon, voice=quiet, gate=DoubleTalk([playback]), config=config,
-                       on_event=events.append)) == []
+    assert list(listen(ArraySource(mic), moon, voice=quiet, gate=DoubleTalk([playback], host_start + into),
+                       config=config, on_event=events.append)) == []
     assert "host echo" in [e.reason for e in events if isinstance(e, Discarded)]
+
+
+def test_the_hosts_own_first_words_that_stopped_it_are_its_echo_not_a_drowned_word(tts, moon):
+    """Live, the host's voice 6 dB over the players: "I didn't catch a word in ..." was
+    stopped by its own first sound, heard back as "i did", louder than the echo gain
+    learnt where it pauses, so a player's: the host answered "I didn't catch a word in
+    'i did'", and stopped itself again, over and over. What stopped a sentence within
+    its first words and is heard as them is its echo, whatever its level."""
+    line = "I didn't catch a word in that. Say just the word."
+    host_audio = tts.synthesize(line)
+    end = 1.0 + host_audio.size / SAMPLE_RATE
+    mic = place([(1.0, 0.5 * host_audio, 0)], duration=end + 1.5)[:, 0]
+    playback = HostPlayback(line, 1.0, end, host_audio)
+    gate = DoubleTalk([playback])
+    gate._gain = 1e-6  # an echo gain learnt far too low: any sound is louder than its echo
+    events = []
+    voice = FakeVoice(playback)
+    assert list(listen(ArraySource(mic), moon, voice=voice, gate=gate, config=TurnConfig(echo_cancel=False),
+                       on_event=events.append)) == [], events
+    assert voice.stopped and "host echo" in [e.reason for e in events if isinstance(e, Discarded)]
 
 
 class Swallowing(EchoGate):

@@ -208,11 +208,18 @@ class EchoGate:
         return ratio <= LEARN_OUTLIER * typical
 
     def is_echo_text(self, text: str, t0: float, t1: float, audio: np.ndarray | None = None) -> bool:
-        """True when `text`, heard in [t0, t1], repeats what the host was saying, and the
-        utterance's `audio` (when given) is no louder than the host's echo could be: a
-        player asked to say "I am Dee, and I am ready to play" says the host's words."""
+        """True when `text`, heard in [t0, t1], is the echo of what the host was saying (:meth:`echo_of`)."""
+        return self.echo_of(text, t0, t1, audio) is not None
+
+    def echo_of(self, text: str, t0: float, t1: float, audio: np.ndarray | None = None) -> HostPlayback | None:
+        """The host's sentence whose echo `text`, heard in [t0, t1], is: one it repeats,
+        when the utterance's `audio` (when given) is no louder than the host's echo could
+        be (a player asked to say "I am Dee, and I am ready to play" says the host's
+        words), or when the sentence was cut off (its words said by then are its own: its
+        first words, heard back as they stopped it, were louder than the echo gain learnt
+        where it pauses); None when it repeats none."""
         if not text:
-            return False
+            return None
         from rapidfuzz import fuzz
 
         from ..recognizing.recognizer import normalize_text
@@ -220,8 +227,9 @@ class EchoGate:
         for p in self._active(t0, t1):
             said = _said(p)
             if said and fuzz.partial_ratio(normalize_text(text), normalize_text(said)) >= self.text_similarity:
-                return audio is None or not self._louder_than_echo(p, t0, t1, audio)
-        return False
+                loud = audio is not None and not p.interrupted and self._louder_than_echo(p, t0, t1, audio)
+                return None if loud else p
+        return None
 
     def _louder_than_echo(self, p: HostPlayback, t0: float, t1: float, audio: np.ndarray) -> bool:
         """Whether `audio`, heard in [t0, t1], is too loud to be the echo of `p` (the learned

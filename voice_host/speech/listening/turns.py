@@ -382,13 +382,14 @@ class Listener:
         gate = self._gates[segment.channel]
         short = segment.voiced < c.min_speech
         # too short a sound to weigh against the echo's level: the host's own words are its echo
-        echo = bool(tr.text) and gate is not None and gate.is_echo_text(
-            tr.text, segment.start, segment.end, None if short else audio)
-        drowned = short or echo
+        echo = gate.echo_of(tr.text, segment.start, segment.end, None if short else audio) if gate is not None else None
+        # the host's own first words stopped it: no word of a player's was lost under them
+        onset = echo is not None and echo.interrupted and segment.start - echo.start <= OWN_ONSET
+        drowned = short or echo is not None
         if drowned or not tr.text:
             why = "too short" if short else "host echo" if echo else "no words"
             self._emit(Discarded(segment.channel, segment.start, segment.end, why, tr.text))
-            if not (self._barged.get(segment.channel) and tr.text and not (short and echo)):
+            if not (self._barged.get(segment.channel) and tr.text) or (short and echo) or onset:
                 return None
             # the host stopped talking for it, then heard only its own words in it, or too
             # little of it past the echo gate: a word said over the host, lost under it
@@ -411,6 +412,11 @@ class Listener:
         )
         self._next_id += 1
         return u
+
+
+OWN_ONSET = 0.6
+"""Seconds into a sentence of the host's within which an utterance that stopped it and
+is heard as its words is its own first sound heard back, not a player's word under it."""
 
 
 GUESS_PAUSE = 0.2
