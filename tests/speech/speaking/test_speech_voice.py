@@ -465,3 +465,25 @@ def test_too_little_of_what_the_host_stopped_for_heard_as_its_own_words_is_its_e
     events = []
     assert list(listen(ArraySource(mic), moon, voice=FakeVoice(playback), gate=gate, on_event=events.append)) == []
     assert [e.reason for e in events if isinstance(e, Discarded)] == ["too short"]
+
+
+def test_a_short_sound_over_the_host_where_the_canceller_alone_judges_is_no_drowned_word(moon, say):
+    """Live, with the host's voice heard back: bursts of 0.1-0.2 s the canceller left
+    ("willie", "all right") stopped the host, and each was asked for again as a word
+    lost under it. Too little past the echo gate is a lost word only where the gate
+    judges the frames (no echo learnt, or `echo_gate = "on"`); where the canceller alone
+    judges them, a short sound is a short sound."""
+    burst = say("predominantly", "rms")[: int(0.16 * SAMPLE_RATE)]
+    at = 1.0
+    mic = place([(at, burst, 0)], duration=at + 1.5)[:, 0]
+    host = 0.1 * np.sin(np.arange(int(2.0 * SAMPLE_RATE)) * 0.05).astype(np.float32)  # what it played
+
+    def heard(echo_gate: str):
+        playback = HostPlayback("Round 3: Dee's turn.", at - 0.2, at + 1.8, host)
+        events = []
+        us = list(listen(ArraySource(mic), moon, voice=FakeVoice(playback), gate=EchoGate([playback]),
+                         config=TurnConfig(echo_gate=echo_gate, min_speech=0.3), on_event=events.append))
+        return [u.drowned for u in us], [(e.reason, bool(e.text)) for e in events if isinstance(e, Discarded)]
+
+    assert heard("off") == ([], [("too short", True)])  # the canceller judges: a burst, dropped
+    assert heard("on") == ([True], [("too short", True)])  # the gate judges: what it let through was too little

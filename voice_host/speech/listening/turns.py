@@ -281,9 +281,14 @@ class Listener:
         judgement, which a cancelled channel keeps only as ``[listening] echo_gate`` says
         (the gate still hears every frame, to know the room)."""
         gated = self._gates[c].is_echo(t0, t1, frame)
+        return gated and self._gate_judges(c, t0, t1)
+
+    def _gate_judges(self, c: int, t0: float, t1: float) -> bool:
+        """Whether the echo gate decides which of channel ``c``'s frames in [t0, t1] are
+        the host's (else the canceller's sound alone does)."""
         canceller = self._cancellers[c] if self._cancellers else None
-        if not gated or canceller is None or not canceller.covers(t0, t1):
-            return gated
+        if canceller is None or not canceller.covers(t0, t1):
+            return True
         mode = self.config.echo_gate
         return mode == "on" or (mode == "converging" and not canceller.converged)
 
@@ -389,10 +394,13 @@ class Listener:
         if drowned or not tr.text:
             why = "too short" if short else "host echo" if echo else "no words"
             self._emit(Discarded(segment.channel, segment.start, segment.end, why, tr.text))
-            if not (self._barged.get(segment.channel) and tr.text) or (short and echo) or onset:
-                return None
             # the host stopped talking for it, then heard only its own words in it, or too
-            # little of it past the echo gate: a word said over the host, lost under it
+            # little of it past the echo gate (the rest taken for the host's echo): a word
+            # said over the host, lost under it. Too short where the canceller alone
+            # judges, it was too short a sound (a burst the canceller left).
+            lost = not short or (echo is None and self._gate_judges(segment.channel, segment.start, segment.end))
+            if not (self._barged.get(segment.channel) and tr.text and lost) or onset:
+                return None
             tr = Transcript("", engine=tr.engine)
         attr = self.attributor.attribute(tr.text, audio, segment.channel)
         offset = segment.audio_start
