@@ -99,3 +99,13 @@ def test_a_drowned_word_while_the_host_waits_on_an_answer_asks_nothing_new(table
     asked = hearing.question
     assert said(t, hearing, drowned(12.5, speaker="Ben")) == []
     assert hearing.question is asked
+
+
+def test_a_drowned_word_its_speaker_says_no_to_is_let_go_without_a_word(table):
+    """"Sorry, I was talking. Say that again?" -- "No.": there may have been no word,
+    so nothing is left out by name ("I'll leave it out, None.")."""
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    said(t, hearing, drowned(10, speaker=None))
+    assert said(t, hearing, support.Heard(12, "no", "Ben")) == []
+    assert hearing.question is None and t.game.state.used == []

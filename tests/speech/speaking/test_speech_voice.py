@@ -119,9 +119,9 @@ def test_barge_in_stops_the_host(host_audio, vosk_rec, say):
 
 def test_transcript_repeating_the_host_is_dropped():
     gate = EchoGate([HostPlayback("Alice scores nine for rhythm", 1.0, 3.0)])
-    assert gate.is_echo_text("alice scores nine", 1.5, 2.5)
-    assert not gate.is_echo_text("challenge", 1.5, 2.5)
-    assert not gate.is_echo_text("alice scores nine", 6.0, 7.0)
+    assert gate.echo_of("alice scores nine", 1.5, 2.5)
+    assert not gate.echo_of("challenge", 1.5, 2.5)
+    assert not gate.echo_of("alice scores nine", 6.0, 7.0)
     assert gate.host_active(2.9, 3.1) and not gate.host_active(4.0, 4.5)
     _ = Discarded
 
@@ -184,9 +184,9 @@ def test_a_player_saying_what_the_host_asks_is_not_taken_for_its_echo(say):
     # no echo path (headphones, a null sink): the gain learned is about nothing
     for i in range(40):
         gate.is_echo(1.0 + i * 0.03, 1.03 + i * 0.03, np.zeros(480, np.float32))
-    assert not gate.is_echo_text("i am dee and i am ready to play", 2.0, 4.0, audio=player)
-    assert gate.is_echo_text("i am dee and i am ready to play", 2.0, 4.0, audio=0.001 * host[32000:64000])
-    assert gate.is_echo_text("i am dee and i am ready to play", 2.0, 4.0)  # no audio: by the words alone
+    assert not gate.echo_of("i am dee and i am ready to play", 2.0, 4.0, audio=player)
+    assert gate.echo_of("i am dee and i am ready to play", 2.0, 4.0, audio=0.001 * host[32000:64000])
+    assert gate.echo_of("i am dee and i am ready to play", 2.0, 4.0)  # no audio: by the words alone
 
 
 def test_each_microphone_learns_its_own_echo_so_a_far_one_still_hears_a_player_over_the_host(host_audio, moon, say):
@@ -337,10 +337,10 @@ def test_a_sentence_cut_off_is_its_echo_only_as_far_as_it_was_said():
     asked = "Fay, so I know your voice, please say: I am Fay, and I am ready to play."
     cut = HostPlayback(asked, 1.0, 1.34, interrupted=True)
     gate = EchoGate([cut])
-    assert not gate.is_echo_text("i am eli and i am ready to play", 1.2, 3.5)
-    assert gate.is_echo_text("fay so", 1.1, 1.5)
+    assert not gate.echo_of("i am eli and i am ready to play", 1.2, 3.5)
+    assert gate.echo_of("fay so", 1.1, 1.5)
     whole = EchoGate([HostPlayback(asked, 1.0, 5.0)])
-    assert whole.is_echo_text("i am eli and i am ready to play", 3.0, 5.5)  # said in full: its echo
+    assert whole.echo_of("i am eli and i am ready to play", 3.0, 5.5)  # said in full: its echo
 
 
 def test_a_sentence_its_own_first_sound_cut_off_is_its_echo_as_far_as_that_first_word():
@@ -349,8 +349,8 @@ def test_a_sentence_its_own_first_sound_cut_off_is_its_echo_as_far_as_that_first
     cut, was taken for a player's: words the host had not said by the cut."""
     asked = "Sorry, Eli, I was talking. Say that again?"
     gate = EchoGate([HostPlayback(asked, 1.0, 1.1, interrupted=True)])
-    assert gate.is_echo_text("sorry", 1.0, 1.4)
-    assert not gate.is_echo_text("say that again", 1.0, 1.6)
+    assert gate.echo_of("sorry", 1.0, 1.4)
+    assert not gate.echo_of("say that again", 1.0, 1.6)
 
 
 class DoubleTalk(EchoGate):

@@ -311,8 +311,8 @@ class Confirm(Stage):
                                           said_again(match.best, heard_before)):  # else a new play: it waits
                     return self._again(q, u, correction)
         if q.kind == "again" and (u.speaker in (q.speaker, None) or q.drowned and q.speaker is None):
-            if said == "no":  # "no", "never mind": nothing to play
-                return Settled(say=self.announce.left_out_again(q.speaker))
+            if said == "no":  # "no", "never mind": nothing to play, as unanswered
+                return self._as_unanswered(q)
             if said in ("word", "unclear"):
                 return self._again(q, u, body, retry=True)
         if q.kind == "spelling" and u.speaker in (q.speaker, None):

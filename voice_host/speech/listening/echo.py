@@ -207,10 +207,6 @@ class EchoGate:
         self._gain = max(float(echoes[ratios <= LEARN_OUTLIER * typical].max(initial=1e-3)), 1e-3)
         return ratio <= LEARN_OUTLIER * typical
 
-    def is_echo_text(self, text: str, t0: float, t1: float, audio: np.ndarray | None = None) -> bool:
-        """True when `text`, heard in [t0, t1], is the echo of what the host was saying (:meth:`echo_of`)."""
-        return self.echo_of(text, t0, t1, audio) is not None
-
     def echo_of(self, text: str, t0: float, t1: float, audio: np.ndarray | None = None) -> HostPlayback | None:
         """The host's sentence whose echo `text`, heard in [t0, t1], is: one it repeats,
         when the utterance's `audio` (when given) is no louder than the host's echo could

@@ -140,10 +140,10 @@ class Listener:
         self.keep_audio = keep_audio
         self._recognizers: list[Recognizer] = []
         self._guesses: dict[int, tuple[float, Future]] = {}
-        self._barged: dict[int, bool] = {}
-        """Channel -> whether the host stopped talking for its utterance under way."""
         """Per channel: the pause a guess was made at, and the guess (see SegmentPause),
         recognized in the background while the listener goes on listening."""
+        self._barged: dict[int, bool] = {}
+        """Channel -> whether the host stopped talking for its utterance under way."""
         self._pool: ThreadPoolExecutor | None = None
         self._told: dict[int, float] = {}
         """Per channel: the pause a Waiting event was sent for."""
