@@ -156,7 +156,7 @@ def test_a_new_word_from_the_player_asked_is_not_the_word_again(ear):
 def test_a_question_waits_for_its_answer_once_the_host_has_finished_asking(table):
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(),
-                      host_speech=spoke((10.5, 16.0)))  # the score before it, then the question
+                      host_speech=spoke((10.8, 16.0)))  # the question, after the word
     assert said(t, hearing, Unsure(10, "cheers", ["cheers", "chews"])) == ["Did you say cheers or chews?"]
     hearing.tick(19)
     assert hearing.question is not None

@@ -58,17 +58,78 @@ JEWELERS = ["jewelers, spelled J E W E L E R S.", "Ann scores 15 points for jewe
 """What the host says for Ann's jewelers, heard in her voice."""
 
 
-def drowned(start: float, speaker: str | None = "Ann") -> support.Heard:
-    """What the host stopped talking for, then heard only as its own words (no text)."""
-    return support.Heard(start, "", speaker, ask=speaker is None, confidence=0.0, drowned=True)
+def drowned(start: float, speaker: str | None = "Ann", method: str | None = "channel") -> support.Heard:
+    """What the host stopped talking for, then heard only as its own words (no text), on
+    ``speaker``'s own microphone (``method``: how the speaker was found)."""
+    return support.Heard(start, "", speaker, ask=speaker is None, speaker_method=method, confidence=0.0,
+                         drowned=True)
+
+
+def test_an_unsure_word_said_over_the_host_is_asked_for_again_not_asked_about(table):
+    """Live, with the host's voice heard back, a word said over it is heard garbled: Dee's
+    "prescribe" was heard "battery" at 2%, and "Did you say battery or batteries?" offered
+    her two words she never said. Said again, the host quiet, it is heard as said."""
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    heard = support.unsure(10, "battery", ["battery", "batteries"], confidence=0.02)
+    assert said(t, hearing, heard) == ["Sorry, Ann, I was talking. Say that again?"]
+    assert said(t, hearing, support.Heard(13, "jewelers", "Ann")) == JEWELERS
+    assert t.game.state.used == [("jewelers", "Ann")]
+
+
+def test_an_unsure_word_over_the_host_in_an_unsure_voice_is_one_question_of_anyone(table):
+    """Under the host's voice, the voice print is as unsure as the word: "Was that Gus?"
+    then "Did you say battery?" was two questions about a word nobody said. One question
+    to the table, and the word said then is its speaker's."""
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    heard = support.Heard(10, "battery", "Ben", ask=True, confidence=0.02, constrained=True,
+                          alternatives=[("battery", 0.0)])
+    assert said(t, hearing, heard) == ["Sorry, I was talking. Say that again?"]
+    out = said(t, hearing, support.Heard(13, "jewelers", "Ann"))
+    assert out == JEWELERS and t.game.state.used == [("jewelers", "Ann")]
+
+
+def test_a_word_heard_surely_over_the_host_is_played_and_one_in_a_quiet_room_still_asked_about(table):
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    assert said(t, hearing, support.Heard(10, "jewelers", "Ann")) == JEWELERS
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    assert said(t, hearing, support.unsure(20, "cheers", ["cheers", "chews"])) == ["Did you say cheers or chews?"]
+
+
+def test_a_sure_word_over_the_host_in_an_unsure_voice_asks_only_who(table):
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    assert said(t, hearing, support.Heard(10, "jewelers", "Ben", ask=True)) == ["Was that Ben?"]
+
+
+def test_an_unnamed_word_said_again_in_an_unsure_voice_is_asked_who_said_it(table):
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    said(t, hearing, drowned(10, speaker=None))
+    assert said(t, hearing, support.Heard(13, "jewelers", "Ben", ask=True)) == ["Was that Ben?"]
+    assert "Ben interrupts Ann with jewelers: 15, minus 2, scores 13." in said(t, hearing, support.Heard(15, "yes", "Ben"))
+    assert t.game.state.used == [("jewelers", "Ben")]
 
 
 def test_a_word_drowned_by_the_hosts_voice_is_asked_for_again_and_the_word_said_then_counts(table):
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
-    assert said(t, hearing, drowned(10)) == ["Sorry, Ann, I was talking. Say that again?"]
+    assert said(t, hearing, drowned(10, method="channel")) == ["Sorry, Ann, I was talking. Say that again?"]
     assert said(t, hearing, support.Heard(13, "jewelers", "Ann")) == JEWELERS
     assert t.game.state.used == [("jewelers", "Ann")]
+
+
+def test_a_drowned_word_is_anyones_to_say_again_unless_its_microphone_says_whose(table):
+    """Live, with the host's voice heard back: what the host stopped for and heard only
+    as its own words was mostly its own voice, and the voice print named the wrong
+    player ("Sorry, Dee" for Gus's word, which Dee then answered). A microphone of one
+    player's own still names them."""
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    assert said(t, hearing, drowned(10, method="voiceprint")) == ["Sorry, I was talking. Say that again?"]
 
 
 def test_a_drowned_word_in_a_voice_the_host_is_unsure_of_is_anyones_to_say_again(table):

@@ -192,12 +192,12 @@ class Hearing:
     def _drowned(self, u: Heard) -> None:
         """The host stopped talking for ``u``, then heard only its own words in it, or too
         little of it: a word said over the host, lost under it, is asked for again
-        (ruling 100), of the player whose voice it was when that is sure. Not while a
-        question is open (its answer would be taken for the word) nor before the game
-        begins."""
+        (ruling 100), of anyone: what was heard was mostly the host's own voice, so only a
+        microphone of one player's own says whose it was. Not while a question is open
+        (its answer would be taken for the word) nor before the game begins."""
         if not self.session.begun or self.question is not None:
             return
-        speaker = None if u.ask else u.speaker
+        speaker = u.speaker if getattr(u, "speaker_method", None) == "channel" and not u.ask else None
         self._ask(Question("again", u.start, u.end, speaker, "", "", drowned=True), self.announce.talked_over(speaker))
 
     def _meanwhile(self, u: Heard, body: str) -> None:

@@ -46,12 +46,14 @@ from voice_host.messages import Said
 from voice_host.words.morphology import forms_of_one_word
 
 
-DOUBTED_OVER_HOST = frozenset((*intents.TALK, *intents.QUESTIONS, *(k for k in intents.HOST if k != "undo"),
+DOUBTED_OVER_HOST = frozenset((None, *intents.TALK, *intents.QUESTIONS, *(k for k in intents.HOST if k != "undo"),
                                "yes", "no"))
-"""What a player may say that is no word nor a game's command (talk, a question, a
-request of the host, an answer nobody asked for): heard over the host's own voice and
-not surely, it is asked for again (ruling 100). A word said over the host, garbled by
-its voice, was heard "thank you", "yeah" or "say again" and lost without a word."""
+"""What a player may say that is not a game's command (a word, talk, a question, a
+request of the host, an answer nobody asked for; a Reading's kind, None for a word):
+heard over the host's own voice and not surely, it is asked for again (ruling 100). A
+word said over the host, garbled by its voice, was heard "thank you", "yeah" or "say
+again" and lost without a word, or as a word nobody said ("battery" for "prescribe")
+and asked about."""
 OVER_HOST = 0.1
 """Seconds of an utterance the host's voice must have spoken over for that."""
 
@@ -149,16 +151,17 @@ class Confirm(Stage):
         or its doubt is not worth the table's time (:meth:`_worth_asking`)."""
         speaker, ask, body, reading = who
         text, match, kind = reading.text, reading.match, reading.kind
+        if kind in DOUBTED_OVER_HOST and self.question is None and self.settings.unsure(u) \
+                and self.host_spoke(u.start, u.end) >= OVER_HOST:  # one question, of anyone if the voice is unsure too
+            named = None if ask else speaker
+            return Doubt(Question("again", u.start, u.end, named, "", u.text, drowned=named is None),
+                         self.announce.talked_over(named), text)
         if speaker is None:
             return Doubt(Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text),
                          text)
         if ask:
             return Doubt(Question("who", u.start, u.end, speaker, text, u.text, [speaker], utterance=u),
                          self.announce.was_that(speaker), text)
-        if kind in DOUBTED_OVER_HOST and self.question is None and self.settings.unsure(u) \
-                and self.host_spoke(u.start, u.end) >= OVER_HOST:
-            return Doubt(Question("again", u.start, u.end, speaker, "", u.text), self.announce.talked_over(speaker),
-                         text)
         spelled = is_spelled(body)
         prefix = text[: len(text) - len(match.best)] if match is not None else ""
         word = match.best if match is not None else None
@@ -310,7 +313,7 @@ class Confirm(Stage):
                 if match is not None and (correction != body or is_spelled(correction) or
                                           said_again(match.best, heard_before)):  # else a new play: it waits
                     return self._again(q, u, correction)
-        if q.kind == "again" and (u.speaker in (q.speaker, None) or q.drowned and q.speaker is None):
+        if q.kind == "again" and (q.speaker is None or u.speaker in (q.speaker, None)):
             if said == "no":  # "no", "never mind": nothing to play, as unanswered
                 return self._as_unanswered(q)
             if said in ("word", "unclear"):
@@ -336,7 +339,7 @@ class Confirm(Stage):
         if q.refused is not None and self.understand.read(body, q.speaker).text == q.refused:
             return self._ask_again(q, u.end, self.announce.spell_it(q.speaker, q.refused))
         return Settled(again=Again.of(u, q.t, q.prefix + body, q.speaker or u.speaker, retry=retry,
-                                      refused=q.refused))
+                                      refused=q.refused, ask=q.speaker is None and u.ask))
 
     @staticmethod
     def _ask_again(q: Question, at: float, sentence: str) -> Settled:

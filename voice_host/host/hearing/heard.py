@@ -59,10 +59,11 @@ class Again:
 
     @classmethod
     def of(cls, u: Heard, start: float, body: str, speaker: str | None, retry: bool = False,
-           refused: str | None = None) -> "Again":
-        """Utterance `u` heard as `body` by `speaker`, as if said at `start`."""
-        return cls(start, u.end, u.text, body, speaker, u.confidence, u.constrained, u.alternatives, retry=retry,
-                   refused=refused)
+           refused: str | None = None, ask: bool = False) -> "Again":
+        """Utterance `u` heard as `body` by `speaker`, as if said at `start` (``ask``: the
+        voice is `u`'s own, and unsure: who said it is asked)."""
+        return cls(start, u.end, u.text, body, speaker, u.confidence, u.constrained, u.alternatives, ask=ask,
+                   retry=retry, refused=refused)
 
 
 class HearingSettings(Settings, sections=("speech",)):
