@@ -258,13 +258,13 @@ class Hearing:
         at = u.start if at is None else at
         said = self.understand.read(body, u.speaker, at)                       # which word?
         who = self.voices.who(u, body, said)                                   # who?
-        if who.reading.text is None:  # table chatter: not an input, so not logged
-            self.correct.missed(u, who.body)
-            self._say(self.announce.refusal("unclear", {"text": who.body}))
-            return
         doubt = self.confirm.doubt(u, who)                                     # sure?
         if doubt.question is not None:
             self._ask(doubt.question, doubt.sentence)
+            return
+        if who.reading.text is None:  # table chatter: not an input, so not logged
+            self.correct.missed(u, who.body)
+            self._say(self.announce.refusal("unclear", {"text": who.body}))
             return
         if doubt.sentence is not None:
             self._say(doubt.sentence)

@@ -91,9 +91,9 @@ class Question:
     sentence: str = ""
     """What the host asked, to ask it again after answering something else meanwhile."""
     drowned: bool = False
-    """For "again": asked for what the host stopped talking for and then heard only as
-    its own voice (Utterance.drowned): there may have been no word, so unanswered,
-    nothing is said, and any player's word answers it when nobody's voice was sure."""
+    """For "again": asked for what the host's own voice drowned (heard unsurely over it,
+    or only as its own words: Utterance.drowned): there may have been no word, so
+    unanswered, nothing is said, and nor is the room blamed for it."""
 
 
 @dataclass
@@ -117,8 +117,8 @@ class Doubt(NamedTuple):
     """Who said it, did you say, which spelling; None: nothing is asked."""
     sentence: str | None
     """The question's sentence; with no question, a remark to make first (or None)."""
-    text: str
-    """What is played once the question is settled (or at once)."""
+    text: str | None
+    """What is played once the question is settled (or at once); None for words that make no word."""
 
 
 @dataclass
@@ -146,16 +146,19 @@ class Confirm(Stage):
 
     # ------------------------------------------------------------------ asking
     def doubt(self, u: Heard, who: Attributed) -> Doubt:
-        """What the host asks before what ``who`` said is played: who said it, did you
-        say, which spelling; or nothing (a remark to make first, perhaps) when it is sure,
-        or its doubt is not worth the table's time (:meth:`_worth_asking`)."""
+        """What the host asks before what ``who`` said is played: say that again (heard
+        unsurely over the host's voice, a word or words that make none), who said it,
+        did you say, which spelling; or nothing (a remark to make first, perhaps) when it
+        is sure, or its doubt is not worth the table's time (:meth:`_worth_asking`)."""
         speaker, ask, body, reading = who
         text, match, kind = reading.text, reading.match, reading.kind
-        if kind in DOUBTED_OVER_HOST and self.question is None and self.settings.unsure(u) \
-                and self.host_spoke(u.start, u.end) >= OVER_HOST:  # one question, of anyone if the voice is unsure too
-            named = None if ask else speaker
-            return Doubt(Question("again", u.start, u.end, named, "", u.text, drowned=named is None),
+        if kind in DOUBTED_OVER_HOST and self.question is None and not isinstance(u, Again) \
+                and self.settings.unsure(u) and self.host_spoke(u.start, u.end) >= OVER_HOST:
+            named = None if ask else speaker  # one question, of anyone when the voice is unsure too
+            return Doubt(Question("again", u.start, u.end, named, "", u.text, drowned=True),
                          self.announce.talked_over(named), text)
+        if text is None:  # words that make no word, heard surely or with the host quiet: nothing to ask
+            return Doubt(None, None, None)
         if speaker is None:
             return Doubt(Question("who", u.start, u.end, None, text, u.text, utterance=u), self.announce.who_said(text),
                          text)
