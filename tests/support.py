@@ -174,6 +174,7 @@ class Heard:
     alternatives: tuple = ()
     room: float | None = None
     opinion: object | None = None
+    barged: bool = False
     drowned: bool = False
 
     @property

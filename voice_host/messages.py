@@ -176,6 +176,9 @@ class Utterance:
     whole sentence that cannot go on, not after the full trailing silence."""
     opinion: Opinion | None = None
     """A second recognizer's reading, weighed with the first's (Transcript.opinion)."""
+    barged: bool = False
+    """The host was talking as it began, and stopped for it (barge-in): it was said over
+    the host's voice, whose echo and room may have garbled its first sounds."""
     drowned: bool = False
     """The host stopped talking for it (barge-in), then heard nothing in it but its own
     words, or too little of it to be sure it was speech (under ``min_speech`` of voice

@@ -218,3 +218,42 @@ def test_a_word_asked_for_again_over_the_host_and_never_said_leaves_nothing_said
         hearing.tick(10 + 10 * i + HearingSettings().answer_within + 2)
     assert t.heard.count("Sorry, Ann, I was talking. Say that again?") == 4
     assert not any("too loud" in line or "leave it out" in line for line in t.heard), t.heard
+
+
+def test_a_free_reading_heard_over_the_host_is_asked_for_again(table):
+    """Live, with the host's voice heard back: Fay's first word, "investigator", said as
+    the host named her turn, fit no sentence of the game and was read freely as "yes"
+    (9%): "Nobody asked a yes or no question." and the word was lost."""
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    heard = support.Heard(10, "yes", "Ann", confidence=0.09)
+    assert said(t, hearing, heard) == ["Sorry, Ann, I was talking. Say that again?"]
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    assert said(t, hearing, support.Heard(20, "yes", "Ann", confidence=0.09)) == ["Nobody asked a yes or no question."]
+
+
+def test_a_word_over_the_host_the_host_would_take_as_heard_is_taken(table):
+    """Over the host as in quiet, a word the recognizer was fairly sure of, with no other
+    reading near it, is taken and said in the score: its player may put it right."""
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    out = said(t, hearing, support.unsure(10, "jewelers", ["jewelers"], confidence=0.7))
+    assert "Ann scores 15 points for jewelers." in out and not any("talking" in line for line in out)
+
+
+def test_what_the_host_stopped_for_is_said_over_it_however_soon_it_stopped(table):
+    """Live, with the host's voice heard back: the host stopped within a tenth of a
+    second of a player's first sound, yet its echo and the room's tail garbled the word:
+    "slow down" at 49% for "showdown" was taken as a request of the host, "wait a second"
+    at 40% for "adolescent" answered as talk ("Was that Eli?" ... "Take your time.")."""
+    for text in ("slow down", "wait a second"):
+        t = table()
+        hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.05)))
+        heard = support.Heard(10, text, "Ann", confidence=0.45, constrained=True, alternatives=[(text, 0.0)],
+                              barged=True)
+        assert said(t, hearing, heard) == ["Sorry, Ann, I was talking. Say that again?"], text
+        t = table()
+        hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.05)))
+        heard = support.Heard(10, text, "Ann", confidence=0.45, constrained=True, alternatives=[(text, 0.0)])
+        assert said(t, hearing, heard) != ["Sorry, Ann, I was talking. Say that again?"], text

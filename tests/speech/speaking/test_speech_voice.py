@@ -115,6 +115,16 @@ def test_barge_in_stops_the_host(host_audio, vosk_rec, say):
     assert voice.stopped
     assert starts[0].barge_in and starts[0].time == pytest.approx(player_at, abs=0.15)
     assert len(us) == 1 and us[0].start == pytest.approx(player_at, abs=0.15)
+    assert us[0].barged  # said over the host, for the hearing to weigh (ruling 100)
+
+
+def test_a_word_said_with_the_host_quiet_is_not_given_as_said_over_it(vosk_rec, say):
+    word = say("challenge", "awb")
+    mic = place([(1.0, word, 0)], duration=4.0)[:, 0]
+    voice = FakeVoice(HostPlayback(HOST_LINE, 5.0, 7.0))
+    voice.stopped = True  # the host is quiet
+    us = list(listen(ArraySource(mic), vosk_rec.clone(), voice=voice))
+    assert len(us) == 1 and not us[0].barged
 
 
 def test_transcript_repeating_the_host_is_dropped():

@@ -152,8 +152,7 @@ class Confirm(Stage):
         is sure, or its doubt is not worth the table's time (:meth:`_worth_asking`)."""
         speaker, ask, body, reading = who
         text, match, kind = reading.text, reading.match, reading.kind
-        if kind in DOUBTED_OVER_HOST and self.question is None and not isinstance(u, Again) \
-                and self.settings.unsure(u) and self.host_spoke(u.start, u.end) >= OVER_HOST:
+        if self._talked_over(u, reading):
             named = None if ask else speaker  # one question, of anyone when the voice is unsure too
             return Doubt(Question("again", u.start, u.end, named, "", u.text, drowned=True),
                          self.announce.talked_over(named), text)
@@ -196,6 +195,24 @@ class Confirm(Stage):
                     return Doubt(q, self.announce.which_spelling(options), text)
                 return Doubt(None, self.announce.took_spelling(word), text)
         return Doubt(None, None, text)
+
+    def _talked_over(self, u: Heard, reading) -> bool:
+        """Whether ``u`` is a word the host's own voice garbled (ruling 100): said while
+        the host spoke over ``OVER_HOST`` of it, or begun as it spoke (the host stopped
+        for it: its echo and the room's tail go on under the word's first sounds, however
+        soon the host's voice stops), with no question open, and heard as
+        what is no game's command: a word the host would not take as heard (under
+        ``take_above``, or fitting the sound poorly), a free reading of what fits no
+        sentence of the game (at most 0.2 sure), or talk, a question, a request or an
+        answer nobody asked for heard unsurely. A word said again is not: it is the
+        answer to the host, timed from the first try."""
+        if reading.kind not in DOUBTED_OVER_HOST or self.question is not None or isinstance(u, Again):
+            return False
+        if not getattr(u, "barged", False) and self.host_spoke(u.start, u.end) < OVER_HOST:
+            return False
+        if u.confidence < self.settings.take_above or not self.settings.fits(u):
+            return True
+        return (reading.text is None or reading.kind is not None) and self.settings.unsure(u)
 
     def _worth_asking(self, u: Heard, weighed: dict[str, float], guess: str) -> list[str]:
         """The readings to ask about (best first, ``guess`` among the first two), or none

@@ -415,7 +415,8 @@ class Listener:
             speaker_method=attr.method, channel=segment.channel,
             ask=attr.confidence < c.ask_below, engine=tr.engine,
             constrained=tr.constrained, alternatives=list(tr.alternatives),
-            audio=audio if self.keep_audio else None, early=early, opinion=tr.opinion, drowned=drowned,
+            audio=audio if self.keep_audio else None, early=early, opinion=tr.opinion,
+            barged=bool(self._barged.get(segment.channel)), drowned=drowned,
             room=self._owners.room_before(segment, self._segmenter),
         )
         self._next_id += 1
