@@ -197,8 +197,7 @@ class Hearing:
         (its answer would be taken for the word) nor before the game begins."""
         if not self.session.begun or self.question is not None:
             return
-        speaker = u.speaker if getattr(u, "speaker_method", None) == "channel" and not u.ask else None
-        self._ask(Question("again", u.start, u.end, speaker, "", "", drowned=True), self.announce.talked_over(speaker))
+        self._ask(*self.confirm.say_again(u))
 
     def _meanwhile(self, u: Heard, body: str) -> None:
         """``u`` was said while a question waits and does not answer it: a question about

@@ -153,9 +153,7 @@ class Confirm(Stage):
         speaker, ask, body, reading = who
         text, match, kind = reading.text, reading.match, reading.kind
         if self._talked_over(u, reading):
-            named = None if ask else speaker  # one question, of anyone when the voice is unsure too
-            return Doubt(Question("again", u.start, u.end, named, "", u.text, drowned=True),
-                         self.announce.talked_over(named), text)
+            return Doubt(*self.say_again(u), text)
         if text is None:  # words that make no word, heard surely or with the host quiet: nothing to ask
             return Doubt(None, None, None)
         if speaker is None:
@@ -195,6 +193,14 @@ class Confirm(Stage):
                     return Doubt(q, self.announce.which_spelling(options), text)
                 return Doubt(None, self.announce.took_spelling(word), text)
         return Doubt(None, None, text)
+
+    def say_again(self, u: Heard) -> tuple[Question, str]:
+        """"Sorry, I was talking. Say that again?": the question for what the host's own
+        voice drowned (ruling 100), anyone's to answer, since the voice print heard the
+        host's voice with it (named "Sorry, Ann, ..." only for a microphone of Ann's
+        own), and the sentence."""
+        named = u.speaker if getattr(u, "speaker_method", None) == "channel" and not u.ask else None
+        return Question("again", u.start, u.end, named, "", u.text, drowned=True), self.announce.talked_over(named)
 
     def _talked_over(self, u: Heard, reading) -> bool:
         """Whether ``u`` is a word the host's own voice garbled (ruling 100): said while
