@@ -151,7 +151,7 @@ class Confirm(Stage):
         did you say, which spelling; or nothing (a remark to make first, perhaps) when it
         is sure, or its doubt is not worth the table's time (:meth:`_worth_asking`)."""
         speaker, ask, body, reading = who
-        text, match, kind = reading.text, reading.match, reading.kind
+        text, match = reading.text, reading.match
         if self._talked_over(u, reading):
             return Doubt(*self.say_again(u), text)
         if text is None:  # words that make no word, heard surely or with the host quiet: nothing to ask
@@ -206,12 +206,12 @@ class Confirm(Stage):
         """Whether ``u`` is a word the host's own voice garbled (ruling 100): said while
         the host spoke over ``OVER_HOST`` of it, or begun as it spoke (the host stopped
         for it: its echo and the room's tail go on under the word's first sounds, however
-        soon the host's voice stops), with no question open, and heard as
-        what is no game's command: a word the host would not take as heard (under
-        ``take_above``, or fitting the sound poorly), a free reading of what fits no
-        sentence of the game (at most 0.2 sure), or talk, a question, a request or an
-        answer nobody asked for heard unsurely. A word said again is not: it is the
-        answer to the host, timed from the first try."""
+        soon the host's voice stops), with no question open, and heard as what is no
+        game's command: a word the host would not take as heard (under ``take_above``,
+        or fitting the sound poorly), a free reading of what fits no sentence of the
+        game (at most 0.2 sure), or talk, a question, a request or an answer nobody
+        asked for heard unsurely. A word said again is not: it is the answer to the
+        host, timed from the first try."""
         if reading.kind not in DOUBTED_OVER_HOST or self.question is not None or isinstance(u, Again):
             return False
         if not getattr(u, "barged", False) and self.host_spoke(u.start, u.end) < OVER_HOST:
