@@ -127,6 +127,26 @@ def test_the_live_opening_asks_each_player_in_turn(ear):
     assert t.session.begun and hearing.voiceprints.players == ["Ann", "Cat"]
 
 
+def test_the_opening_does_not_take_a_word_of_its_own_question_heard_back_for_the_player_asked(ear):
+    """Live, with the host's voice heard back before its canceller had learnt the room:
+    "you", heard at 0% as the host still asked Dee to say who she is, was taken as her
+    introduction ("Thank you, Dee"), so the host's own voice became Dee's print and the
+    table's voices went to the wrong sheets all game. A word or two the host stopped for
+    is not an introduction unless it says who it is."""
+    t, hearing = ear(start=None, board=None)
+    hearing.start_enrollment(0.0)
+    for text in ("you", "thank"):
+        heard = Heard(1, text)
+        heard.barged = True
+        assert said(t, hearing, heard) == []
+    assert hearing.voiceprints.players == []
+    out = said(t, hearing, Heard(4, "I am Ann and I am ready to play"))
+    assert out[0] == "Thank you, Ann. I know your voice now."
+    heard = Heard(8, "i am ben")
+    heard.barged = True  # over the host's question, and saying who it is
+    assert said(t, hearing, heard)[0] == "Thank you, Ben. I know your voice now."
+
+
 def test_the_opening_does_not_take_a_known_voice_for_the_player_asked(ear):
     """Live, held-out table: Fay's first word, said while the host still asked Dee (whose
     introduction it had missed), was taken as Dee's: "Thank you, Dee", and Fay's voice

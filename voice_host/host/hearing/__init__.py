@@ -238,10 +238,11 @@ class Hearing:
 
     def _an_input(self, body: str, u: Heard) -> bool:
         """Is ``body`` a command, or a word heard surely enough not to ask "Did you
-        say ...?" (a player's name may come first), said without hesitation? What the
+        say ...?" (a player's name may come first), said without hesitation, and not
+        over the host's own question (it may be that question heard back)? What the
         opening does not hold for."""
-        if self.settings.unsure(u) or intents.hesitant(u.body or u.text):  # "um and": a fragment, not an answer
-            return False
+        if self.settings.unsure(u) or intents.hesitant(u.body or u.text) or getattr(u, "barged", False):
+            return False  # "um and": a fragment, not an answer
         named = self.voices.named_by_sound(body)
         reading = named.reading if named is not None else self.understand.read(body, u.speaker)
         text, match = reading.text, reading.match

@@ -31,6 +31,9 @@ REST_WORDS = 3
 """At most this many words before "ready to play" are the rest of an introduction ("and
 i am"); more are a whole one, whatever its name was heard as."""
 AND = re.compile(r"^and\b")
+INTRODUCTION_WORDS = 3
+"""Fewer words than this, said as the host spoke, are no introduction however heard (the
+sentence asked for has nine): they may be the host's own question heard back."""
 
 
 def sounds_like(heard: str, name: str) -> bool:
@@ -182,7 +185,7 @@ class Voices(Stage):
                 self._rest_of_introduction(text, last[0], u):
             name, more = last[0], True  # the rest of the sentence ("..., and I am ready to play"): more of that voice
         if name is None and self.enrolling and not self.session.begun and (
-                not self._known_voice(u) or _words_before_ready(text) is not None):
+                not self._known_voice(u) or _words_before_ready(text) is not None) and not self._own_echo(u, text):
             name = self.enrolling[0]  # the player the host asked, whatever they said; the sentence asked for is theirs
         if name is None or not self._add(name, audio, fresh=not more):
             return False
@@ -197,6 +200,13 @@ class Voices(Stage):
         elif not self.session.begun and not self.enrolling and set(self.players) <= set(self.voiceprints.players):
             self.open(u.end)  # everyone has said who they are (unasked, as in a recording): the game begins
         return True
+
+    @staticmethod
+    def _own_echo(u, text: str) -> bool:
+        """Whether ``u``, which says nobody's name, may be the host's own question heard
+        back: a word or two it stopped talking for ("you" at 0%, before the canceller
+        had learnt the room), not the sentence a player was asked to say."""
+        return getattr(u, "barged", False) and len(text.split()) < INTRODUCTION_WORDS
 
     @staticmethod
     def _rest_of_introduction(text: str, player: str, u) -> bool:
