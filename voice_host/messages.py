@@ -177,8 +177,9 @@ class Utterance:
     opinion: Opinion | None = None
     """A second recognizer's reading, weighed with the first's (Transcript.opinion)."""
     barged: bool = False
-    """The host was talking as it began, and stopped for it (barge-in): it was said over
-    the host's voice, whose echo and room may have garbled its first sounds."""
+    """The host was talking as it began, and stopped for it (barge-in), with its voice
+    heard back on this microphone (a laptop's speaker beside it: EchoGate.heard_back):
+    said over the host's voice, whose echo and room may have garbled its first sounds."""
     drowned: bool = False
     """The host stopped talking for it (barge-in), then heard nothing in it but its own
     words, or too little of it to be sure it was speech (under ``min_speech`` of voice

@@ -13,6 +13,12 @@ from voice_host.host.hearing import Hearing, HearingSettings
 spoke, said = support.spoke, support.said
 
 
+def over_the_host(u: support.Heard) -> support.Heard:
+    """``u``, begun as the host spoke, with the host's voice heard back under it."""
+    u.barged = True
+    return u
+
+
 def unsure_talk(start: float, text: str, speaker: str = "Ann", confidence: float = 0.5) -> support.Heard:
     """What a constrained recognizer made of a word the host's voice garbled: talk, unsure."""
     return support.Heard(start, text, speaker, confidence=confidence, constrained=True,
@@ -71,7 +77,7 @@ def test_an_unsure_word_said_over_the_host_is_asked_for_again_not_asked_about(ta
     her two words she never said. Said again, the host quiet, it is heard as said."""
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
-    heard = support.unsure(10, "battery", ["battery", "batteries"], confidence=0.02)
+    heard = over_the_host(support.unsure(10, "battery", ["battery", "batteries"], confidence=0.02))
     assert said(t, hearing, heard) == ["Sorry, I was talking. Say that again?"]
     assert said(t, hearing, support.Heard(13, "jewelers", "Ann")) == JEWELERS
     assert t.game.state.used == [("jewelers", "Ann")]
@@ -83,7 +89,7 @@ def test_an_unsure_word_over_the_host_in_an_unsure_voice_is_one_question_of_anyo
     to the table, and the word said then is its speaker's."""
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
-    heard = support.Heard(10, "battery", "Ben", ask=True, confidence=0.02, constrained=True,
+    heard = support.Heard(10, "battery", "Ben", ask=True, barged=True, confidence=0.02, constrained=True,
                           alternatives=[("battery", 0.0)])
     assert said(t, hearing, heard) == ["Sorry, I was talking. Say that again?"]
     out = said(t, hearing, support.Heard(13, "jewelers", "Ann"))
@@ -179,7 +185,7 @@ def test_words_that_make_no_word_heard_unsurely_over_the_host_are_asked_for_agai
     talked over it: it asks for it again, as for any word it talked over."""
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
-    heard = support.unsure(10, "no adolescent", ["no adolescent"], confidence=0.63)
+    heard = over_the_host(support.unsure(10, "no adolescent", ["no adolescent"], confidence=0.63))
     assert said(t, hearing, heard) == ["Sorry, I was talking. Say that again?"]
     assert said(t, hearing, support.Heard(13, "jewelers", "Ann")) == JEWELERS
 
@@ -201,7 +207,7 @@ def test_a_word_said_again_unsurely_is_asked_about_not_asked_for_once_more(table
     from the first try, over the host's own question."""
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4), (10.8, 13.0)))
-    said(t, hearing, support.unsure(10, "cheers", ["cheers", "chews"], confidence=0.23))
+    said(t, hearing, over_the_host(support.unsure(10, "cheers", ["cheers", "chews"], confidence=0.23)))
     assert said(t, hearing, support.unsure(14, "cheers", ["cheers", "chews"], confidence=0.47)) == \
         ["Did you say cheers or chews?"]
 
@@ -214,7 +220,7 @@ def test_a_word_asked_for_again_over_the_host_and_never_said_leaves_nothing_said
     spans = [(9.5 + 10 * i, 10.4 + 10 * i) for i in range(4)]
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke(*spans))
     for i in range(4):
-        said(t, hearing, support.unsure(10 + 10 * i, "cheers", ["cheers", "chews"], confidence=0.2))
+        said(t, hearing, over_the_host(support.unsure(10 + 10 * i, "cheers", ["cheers", "chews"], confidence=0.2)))
         hearing.tick(10 + 10 * i + HearingSettings().answer_within + 2)
     assert t.heard.count("Sorry, I was talking. Say that again?") == 4
     assert not any("too loud" in line or "leave it out" in line for line in t.heard), t.heard
@@ -238,7 +244,7 @@ def test_a_word_over_the_host_the_host_would_take_as_heard_is_taken(table):
     reading near it, is taken and said in the score: its player may put it right."""
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
-    out = said(t, hearing, support.unsure(10, "jewelers", ["jewelers"], confidence=0.7))
+    out = said(t, hearing, over_the_host(support.unsure(10, "jewelers", ["jewelers"], confidence=0.7)))
     assert "Ann scores 15 points for jewelers." in out and not any("talking" in line for line in out)
 
 
@@ -266,7 +272,7 @@ def test_what_the_host_talked_over_is_anyones_to_say_again_so_no_word_waits_on_a
     voice print is as unsure as the word: the question is the table's."""
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
-    heard = support.unsure(10, "no perhaps", ["no perhaps"], confidence=0.79, speaker="Ben")
+    heard = over_the_host(support.unsure(10, "no perhaps", ["no perhaps"], confidence=0.79, speaker="Ben"))
     assert said(t, hearing, heard) == ["Sorry, I was talking. Say that again?"]
     assert said(t, hearing, support.Heard(13, "jewelers", "Ann")) == JEWELERS
 
@@ -274,7 +280,16 @@ def test_what_the_host_talked_over_is_anyones_to_say_again_so_no_word_waits_on_a
 def test_what_the_host_talked_over_on_a_players_own_microphone_is_asked_of_them(table):
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
-    heard = support.Heard(10, "battery", "Ann", speaker_method="channel", confidence=0.02, constrained=True,
+    heard = support.Heard(10, "battery", "Ann", speaker_method="channel", barged=True, confidence=0.02, constrained=True,
                           alternatives=[("battery", 0.0)])
     assert said(t, hearing, heard) == ["Sorry, Ann, I was talking. Say that again?"]
     assert said(t, hearing, support.Heard(13, "jewelers", "Ann")) == JEWELERS
+
+
+def test_an_unsure_word_over_a_host_not_heard_back_is_asked_about_as_in_quiet(table):
+    """Headphones, a null sink: the host's voice never reached the microphone, so what
+    was heard of the word is as good as in quiet, and its readings are offered."""
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    heard = support.unsure(10, "battery", ["battery", "batteries"], confidence=0.02)
+    assert said(t, hearing, heard) == ["Did you say battery or batteries?"]

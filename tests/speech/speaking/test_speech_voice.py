@@ -118,6 +118,31 @@ def test_barge_in_stops_the_host(host_audio, vosk_rec, say):
     assert us[0].barged  # said over the host, for the hearing to weigh (ruling 100)
 
 
+def test_a_word_the_host_stops_for_where_its_voice_is_not_heard_back_is_not_said_over_it(host_audio, vosk_rec, say):
+    """Headphones, a null sink: the host stops for the player as anywhere, but its voice
+    was never under the word, which is heard as in quiet (a question of its own for
+    what the host's voice garbled would only cost the table a question)."""
+    word = say("challenge", "awb")
+    host_start, player_at = 1.0, 2.5
+    mic = place([(player_at, word, 0)], duration=6.0)[:, 0]
+    voice = FakeVoice(HostPlayback(HOST_LINE, host_start, host_start + host_audio.size / SAMPLE_RATE, host_audio))
+    us = list(listen(ArraySource(mic), vosk_rec.clone(), voice=voice))
+    assert voice.stopped and len(us) == 1 and not us[0].barged
+
+
+def test_the_gate_hears_the_host_back_only_where_its_echo_stands_over_the_room(host_audio):
+    playback = HostPlayback(HOST_LINE, 1.0, 1.0 + host_audio.size / SAMPLE_RATE, host_audio)
+    frame = 480
+    for echo, heard in ((0.3, True), (0.0, False)):
+        mic = place([(1.0, echo * host_audio, 0)], duration=4.0)[:, 0] + 1e-4 * np.random.default_rng(1).standard_normal(
+            int(4.0 * SAMPLE_RATE)).astype(np.float32)
+        gate = EchoGate([playback])
+        for i in range(int(2.5 * SAMPLE_RATE) // frame):
+            gate.is_echo(i * frame / SAMPLE_RATE, (i + 1) * frame / SAMPLE_RATE, mic[i * frame:(i + 1) * frame])
+        assert gate.heard_back(2.5, 2.8) == heard, echo
+        assert not gate.heard_back(9.0, 9.3)  # the host long quiet
+
+
 def test_a_word_said_with_the_host_quiet_is_not_given_as_said_over_it(vosk_rec, say):
     word = say("challenge", "awb")
     mic = place([(1.0, word, 0)], duration=4.0)[:, 0]

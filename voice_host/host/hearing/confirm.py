@@ -203,19 +203,19 @@ class Confirm(Stage):
         return Question("again", u.start, u.end, named, "", u.text, drowned=True), self.announce.talked_over(named)
 
     def _talked_over(self, u: Heard, reading) -> bool:
-        """Whether ``u`` is a word the host's own voice garbled (ruling 100): said while
-        the host spoke over ``OVER_HOST`` of it, or begun as it spoke (the host stopped
-        for it: its echo and the room's tail go on under the word's first sounds, however
-        soon the host's voice stops), with no question open, and heard as what is no
-        game's command: a word the host would not take as heard (under ``take_above``,
-        or fitting the sound poorly), a free reading of what fits no sentence of the
-        game (at most 0.2 sure), or talk, a question, a request or an answer nobody
-        asked for heard unsurely. A word said again is not: it is the answer to the
-        host, timed from the first try."""
+        """Whether ``u`` is a word the host's own voice garbled (ruling 100), with no
+        question open: begun as the host spoke, with its voice heard back on the
+        microphone (``barged``: the host stopped for it, but its echo and the room's
+        tail go on under the word's first sounds), a word the host would not take as
+        heard (under ``take_above``, or fitting the sound poorly), a free reading of what
+        fits no sentence of the game (at most 0.2 sure), or words that make none; or,
+        begun so or said while the host spoke over ``OVER_HOST`` of it, talk, a
+        question, a request or an answer nobody asked for heard unsurely. A word said
+        again is not: it is the answer to the host, timed from the first try."""
         if reading.kind not in DOUBTED_OVER_HOST or self.question is not None or isinstance(u, Again):
             return False
-        if not getattr(u, "barged", False) and self.host_spoke(u.start, u.end) < OVER_HOST:
-            return False
+        if not getattr(u, "barged", False) and (reading.kind is None or self.host_spoke(u.start, u.end) < OVER_HOST):
+            return False  # a word: only where the host's voice was heard under it
         if u.confidence < self.settings.take_above or not self.settings.fits(u):
             return True
         return (reading.text is None or reading.kind is not None) and self.settings.unsure(u)

@@ -57,6 +57,11 @@ carried on as the player while the echo gain is not yet learnt (see EchoGate._ca
 PACE = 18.0
 """Characters of a sentence the host says a second, at most (piper's joe: 13-18, median
 14.6): of a sentence cut off, the words it may have said by then."""
+HEARD_OVER_ROOM = 2.0
+HEARD_FLOOR = 1e-3
+"""The host's echo is heard back (EchoGate.heard_back) where it is at least this many
+times the room's own sound, and above this level (-60 dBFS) in a silent one: with no
+echo path the gain learnt is its floor (1e-3), the echo of a full-scale voice -60 dBFS."""
 CUT_TAIL = 0.3
 """Seconds of a sentence cut off that may still be heard after the cut: the sound already
 on its way to the speaker, and the room's echo of it."""
@@ -119,6 +124,20 @@ class EchoGate:
     def host_active(self, t0: float, t1: float) -> bool:
         """True when the host's voice may be in the microphone during [t0, t1]."""
         return bool(self._active(t0, t1))
+
+    def heard_back(self, t0: float, t1: float) -> bool:
+        """Whether the host's voice over [t0, t1] is heard on this microphone: its echo,
+        as learnt, over the room's own sound (a laptop's speaker beside it), not lost
+        under it (headphones, a null sink, a microphone the speakers do not reach). Until
+        the echo is learnt, it may be."""
+        active = self._active(t0, t1)
+        if not active:
+            return False
+        if self._gain is None or any(p.samples is None for p in active):
+            return True
+        ref = max(self._reference_rms(p, t0, t1) for p in active)
+        noise = ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
+        return self._gain * ref > max(HEARD_OVER_ROOM * noise, HEARD_FLOOR)
 
     def _reference_rms(self, p: HostPlayback, t0: float, t1: float) -> float:
         """The loudest 10 ms the host played in [t0 - max_delay, t1]."""

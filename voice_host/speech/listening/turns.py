@@ -382,6 +382,12 @@ class Listener:
             elif self.config.acknowledge_after and now - at >= self.config.acknowledge_after - 1e-9:
                 self._wait_said(ch, at)
 
+    def _heard_back(self, segment: Segment) -> bool:
+        """Whether the host's voice was heard on the segment's microphone as it began
+        (EchoGate.heard_back over its first OVER_ONSET seconds; with no gate, it may be)."""
+        gate = self._gates[segment.channel]
+        return gate is None or gate.heard_back(segment.start, segment.start + OVER_ONSET)
+
     def _utterance(self, segment: Segment, tr: Transcript, audio: np.ndarray, early: bool) -> Utterance | None:
         c = self.config
         gate = self._gates[segment.channel]
@@ -416,13 +422,16 @@ class Listener:
             ask=attr.confidence < c.ask_below, engine=tr.engine,
             constrained=tr.constrained, alternatives=list(tr.alternatives),
             audio=audio if self.keep_audio else None, early=early, opinion=tr.opinion,
-            barged=bool(self._barged.get(segment.channel)), drowned=drowned,
+            barged=self._barged.get(segment.channel, False) and self._heard_back(segment), drowned=drowned,
             room=self._owners.room_before(segment, self._segmenter),
         )
         self._next_id += 1
         return u
 
 
+OVER_ONSET = 0.3
+"""Seconds from an utterance's start over which the host's voice, heard back on its
+microphone, makes it said over the host (Utterance.barged)."""
 OWN_ONSET = 0.6
 """Seconds into a sentence of the host's within which an utterance that stopped it and
 is heard as its words is its own first sound heard back, not a player's word under it."""
