@@ -10,7 +10,7 @@ import pytest
 
 from toolkit.synth import place
 from voice_host.speech.listening.config import TurnConfig
-from voice_host.speech.listening.echo import EchoGate
+from voice_host.speech.listening.echo import CUT_TAIL, EchoGate
 from voice_host.speech.audio import SAMPLE_RATE
 from voice_host.speech.listening.sources import ArraySource
 from voice_host.speech.listening.turns import Discarded, SpeechStarted, listen
@@ -141,6 +141,47 @@ def test_the_gate_hears_the_host_back_only_where_its_echo_stands_over_the_room(h
             gate.is_echo(i * frame / SAMPLE_RATE, (i + 1) * frame / SAMPLE_RATE, mic[i * frame:(i + 1) * frame])
         assert gate.heard_back(2.5, 2.8) == heard, echo
         assert not gate.heard_back(9.0, 9.3)  # the host long quiet
+
+
+class Listening:
+    """Voice prints that know Ann and Ben and tell which audio they were given."""
+
+    min_similarity, sure_similarity = 0.5, 0.6
+    players = ["Ann", "Ben"]
+
+    def __init__(self):
+        self.heard: list[int] = []
+
+    def identify(self, audio, candidates=None):
+        from voice_host.speech.listening.voiceprint import Identification
+
+        self.heard.append(audio.size)
+        return Identification("Ann", 0.9, {"Ann": 0.9, "Ben": 0.2})
+
+
+def test_the_voice_print_hears_a_word_said_over_the_host_once_the_hosts_voice_has_died_away(host_audio, vosk_rec,
+                                                                                           say):
+    """Live, with the host's voice heard back, its voice under a word's first sounds made
+    the voice print find another player ("Dee: remembering" for Eli's). The print hears
+    the word from CUT_TAIL after the host stopped; with the host quiet, all of it."""
+    word = say("challenge", "awb")
+    host_start, player_at = 1.0, 2.5
+    mic = place([(host_start, 0.3 * host_audio, 0), (player_at, word, 0)], duration=6.0)[:, 0]
+    voice = FakeVoice(HostPlayback(HOST_LINE, host_start, host_start + host_audio.size / SAMPLE_RATE, host_audio))
+    voice.stop = lambda: (setattr(voice, "stopped", True), _cut(voice.history[-1], player_at + 0.1))
+    prints = Listening()
+    us = list(listen(ArraySource(mic), vosk_rec.clone(), ["Ann", "Ben"], voice=voice, voiceprints=prints))
+    assert len(us) == 1 and us[0].barged and us[0].speaker == "Ann"
+    dropped = (us[0].audio.size - prints.heard[0]) / SAMPLE_RATE  # the pre-roll, and up to the host's tail
+    assert dropped >= player_at + 0.1 + CUT_TAIL - us[0].start - 0.01 and prints.heard[0] >= 0.4 * SAMPLE_RATE
+    quiet = Listening()
+    mic = place([(player_at, word, 0)], duration=6.0)[:, 0]
+    us = list(listen(ArraySource(mic), vosk_rec.clone(), ["Ann", "Ben"], voiceprints=quiet))
+    assert len(us) == 1 and not us[0].barged and quiet.heard == [us[0].audio.size]
+
+
+def _cut(playback: HostPlayback, at: float) -> None:
+    playback.end, playback.interrupted = at, True
 
 
 def test_a_word_said_with_the_host_quiet_is_not_given_as_said_over_it(vosk_rec, say):

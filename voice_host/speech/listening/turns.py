@@ -27,7 +27,7 @@ from voice_host.messages import Transcript, Utterance, Word
 from .attribution import Attributor
 from .config import TurnConfig
 from .cancel import EchoCanceller
-from .echo import EchoGate
+from .echo import CUT_TAIL, EchoGate
 from .owners import Owners, quieted
 from ..audio import SAMPLE_RATE
 from ..recognizing.recognizer import Recognizer
@@ -388,6 +388,19 @@ class Listener:
         gate = self._gates[segment.channel]
         return gate is None or gate.heard_back(segment.start, segment.start + OVER_ONSET)
 
+    def _clear_of_host(self, segment: Segment, audio: np.ndarray) -> np.ndarray:
+        """The part of ``audio`` (``segment``'s, said over the host) once the sentence it
+        stopped has died away (CUT_TAIL after the cut: the sound on its way, the room's
+        echo), for the voice print: the host's voice under the word's first sounds made
+        it find the wrong player. All of it when too little would be left."""
+        playbacks = self._history if self._history is not None else getattr(self.gate, "playbacks", None) or []
+        cut = max((p.end for p in list(playbacks)[-4:] if p.interrupted and p.start <= segment.end
+                   and p.end >= segment.start - CUT_TAIL), default=None)
+        if cut is None:
+            return audio
+        skip = round((cut + CUT_TAIL - segment.audio_start) * SAMPLE_RATE)
+        return audio[skip:] if 0 < skip and audio.size - skip >= CLEAR_PRINT * SAMPLE_RATE else audio
+
     def _utterance(self, segment: Segment, tr: Transcript, audio: np.ndarray, early: bool) -> Utterance | None:
         c = self.config
         gate = self._gates[segment.channel]
@@ -408,7 +421,9 @@ class Listener:
             if not (self._barged.get(segment.channel) and tr.text and lost) or onset:
                 return None
             tr = Transcript("", engine=tr.engine)
-        attr = self.attributor.attribute(tr.text, audio, segment.channel)
+        barged = self._barged.get(segment.channel, False) and self._heard_back(segment)
+        attr = self.attributor.attribute(tr.text, self._clear_of_host(segment, audio) if barged else audio,
+                                         segment.channel)
         offset = segment.audio_start
         words = [Word(w.text, round(w.start + offset, 3), round(w.end + offset, 3), w.conf) for w in tr.words]
         if not drowned:  # the host's voice is no player's level
@@ -422,13 +437,16 @@ class Listener:
             ask=attr.confidence < c.ask_below, engine=tr.engine,
             constrained=tr.constrained, alternatives=list(tr.alternatives),
             audio=audio if self.keep_audio else None, early=early, opinion=tr.opinion,
-            barged=self._barged.get(segment.channel, False) and self._heard_back(segment), drowned=drowned,
+            barged=barged, drowned=drowned,
             room=self._owners.room_before(segment, self._segmenter),
         )
         self._next_id += 1
         return u
 
 
+CLEAR_PRINT = 0.4
+"""Seconds of an utterance said over the host, clear of its voice, that a voice print is
+taken from instead of the whole (Listener._clear_of_host)."""
 OVER_ONSET = 0.3
 """Seconds from an utterance's start over which the host's voice, heard back on its
 microphone, makes it said over the host (Utterance.barged)."""
