@@ -293,3 +293,20 @@ def test_an_unsure_word_over_a_host_not_heard_back_is_asked_about_as_in_quiet(ta
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
     heard = support.unsure(10, "battery", ["battery", "batteries"], confidence=0.02)
     assert said(t, hearing, heard) == ["Did you say battery or batteries?"]
+
+
+def test_what_is_no_word_said_while_the_table_is_asked_again_never_waits_on_nobody(table):
+    """"Sorry, I was talking. Say that again?" is nobody's in particular: "challenge"
+    was held with "One moment, Ben: None's word first.", and so was a stray "yes". A
+    command is heard at once (the host lets its question go); "yes" waits for no one."""
+    t = table()
+    t("Ann: jewelers")
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((19.5, 20.4)))
+    said(t, hearing, drowned(20, method="voiceprint"))
+    out = said(t, hearing, support.Heard(21, "challenge", "Ben"))
+    assert not any("None" in line or "One moment" in line for line in out), out
+    assert hearing.question is None and any("challenge" in line.lower() for line in out), out
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    said(t, hearing, drowned(10, method="voiceprint"))
+    assert not any("None" in line or "One moment" in line for line in said(t, hearing, support.Heard(12, "yes", "Ben")))

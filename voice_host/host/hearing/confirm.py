@@ -401,8 +401,10 @@ class Confirm(Stage):
     @staticmethod
     def owed(q: Question) -> bool:
         """Whether the host asks ``q``'s player for the word before the game goes on (the
-        word was missed, or fit no word well): the table's next word waits for theirs."""
-        return q.kind == "again" or (q.kind == "word" and not q.fits and not q.retry)
+        word was missed, or fit no word well): the table's next word waits for theirs.
+        Asked of the table ("Sorry, I was talking. Say that again?"), nothing waits: any
+        word answers it, and a command lets it go."""
+        return q.kind == "again" and q.speaker is not None or (q.kind == "word" and not q.fits and not q.retry)
 
     def moved_on(self, u: Heard, body: str) -> Settled | None:
         """``u``, said while the open question waits, is no answer to it but a play or a
