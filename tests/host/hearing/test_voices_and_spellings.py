@@ -335,6 +335,19 @@ def test_talk_far_quieter_than_the_players_is_the_rooms_never_a_play(ear):
     assert ("cowbell", "Ben") in t.game.state.used
 
 
+def test_a_word_said_over_the_host_is_no_room_talk_however_quiet_the_canceller_left_it(ear):
+    """Live, with the host's voice heard back: the canceller takes a word said over the
+    host out with the host's echo, so it came out far quieter than its player, was taken
+    for the room's talk, and was dropped without a word (Eli's "remembering", heard
+    "restaurant" at 12%). Said over the host, its level says nothing of the room."""
+    t, hearing = ear(board="W B J S L C D G")
+    said(t, hearing, voice(1, "i am ann and i am ready to play", "Ann"), voice(4, "i am ben and i am ready to play", "Ben"))
+    quiet = voice(8, "jewelers", "Ann", level=0.1 * 10 ** (-15 / 20))
+    quiet.barged = True
+    said(t, hearing, quiet)
+    assert t.game.state.used == [("jewelers", "Ann")]
+
+
 OFFER = ("It's too loud for me to hear you all from here. Your phones can be your microphones: stop the game, and "
          "resume it with phones.")
 

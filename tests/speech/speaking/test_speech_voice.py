@@ -184,6 +184,22 @@ def _cut(playback: HostPlayback, at: float) -> None:
     playback.end, playback.interrupted = at, True
 
 
+def test_the_host_is_heard_back_in_a_pause_between_its_words():
+    """Live, with the host's voice heard back: a word begun in a pause of the host's
+    sentence was weighed as in quiet ("Did you say reparation?" for Fay's "merchant"):
+    the host's voice of the last 0.15 s alone was judged, and there was none."""
+    rate, frame = SAMPLE_RATE, 480
+    tone = 0.3 * np.sin(np.linspace(0, 800 * np.pi, rate // 2)).astype(np.float32)
+    host = np.concatenate([tone, np.zeros(rate, np.float32), tone])  # a word, a 1 s pause, a word
+    playback = HostPlayback(HOST_LINE, 1.0, 1.0 + host.size / rate, host)
+    mic = place([(1.0, 0.3 * host, 0)], duration=4.0)[:, 0] + 1e-4 * np.random.default_rng(2).standard_normal(
+        4 * rate).astype(np.float32)
+    gate = EchoGate([playback])
+    for i in range(int(1.9 * rate) // frame):
+        gate.is_echo(i * frame / rate, (i + 1) * frame / rate, mic[i * frame:(i + 1) * frame])
+    assert gate.heard_back(1.9, 2.0)
+
+
 def test_a_word_said_with_the_host_quiet_is_not_given_as_said_over_it(vosk_rec, say):
     word = say("challenge", "awb")
     mic = place([(1.0, word, 0)], duration=4.0)[:, 0]

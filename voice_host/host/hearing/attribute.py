@@ -259,11 +259,13 @@ class Voices(Stage):
         or ``background_unsure_below`` dB quieter in a voice the host is unsure of
         (``u.ask``) once every player has a print. A person at the table does not score
         the television. Said into a player's own microphone channel, or before any
-        player's level is known, nothing is the room's."""
+        player's level is known, nothing is the room's; nor is what was said over the
+        host's voice heard back (``barged``): the echo canceller takes a word said over
+        it out with the echo, so its level is no guide."""
         audio = getattr(u, "audio", None)
         below = self.settings.background_below
         if not below or audio is None or not len(audio) or not self.levels \
-                or getattr(u, "speaker_method", None) == "channel":
+                or getattr(u, "speaker_method", None) == "channel" or getattr(u, "barged", False):
             return False
         levels = {p: float(np.median(heard)) for p, heard in self.levels.items()}
         nearest = u.speaker if getattr(u, "speaker_method", None) == "voiceprint" else None

@@ -126,16 +126,17 @@ class EchoGate:
         return bool(self._active(t0, t1))
 
     def heard_back(self, t0: float, t1: float) -> bool:
-        """Whether the host's voice over [t0, t1] is heard on this microphone: its echo,
-        as learnt, over the room's own sound (a laptop's speaker beside it), not lost
-        under it (headphones, a null sink, a microphone the speakers do not reach). Until
-        the echo is learnt, it may be."""
+        """Whether the host's voice over [t0, t1] is heard on this microphone: the echo
+        of its loudest so far in the sentence, as learnt, over the room's own sound (a
+        laptop's speaker beside it), not lost under it (headphones, a null sink, a
+        microphone the speakers do not reach). A pause between its words is no less
+        heard back. Until the echo is learnt, it may be."""
         active = self._active(t0, t1)
         if not active:
             return False
         if self._gain is None or any(p.samples is None for p in active):
             return True
-        ref = max(self._reference_rms(p, t0, t1) for p in active)
+        ref = max(self._reference_rms(p, p.start + self.max_delay, t1) for p in active)
         noise = ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
         return self._gain * ref > max(HEARD_OVER_ROOM * noise, HEARD_FLOOR)
 
