@@ -136,9 +136,13 @@ class EchoGate:
             return False
         if self._gain is None or any(p.samples is None for p in active):
             return True
-        ref = max(self._reference_rms(p, p.start + self.max_delay, t1) for p in active)
-        noise = ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
-        return self._gain * ref > max(HEARD_OVER_ROOM * noise, HEARD_FLOOR)
+        ref = max(self._reference_rms(p, p.start + self.max_delay, t1) for p in active)  # from its start
+        return self._gain * ref > max(HEARD_OVER_ROOM * self._noise(), HEARD_FLOOR)
+
+    def _noise(self) -> float:
+        """The room's own sound while the host is quiet (its 20th percentile, with
+        ROOM_MARGIN): under it, nothing is the host's echo."""
+        return ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
 
     def _reference_rms(self, p: HostPlayback, t0: float, t1: float) -> float:
         """The loudest 10 ms the host played in [t0 - max_delay, t1]."""
@@ -170,7 +174,7 @@ class EchoGate:
         """Whether a frame of level `mic` may be the echo of the `active` sentences."""
         # what the host played during the last max_delay seconds (echo is causal)
         ref = max(self._reference_rms(p, t0, t1) for p in active)
-        noise = ROOM_MARGIN * float(np.percentile(self._room, 20)) if self._room else 0.0
+        noise = self._noise()
         echo = math.sqrt(max(mic * mic - noise * noise, 0.0))  # what of it may be the host's
         if ref < 1e-3:
             # the host is quiet now (a pause, or just after the end): reverberation only

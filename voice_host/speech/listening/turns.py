@@ -253,12 +253,18 @@ class Listener:
         for ev in seg.flush():
             yield from self._handle(ev, pending)
 
+    @property
+    def _playbacks(self) -> list | None:
+        """The host's sentences as played (its voice's history, or the given gate's);
+        None when the host's voice is unknown."""
+        return self._history if self._history is not None else getattr(self.gate, "playbacks", None)
+
     def _echo_cancellers(self, source: AudioSource, n_ch: int, per_channel: bool) -> list[EchoCanceller | None]:
         """An echo canceller for each channel of a local microphone (the host's history as
         its reference); None for a phone's (the browser cancels its echo), and for all
         when the host's voice is unknown or ``[listening] echo_cancel`` is off. Which
         channels are local: sources.local_channels."""
-        playbacks = self._history if self._history is not None else getattr(self.gate, "playbacks", None)
+        playbacks = self._playbacks
         if playbacks is None or not self.config.echo_cancel:
             return [None] * n_ch
         local = local_channels(source)
@@ -393,8 +399,7 @@ class Listener:
         stopped has died away (CUT_TAIL after the cut: the sound on its way, the room's
         echo), for the voice print: the host's voice under the word's first sounds made
         it find the wrong player. All of it when too little would be left."""
-        playbacks = self._history if self._history is not None else getattr(self.gate, "playbacks", None) or []
-        cut = max((p.end for p in list(playbacks)[-4:] if p.interrupted and p.start <= segment.end
+        cut = max((p.end for p in list(self._playbacks or [])[-4:] if p.interrupted and p.start <= segment.end
                    and p.end >= segment.start - CUT_TAIL), default=None)
         if cut is None:
             return audio
