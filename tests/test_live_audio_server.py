@@ -24,7 +24,7 @@ from toolkit.pulse import Pulse
 from toolkit.pulse import missing as pulse_missing
 from support import ROOT, ctrl_c_reaches_it, need, voice_host
 
-from voice_host.speech.audio import SAMPLE_RATE, read_wav
+from voice_host.speech.audio import SAMPLE_RATE
 
 PLAYERS = {"Ann": "fest_slt", "Ben": "rms", "Cat": "awb", "Dan": "kal16"}
 GAME = ("--players", ",".join(PLAYERS), "--seed", "5", "--start", "Ann")
@@ -35,8 +35,9 @@ SCRIPT = """
 [+0.8] Dan: whose turn
 [+6] Dan: spring
 """
-"""Ann's word comes 0.3 s after "Round 1: Ann's turn." is printed, while the host still
-says the board; Dan asks 0.8 s after Cat's word, while the host announces it."""
+"""Ann's word comes 0.3 s after "Round 1: Ann's turn." is printed and the host's voice is
+heard, while the host still reads out the opening; Dan asks 0.8 s after Cat's word,
+while the host announces it."""
 
 
 @pytest.fixture
@@ -68,7 +69,7 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
     audio = render(SCRIPT, say, PLAYERS, channels=True)
     audio = np.concatenate([audio, np.zeros((16000 * 8, audio.shape[1]), np.float32)])  # the host answers the last
     out = tmp_path / "live.json"
-    speakers = pulse.record_speakers(tmp_path / "host.wav")
+    speakers = pulse.speakers()
     traced = {**pulse.env, "VOICE_HOST_TRACE": "1"}  # what the listener heard and set aside, printed beside a failure
     pid, fd = _host_at_a_terminal(traced, [*GAME, "--channels", ",".join(PLAYERS), "--result-json", str(out),
                                            "--log", str(tmp_path / "game.log")])
@@ -90,7 +91,11 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
     threading.Thread(target=read, daemon=True).start()
     try:
         started = time.monotonic()
-        while not turn.is_set():  # silence while the host starts, then the game from its first turn
+        # silence while the host starts, then the game from its first turn, once its voice is
+        # heard: a word begun within 0.1 s of the host's first sound, where no echo comes back,
+        # is taken for its echo (docs/LISTENING.md, known limits); on a loaded machine the
+        # first sound came that late after the printed turn
+        while not (turn.is_set() and speakers.sounded.is_set()):
             pulse.mic.silence()
             assert time.monotonic() - started < 120, printed.decode(errors="replace")
         unread = pulse.mic.lost
@@ -106,8 +111,7 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
         if pid is not None:  # a host still running after a failure is not left behind
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-        speakers.terminate()
-        speakers.wait(10)
+        host = speakers.stop()
     said = printed.decode(errors="replace").replace("\r", "")
     heard = [line for line in (tmp_path / "game.log").read_text().splitlines() if '"heard"' in line]
     said += "\nheard (the game's log):\n" + "\n".join(heard)
@@ -119,5 +123,4 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
     assert {p["name"]: p["total"] for p in live["players"]} == {"Ann": 15, "Ben": 13, "Cat": 13, "Dan": 14}, said
     assert "Round 1: Dan's turn." in said.split("Cat scores 13 points for gravel.")[1], said  # whose turn: answered
     assert "host: Stopped. The game is saved; to carry on, run: voice-host resume" in said, said  # Ctrl-C: saved
-    host = read_wav(tmp_path / "host.wav")
     assert float(np.abs(host).max()) > 0.05  # the host's voice reached the speakers

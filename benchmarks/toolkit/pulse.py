@@ -14,6 +14,7 @@ import os
 import select
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -76,15 +77,47 @@ class Pulse:
         self._monitor = path.monitor(self.env) if path is not None else None
         self.mic.echo = path
 
-    def record_speakers(self, path: Path) -> subprocess.Popen:
-        """What the speakers play, into the WAV file ``path`` (terminate it to finish)."""
-        return subprocess.Popen(["parecord", "-d", "speakers.monitor", "--file-format=wav", str(path)], env=self.env)
+    def speakers(self) -> "Speakers":
+        """What the speakers play from now on, as it plays (:class:`Speakers`)."""
+        return Speakers(self.env)
 
     def __exit__(self, *exc) -> None:
         self.echo(None)
         self.mic.close()
         self.daemon.terminate()
         self.daemon.wait(10)
+
+
+class Speakers:
+    """The speakers' sound as they play it (``parec`` on their monitor): ``sounded`` is set
+    at their first sound; :meth:`stop` gives all of it."""
+
+    HEARD = 0.01
+    """A sample this loud is sound (the null sink plays zeros between sentences)."""
+
+    def __init__(self, env: dict) -> None:
+        self.sounded = threading.Event()
+        """Set once the speakers have played a sound."""
+        self._chunks: list[np.ndarray] = []
+        self._proc = subprocess.Popen(["parec", "-d", "speakers.monitor", "--raw", "--format=s16le",
+                                       f"--rate={RATE}", "--channels=1", "--latency-msec=20"],
+                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while data := self._proc.stdout.read(2 * RATE // 50):
+            x = np.frombuffer(data[: len(data) // 2 * 2], "<i2").astype(np.float32) / 32768.0
+            self._chunks.append(x)
+            if not self.sounded.is_set() and x.size and float(np.abs(x).max()) >= self.HEARD:
+                self.sounded.set()
+
+    def stop(self) -> np.ndarray:
+        """Stop listening: everything the speakers played meanwhile (mono, RATE)."""
+        self._proc.terminate()
+        self._proc.wait(10)
+        self._thread.join(10)
+        return np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
 
 
 class Mic:
