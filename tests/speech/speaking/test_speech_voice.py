@@ -130,6 +130,25 @@ def test_a_word_the_host_stops_for_where_its_voice_is_not_heard_back_is_not_said
     assert voice.stopped and len(us) == 1 and not us[0].barged
 
 
+def test_a_word_the_host_stops_for_is_one_utterance_as_it_comes_out_from_under_the_hosts_voice(host_audio, moon, say):
+    """Live with the host's voice heard back, the canceller holds a word said over the host
+    down until the host has stopped and its echo died away, and the rest of the word comes
+    15 dB louder: taken for a louder voice coming into the room's talk, the word's start was
+    dropped as the room's ("overtaken") and its end alone was heard ("listen" for
+    "embracing", too short, the word lost without a question)."""
+    word = say("disturbances", "awb")
+    held = round(0.4 * SAMPLE_RATE)
+    word = np.concatenate([word[:held] * 10 ** (-15 / 20), word[held:]])  # under the canceller's hold
+    host_start, player_at = 1.0, 2.5
+    mic = place([(player_at, word, 0)], duration=6.0)[:, 0]
+    voice = FakeVoice(HostPlayback(HOST_LINE, host_start, host_start + host_audio.size / SAMPLE_RATE, host_audio))
+    events = []
+    us = list(listen(ArraySource(mic), moon, voice=voice, on_event=events.append))
+    assert voice.stopped and not [e for e in events if isinstance(e, Discarded)]
+    assert len(us) == 1 and us[0].start == pytest.approx(player_at, abs=0.15), us
+    assert "disturbances" in us[0].text, us[0].text
+
+
 def test_the_gate_hears_the_host_back_only_where_its_echo_stands_over_the_room(host_audio):
     playback = HostPlayback(HOST_LINE, 1.0, 1.0 + host_audio.size / SAMPLE_RATE, host_audio)
     frame = 480

@@ -64,7 +64,8 @@ class TurnConfig(Settings, sections=("listening",)):
     """An utterance that a louder voice comes into, this many dB louder than anything
     before it, ends there, and the louder voice's starts (0: never): a player's word
     said over talk in the room (a television, another conversation) is heard without
-    the talk that began the utterance, and the talk alone is the room's."""
+    the talk that began the utterance, and the talk alone is the room's. Not in an
+    utterance the host stopped talking for (Segmenter.keep_whole)."""
     takeover_after: float = 0.3
     """... but not within this many seconds of the utterance's start: a word's soft
     first syllable ("ex" in "expressed") comes just before its loud one."""

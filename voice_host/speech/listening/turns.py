@@ -313,6 +313,7 @@ class Listener:
                 barge = False
                 if self.voice is not None and self.voice.speaking:
                     self.voice.stop()
+                    self._segmenter.keep_whole(ch)
                     barge = True
                 self._barged[ch] = barge
                 self._recognizers[ch].reset()

@@ -154,6 +154,8 @@ class _ChannelState:
         self.audio: list[np.ndarray] = []
         self.loudness: list[float] = []
         """The level of each frame of the utterance under way, from its start (dBFS)."""
+        self.whole = False
+        """The utterance under way is one voice's, whatever its level does (keep_whole)."""
         self.room: collections.deque = collections.deque(maxlen=max(10, 3000 // config.frame_ms))
         """The levels of the last 3 s of frames heard outside an utterance (dBFS): the room."""
         self.room_levels: tuple[float, float] | None = None
@@ -315,7 +317,7 @@ class Segmenter:
         off that began the utterance (a television, another conversation)."""
         c = self.config
         k = c.start_frames
-        if not c.takeover_db or (len(st.loudness) - k) * c.frame_ms / 1000 < c.takeover_after:
+        if not c.takeover_db or st.whole or (len(st.loudness) - k) * c.frame_ms / 1000 < c.takeover_after:
             return False
         return sorted(st.loudness[-k:])[-2] >= max(st.loudness[:-k]) + c.takeover_db
 
@@ -340,9 +342,15 @@ class Segmenter:
         """Start an utterance on ``st`` at ``start`` whose audio so far (``pre``, from
         ``audio_start``) runs to the end of the frame at ``t``: ``voiced`` seconds of it
         voiced, its frames' ``loudness`` so far."""
-        st.in_speech, st.start, st.audio_start, st.audio = True, start, audio_start, [pre]
+        st.in_speech, st.start, st.audio_start, st.audio, st.whole = True, start, audio_start, [pre], False
         st.voiced, st.run, st.last_voiced_end, st.loudness = voiced, 0, t + self.frame / SAMPLE_RATE, loudness
         return SegmentStart(st.channel, start, pre)
+
+    def keep_whole(self, ch: int) -> None:
+        """Channel ``ch``'s utterance under way is one voice's: no louder voice takes it over
+        (the host stopped talking for it: its level jumps as the host's voice, and the echo
+        canceller's hold on the word, go)."""
+        self.states[ch].whole = True
 
     def room_under(self, ch: int, talking: bool = False) -> float | None:
         """On a player's own microphone (:attr:`owned`), the level under which its sound is
