@@ -9,6 +9,7 @@ from __future__ import annotations
 import support
 
 from voice_host.host.hearing import Hearing, HearingSettings
+from voice_host.messages import Said
 
 spoke, said = support.spoke, support.said
 
@@ -277,6 +278,19 @@ def test_what_the_host_talked_over_is_anyones_to_say_again_so_no_word_waits_on_a
     assert said(t, hearing, support.Heard(13, "jewelers", "Ann")) == JEWELERS
 
 
+def test_a_word_said_again_to_the_table_is_played_when_it_is_said(table):
+    """Live, with the host's voice heard back, the host stopped for its own voice ("all
+    right" at 56%, nobody had spoken) and asked the table to say it again; Gus's "fact",
+    said 5 s later, was played at the time of that echo. What the table is asked to say
+    again may have been nobody's word: the word said then is played when it is said."""
+    t = table()
+    hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
+    assert said(t, hearing, over_the_host(unsure_talk(10, "all right", "Ben"))) == \
+        ["Sorry, I was talking. Say that again?"]
+    assert said(t, hearing, support.Heard(15, "jewelers", "Ann")) == JEWELERS
+    assert [r.t for r in t.session.records if isinstance(r, Said)] == [15]
+
+
 def test_what_the_host_talked_over_on_a_players_own_microphone_is_asked_of_them(table):
     t = table()
     hearing = Hearing(t.session, t.session.words, HearingSettings(), host_speech=spoke((9.5, 10.4)))
@@ -284,6 +298,7 @@ def test_what_the_host_talked_over_on_a_players_own_microphone_is_asked_of_them(
                           alternatives=[("battery", 0.0)])
     assert said(t, hearing, heard) == ["Sorry, Ann, I was talking. Say that again?"]
     assert said(t, hearing, support.Heard(13, "jewelers", "Ann")) == JEWELERS
+    assert [r.t for r in t.session.records if isinstance(r, Said)] == [10]  # her word, first said then
 
 
 def test_an_unsure_word_over_a_host_not_heard_back_is_asked_about_as_in_quiet(table):

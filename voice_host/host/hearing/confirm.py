@@ -360,11 +360,15 @@ class Confirm(Stage):
         return None
 
     def _again(self, q: Question, u: Heard, body: str, retry: bool = False) -> Settled:
-        """``u`` says the word asked about again (``body``): heard again as the play,
-        unless it is heard as the word its player said no to, whose spelling is asked for."""
+        """``u`` says the word asked about again (``body``): heard again as the play, at
+        the time of the first try (at its own time when the table was asked to say again
+        what the host talked over: that may have been nobody's word, the host's own voice
+        heard back), unless it is heard as the word its player said no to, whose
+        spelling is asked for."""
         if q.refused is not None and self.understand.read(body, q.speaker).text == q.refused:
             return self._ask_again(q, u.end, self.announce.spell_it(q.speaker, q.refused))
-        return Settled(again=Again.of(u, q.t, q.prefix + body, q.speaker or u.speaker, retry=retry,
+        at = u.start if q.drowned and q.speaker is None else q.t
+        return Settled(again=Again.of(u, at, q.prefix + body, q.speaker or u.speaker, retry=retry,
                                       refused=q.refused, ask=q.speaker is None and u.ask))
 
     @staticmethod

@@ -37,7 +37,8 @@ class Heard(Protocol):
 @dataclass
 class Again:
     """A word said again (or spelled) to answer "Did you say ...?": heard as the play,
-    at the time of the first try, from the player who was asked."""
+    at the time of the first try (or its own: Confirm._again), from the player who was
+    asked."""
 
     start: float
     end: float
