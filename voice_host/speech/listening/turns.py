@@ -420,10 +420,9 @@ class Listener:
             why = "too short" if short else "host echo" if echo else "no words"
             self._emit(Discarded(segment.channel, segment.start, segment.end, why, tr.text))
             # the host stopped talking for it, then heard only its own words in it, or too
-            # little of it past the echo gate (the rest taken for the host's echo): a word
-            # said over the host, lost under it. Too short where the canceller alone
-            # judges, it was too short a sound (a burst the canceller left).
-            lost = not short or (echo is None and self._gate_judges(segment.channel, segment.start, segment.end))
+            # little of it past the echo gate or the canceller (the rest taken for the
+            # host's echo, or held down with it): a word said over the host, lost under it
+            lost = not short or echo is None
             if not (self._barged.get(segment.channel) and tr.text and lost) or onset:
                 return None
             tr = Transcript("", engine=tr.engine)
