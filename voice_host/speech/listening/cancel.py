@@ -174,6 +174,11 @@ class EchoCanceller:
         return any(p.samples is not None and p.start + d - BLOCK / SAMPLE_RATE <= t1
                    and t0 <= p.end + d + TAIL and p.samples.size for p in self.playbacks[-8:])
 
+    def cancels(self, t0: float, t1: float) -> bool:
+        """Whether the frame [t0, t1] is given back with the host's voice taken out (the
+        delay found, the host heard): else it passes as it was."""
+        return self.tracker.delay is not None and self.active(t0, t1)
+
     def covers(self, t0: float, t1: float) -> bool:
         """Whether every sentence the host may be heard saying in [t0, t1] has samples to
         cancel it with (one without is left to the echo gate, by time)."""

@@ -227,6 +227,7 @@ class Listener:
             for i in range(n_frames):
                 t = buf_t + i * frame / SAMPLE_RATE
                 frames = buf[i * frame : (i + 1) * frame]
+                taken = None
                 if any(self._cancellers):
                     self._raw.append(frames)
                     cancelled = frames.copy()
@@ -234,11 +235,12 @@ class Listener:
                         if canceller is not None:
                             cancelled[:, c] = canceller.process(t, frames[:, c])
                     frames = cancelled
+                    taken = [c is not None and c.cancels(t, t + frame / SAMPLE_RATE) for c in self._cancellers]
                 blocked = None
                 if self._gates[0] is not None:  # the gate judges the microphone's own sound, as it learnt it
                     heard = self._raw[-1] if any(self._cancellers) else frames
                     blocked = [self._gated(c, t, t + frame / SAMPLE_RATE, heard[:, c]) for c in range(n_ch)]
-                for ev in seg.push(t, frames, blocked):
+                for ev in seg.push(t, frames, blocked, taken):
                     yield from self._handle(ev, pending)
                 yield from self._end_early(t + frame / SAMPLE_RATE, pending, wait=not getattr(source, "realtime", False))
             for ch in chunk.done if per_channel else ():

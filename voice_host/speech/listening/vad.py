@@ -218,10 +218,13 @@ class Segmenter:
         """The last frames' start times and every channel's level (dBFS), to compare
         what the channels heard at the same time (owners.Owners.copy_of)."""
 
-    def is_voiced(self, channel: int, frame: np.ndarray, level_db: float, loudest_db: float) -> bool:
+    def is_voiced(self, channel: int, frame: np.ndarray, level_db: float, loudest_db: float,
+                  veto: bool = True) -> bool:
         """Whether a frame is speech (the detector ``[listening] vad`` chose). The channel's
         ``onset`` notes whether it was speech but for Silero's late doubt or the table's
-        level: those decide whether an utterance starts, the onset where."""
+        level: those decide whether an utterance starts, the onset where. ``veto``: whether
+        Silero may rule out what WebRTC VAD calls speech (not where the echo canceller is
+        taking the host's voice out: what it leaves of a word is no speech to Silero)."""
         st = self.states[channel]
         st.onset = False
         c = self.config
@@ -247,7 +250,7 @@ class Segmenter:
             return False
         pcm = (np.clip(frame, -1, 1) * 32767).astype("<i2").tobytes()
         st.onset = self.vads[channel].is_speech(pcm, SAMPLE_RATE)
-        return st.onset and st.unlikely <= c.silero_veto_after and table
+        return st.onset and (not veto or st.unlikely <= c.silero_veto_after) and table
 
     def listen_above(self, level_db: float | None) -> None:
         """From now on, hear as speech only what is louder than ``level_db`` (:attr:`hear_above`)."""
@@ -257,10 +260,13 @@ class Segmenter:
         """The level under which ``channel``'s sound is not its own player's, now (:attr:`floors`)."""
         self.floors[channel] = level_db
 
-    def push(self, t: float, frames: np.ndarray, blocked: Sequence[bool] | None = None) -> list[SegmenterEvent]:
+    def push(self, t: float, frames: np.ndarray, blocked: Sequence[bool] | None = None,
+             cancelled: Sequence[bool] | None = None) -> list[SegmenterEvent]:
         """Process one frame per channel (frames: (frame, channels)) starting at t.
 
-        `blocked[c]` marks a channel's frame as not a player (e.g. the host's echo).
+        `blocked[c]` marks a channel's frame as not a player (e.g. the host's echo);
+        `cancelled[c]`, one the echo canceller took the host's voice out of (Silero does
+        not veto it: :meth:`is_voiced`).
         """
         c = self.config
         fdur = self.frame / SAMPLE_RATE
@@ -274,7 +280,8 @@ class Segmenter:
             if not st.in_speech and not muted:
                 st.room.append(float(levels[ch]))
                 st.room_levels = None
-            voiced = not muted and self.is_voiced(ch, frame, float(levels[ch]), loudest)
+            voiced = not muted and self.is_voiced(ch, frame, float(levels[ch]), loudest,
+                                                  veto=not (cancelled and cancelled[ch]))
             if not st.in_speech:
                 st.ring.append(_Frame(t, frame, float(levels[ch]), voiced, voiced or (st.onset and not muted)))
                 recent = list(st.ring)[-c.start_window :]
