@@ -149,6 +149,9 @@ class EchoCanceller:
         self._ring = np.zeros(int((self.tracker.window + self.tracker.max_delay) * SAMPLE_RATE), np.float32)
         self._ring_end: float | None = None  # source time of the ring's end
         self._cancelled = 0.0  # seconds of the host's voice cancelled since the delay was found
+        self.took_out = False
+        """Whether the last frame :meth:`process` gave back had the host's voice taken out
+        (the delay found, the host heard): else it passed as it was."""
 
     @property
     def delay(self) -> float:
@@ -173,11 +176,6 @@ class EchoCanceller:
         d = self.delay
         return any(p.samples is not None and p.start + d - BLOCK / SAMPLE_RATE <= t1
                    and t0 <= p.end + d + TAIL and p.samples.size for p in self.playbacks[-8:])
-
-    def cancels(self, t0: float, t1: float) -> bool:
-        """Whether the frame [t0, t1] is given back with the host's voice taken out (the
-        delay found, the host heard): else it passes as it was."""
-        return self.tracker.delay is not None and self.active(t0, t1)
 
     def covers(self, t0: float, t1: float) -> bool:
         """Whether every sentence the host may be heard saying in [t0, t1] has samples to
@@ -210,7 +208,8 @@ class EchoCanceller:
                     self._realign(t, n)
                     ref = reference(self.playbacks, t - self.delay, n)
         out = self._run(self._module(), ref, frame)
-        return out if active and self.tracker.delay is not None else frame
+        self.took_out = active and self.tracker.delay is not None
+        return out if self.took_out else frame
 
     def _run(self, apm, ref: np.ndarray, mic: np.ndarray) -> np.ndarray:
         """``mic`` through ``apm`` with ``ref`` as the far end, 10 ms at a time."""

@@ -235,7 +235,7 @@ class Listener:
                         if canceller is not None:
                             cancelled[:, c] = canceller.process(t, frames[:, c])
                     frames = cancelled
-                    taken = [c is not None and c.cancels(t, t + frame / SAMPLE_RATE) for c in self._cancellers]
+                    taken = [c is not None and c.took_out for c in self._cancellers]
                 blocked = None
                 if self._gates[0] is not None:  # the gate judges the microphone's own sound, as it learnt it
                     heard = self._raw[-1] if any(self._cancellers) else frames
