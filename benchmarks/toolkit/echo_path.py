@@ -127,7 +127,8 @@ class EchoPath:
 
 
 class Monitor:
-    """A PulseAudio sink's monitor read as it plays (``parec``), into an :class:`EchoPath`:
+    """A PulseAudio sink's monitor read as it plays (``parec``), into an :class:`EchoPath`
+    (or anything with its ``play(samples, at)``: pulse.Speakers):
     its sound is continuous (a null sink plays silence between sentences), so each sample
     is placed by its count from the first one, handed on at a known time: the server
     hands its sound on in bursts, and each placed at its arrival would make a room whose

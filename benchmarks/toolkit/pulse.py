@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .echo_path import Monitor
+
 RATE = 16000
 CHANNEL_MAPS = {1: "mono", 2: "front-left,front-right", 4: "front-left,front-right,rear-left,rear-right"}
 """The microphone's channels in ALSA's order, so that each reaches the host as it is
@@ -89,8 +91,9 @@ class Pulse:
 
 
 class Speakers:
-    """The speakers' sound as they play it (``parec`` on their monitor): ``sounded`` is set
-    at their first sound; :meth:`stop` gives all of it."""
+    """The speakers' sound as they play it (their monitor, followed by an
+    echo_path.Monitor): ``sounded`` is set at their first sound; :meth:`stop` gives all
+    of it."""
 
     HEARD = 0.01
     """A sample this loud is sound (the null sink plays zeros between sentences)."""
@@ -99,24 +102,17 @@ class Speakers:
         self.sounded = threading.Event()
         """Set once the speakers have played a sound."""
         self._chunks: list[np.ndarray] = []
-        self._proc = subprocess.Popen(["parec", "-d", "speakers.monitor", "--raw", "--format=s16le",
-                                       f"--rate={RATE}", "--channels=1", "--latency-msec=20"],
-                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self._thread = threading.Thread(target=self._read, daemon=True)
-        self._thread.start()
+        self._monitor = Monitor(self, env, "speakers")
 
-    def _read(self) -> None:
-        while data := self._proc.stdout.read(2 * RATE // 50):
-            x = np.frombuffer(data[: len(data) // 2 * 2], "<i2").astype(np.float32) / 32768.0
-            self._chunks.append(x)
-            if not self.sounded.is_set() and x.size and float(np.abs(x).max()) >= self.HEARD:
-                self.sounded.set()
+    def play(self, samples: np.ndarray, at: float) -> None:
+        """What the monitor heard next (the Monitor's target)."""
+        self._chunks.append(samples)
+        if not self.sounded.is_set() and samples.size and float(np.abs(samples).max()) >= self.HEARD:
+            self.sounded.set()
 
     def stop(self) -> np.ndarray:
         """Stop listening: everything the speakers played meanwhile (mono, RATE)."""
-        self._proc.terminate()
-        self._proc.wait(10)
-        self._thread.join(10)
+        self._monitor.stop()
         return np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
 
 
