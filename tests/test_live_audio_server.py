@@ -20,10 +20,13 @@ import time
 import numpy as np
 import pytest
 from audio_script import render
+from toolkit.echo_path import EchoPath
 from toolkit.pulse import Pulse
 from toolkit.pulse import missing as pulse_missing
 from support import ROOT, ctrl_c_reaches_it, need, voice_host
 
+from voice_host.host.script import parse_script
+from voice_host.messages import Said
 from voice_host.speech.audio import SAMPLE_RATE
 
 PLAYERS = {"Ann": "fest_slt", "Ben": "rms", "Cat": "awb", "Dan": "kal16"}
@@ -38,6 +41,10 @@ SCRIPT = """
 """Ann's word comes 0.3 s after "Round 1: Ann's turn." is printed and the host's voice is
 heard, while the host still reads out the opening; Dan asks 0.8 s after Cat's word,
 while the host announces it."""
+QUIET = 2.0
+"""Seconds the speakers stay quiet before the next word of a table that waits for the host
+(the host's pauses between the sentences of one turn come to about a second on a busy
+machine: a word said in one, 0.8 s after the last sound, was said over the next sentence)."""
 
 
 @pytest.fixture
@@ -60,14 +67,56 @@ def _host_at_a_terminal(env: dict, args: list[str]) -> tuple[int, int]:
 
 
 def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path, say, pulse):
+    audio = render(SCRIPT, say, PLAYERS, channels=True)
+    audio = np.concatenate([audio, np.zeros((16000 * 8, audio.shape[1]), np.float32)])  # the host answers the last
+    live, want, said, host = _live_and_typed(tmp_path, pulse, SCRIPT, lambda speakers: pulse.mic.say(audio))
+    sheets = {p["name"]: [w["word"] for w in p["words"]] for p in live["players"]}
+    assert sheets == {p["name"]: [w["word"] for w in p["words"]] for p in want["players"]}, said
+    assert {p["name"]: p["total"] for p in live["players"]} == {"Ann": 15, "Ben": 13, "Cat": 13, "Dan": 14}, said
+    assert "Round 1: Dan's turn." in said.split("Cat scores 13 points for gravel.")[1], said  # whose turn: answered
+    assert "host: Stopped. The game is saved; to carry on, run: voice-host resume" in said, said  # Ctrl-C: saved
+    assert float(np.abs(host).max()) > 0.05  # the host's voice reached the speakers
+
+
+def test_the_host_never_takes_its_own_voice_heard_back_in_every_microphone_for_a_play(tmp_path, say, pulse):
+    """The laptop's own speaker as loud as the players in each of their microphones (a
+    0.4 s room, 30 ms: benchmarks/toolkit/echo_path.py), and a table that waits for the
+    host to finish each sentence: every word lands on its player's sheet, and nothing
+    the host said (its board's letters, its questions) is taken for anyone's word."""
+    script = SCRIPT.replace("[+0.8] Dan: whose turn", "[+6] Dan: whose turn")
+    clips = [(r.speaker, say(r.text, PLAYERS[r.speaker])) for r in parse_script(script) if isinstance(r, Said)]
+    pulse.echo(EchoPath(np.concatenate([clip for _, clip in clips]), gain_db=0.0))  # as loud as the players
+
+    def table(speakers) -> None:
+        for player, clip in clips:  # each word once the host has said its piece
+            while speakers.quiet_for() < QUIET:
+                pulse.mic.silence()
+            block = np.zeros((clip.size, len(PLAYERS)), np.float32)
+            block[:, list(PLAYERS).index(player)] = clip
+            pulse.mic.say(block)
+            pulse.mic.silence(1.0)
+        while speakers.quiet_for() < QUIET + 2.0:  # the host answers the last
+            pulse.mic.silence()
+
+    live, want, said, host = _live_and_typed(tmp_path, pulse, script, table)
+    sheets = {p["name"]: [w["word"] for w in p["words"]] for p in live["players"]}
+    assert sheets == {p["name"]: [w["word"] for w in p["words"]] for p in want["players"]}, said
+    assert {p["name"]: p["total"] for p in live["players"]} == {"Ann": 15, "Ben": 13, "Cat": 13, "Dan": 14}, said
+    assert "Say that again?" not in said and "I didn't catch" not in said, said  # nothing asked of the host's own voice
+    assert float(np.abs(host).max()) > 0.05
+
+
+def _live_and_typed(tmp_path, pulse, script: str, table) -> tuple[dict, dict, str, np.ndarray]:
+    """``script`` played typed, then live: `voice-host play` at a terminal, a microphone
+    channel per player, ``table(speakers)`` saying the players' words into ``pulse.mic``
+    once the first turn is printed and the host's voice is heard, then Ctrl-C. Gives the
+    live result, the typed one, what the host printed (with the words the game's log
+    heard) and what the speakers played."""
     typed = tmp_path / "typed.txt"
-    typed.write_text(SCRIPT)
+    typed.write_text(script)
     text = voice_host("play", *GAME, "--no-voice", "--script", str(typed), "--result-json", str(tmp_path / "t.json"))
     assert text.returncode == 0, text.stderr
     want = json.loads((tmp_path / "t.json").read_text())
-
-    audio = render(SCRIPT, say, PLAYERS, channels=True)
-    audio = np.concatenate([audio, np.zeros((16000 * 8, audio.shape[1]), np.float32)])  # the host answers the last
     out = tmp_path / "live.json"
     speakers = pulse.speakers()
     traced = {**pulse.env, "VOICE_HOST_TRACE": "1"}  # what the listener heard and set aside, printed beside a failure
@@ -99,7 +148,7 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
             pulse.mic.silence()
             assert time.monotonic() - started < 120, printed.decode(errors="replace")
         unread = pulse.mic.lost
-        pulse.mic.say(audio)
+        table(speakers)
         unread = pulse.mic.lost - unread
         os.kill(pid, signal.SIGINT)  # the table stops the game: the sheets are saved
         deadline = time.monotonic() + 120  # the host finishes its sentences first (up to 60 s)
@@ -117,10 +166,4 @@ def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path,
     said += "\nheard (the game's log):\n" + "\n".join(heard)
     said += f"\nthe audio server did not read {unread / SAMPLE_RATE:.2f} s of the players' words"
     assert out.exists(), said
-    live = json.loads(out.read_text())
-    sheets = {p["name"]: [w["word"] for w in p["words"]] for p in live["players"]}
-    assert sheets == {p["name"]: [w["word"] for w in p["words"]] for p in want["players"]}, said
-    assert {p["name"]: p["total"] for p in live["players"]} == {"Ann": 15, "Ben": 13, "Cat": 13, "Dan": 14}, said
-    assert "Round 1: Dan's turn." in said.split("Cat scores 13 points for gravel.")[1], said  # whose turn: answered
-    assert "host: Stopped. The game is saved; to carry on, run: voice-host resume" in said, said  # Ctrl-C: saved
-    assert float(np.abs(host).max()) > 0.05  # the host's voice reached the speakers
+    return json.loads(out.read_text()), want, said, host

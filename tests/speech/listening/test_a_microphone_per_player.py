@@ -83,6 +83,24 @@ def test_a_word_every_microphone_hears_counts_once_for_the_player_whose_micropho
     assert {d.reason for d in dropped} == {"another player's microphone"}
 
 
+def test_a_voice_as_loud_on_every_microphone_is_nobodys_and_the_players_words_still_count(say, moon):
+    """A loudspeaker in the middle of the table (the laptop's own, before its echo is
+    taken out; a television) reaches every player's microphone alike: no player is that
+    close to it. It is no word of anyone's, and teaches no microphone its player's level."""
+    words = [(3.0, "Ann", say("garden", VOICES["Ann"])), (5.0, "Ben", say("window", VOICES["Ben"])),
+             (7.0, "Cat", say("silver", VOICES["Cat"]))]
+    audio = table(words, 10.5)
+    speaker = say("three points for jawbone", "kal16")
+    for at in (0.5, 8.3):
+        i = int(at * SAMPLE_RATE)
+        audio[i:i + speaker.size] += speaker[:audio.shape[0] - i, None]  # the same sound, as loud, in every microphone
+    heard, dropped = listened(ArraySource(audio), moon)
+    assert [(u.speaker, u.body) for u, _ in heard] == [("Ann", "garden"), ("Ben", "window"), ("Cat", "silver")]
+    # before any player's level is known, and after (by then, heard against each player's level)
+    assert [d.reason for d in dropped if d.start < 2.0] == ["as loud on another player's microphone"] * 3
+    assert len([d for d in dropped if d.start > 8.0]) == 3
+
+
 def test_at_a_table_of_phones_a_word_every_phone_hears_counts_once(say, moon):
     words = [(0.5, "Ann", say("garden", VOICES["Ann"])), (2.5, "Ben", say("window", VOICES["Ben"])),
              (4.5, "Cat", say("silver", VOICES["Cat"]))]

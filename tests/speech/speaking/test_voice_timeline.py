@@ -161,3 +161,37 @@ def test_beside_a_cancelled_microphone_the_output_goes_on_between_sentences():
     assert card.stops == 0 and card.dry == 0  # never stopped, never dry
     heard = next(t for k, (t, x) in enumerate(card.writes) if k and x[0] == 0.5 and card.writes[k - 1][1][0] == 0.0)
     assert abs(second.start - heard) < 0.005 and second.start > first.end + 0.25
+
+
+class HeldUp(Card):
+    """A sound output whose writer is held up once, mid-sentence, for ``hold`` seconds
+    after a write (the host's other work holding this thread on a busy machine): the
+    output runs dry, and the next block sounds when it is written."""
+
+    def __init__(self, hold: float, after: int):
+        super().__init__()
+        self.hold, self.after = hold, after
+
+    def write(self, frames):
+        super().write(frames)
+        if len(self.writes) == self.after:
+            time.sleep(self.hold)
+
+
+def test_a_sentence_whose_output_ran_dry_midway_is_timed_where_the_rest_is_heard():
+    card = HeldUp(hold=0.25, after=3)
+    voice = TtsVoice(synthesizer=SlowSynth(0.0), output=card)
+    try:
+        voice.say("a sentence held up midway")
+        assert voice.wait(5)
+    finally:
+        voice.close()
+    assert card.dry == 1
+    (said,) = voice.history
+    start = card.writes[0][0]
+    assert abs(said.start - start) < 0.005
+    for begin, frames in card.writes[2:6]:  # before and after the hold-up: each block where it sounds
+        at = round((begin - start) * SAMPLE_RATE)
+        assert np.array_equal(said.samples[at + 10:at + frames.size - 10], frames[10:-10])
+    last, frames = card.writes[-1]
+    assert abs(said.end - (last + frames.size / RATE)) < 0.005

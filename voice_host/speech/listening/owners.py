@@ -16,6 +16,10 @@ from the words heard on it (:class:`Owners`), and with it (docs/LISTENING.md):
   known, each microphone counts against the room it hears. Two players who speak at the
   same moment are each loudest on their own microphone, and their words' shapes differ:
   both count;
+- a sound that came as loud to two players' microphones, rising and falling the same
+  on both, is neither's (:meth:`Owners.alike`): a player is nearest their own; what is
+  no nearer to one than another is a loudspeaker (the laptop's own, where its echo is
+  not taken out yet; a television);
 - the room between a player's words is made quieter before the recognizer hears it
   (:func:`quieted`, at the level vad.Segmenter.room_under finds).
 """
@@ -124,6 +128,8 @@ class Owners:
         if ch in self.owned:
             if self.copy(ch, seg.start, seg.end, segmenter):
                 return "another player's microphone"
+            if self.alike(ch, seg.start, seg.end, segmenter):
+                return "as loud on another player's microphone"
             if not ev.overtaken and (self.too_quiet(ch, ev.audio) or self.unlike(ch, ev.audio)):
                 return "the room"
             if not ev.overtaken:  # theirs: a shared microphone that heard it meanwhile heard them
@@ -175,19 +181,60 @@ class Owners:
         the level of the room each hears (``rooms``, dBFS; a microphone's gain changes both
         alike), or else as heard."""
         c = self.config
-        if ch not in self.owned or len(self.owned) < 2 or not c.copy_db:
+        if not c.copy_db:
             return None
+        compared = self._compared(ch, start, end, times, levels, rooms)
+        if not compared:
+            return None
+        louder = {}
+        for other, (likeness, by) in compared.items():
+            if likeness < c.copy_likeness:
+                continue
+            if likeness >= ONE_MOUTH and float(np.std(by)) <= c.copy_spread and float(np.median(by)) > 0:
+                return other  # one sound, the same at every moment: louder on the other's microphone
+            louder[other] = by
+        if not louder:
+            return None
+        # each of its loud moments heard louder on some other microphone: not its own player's
+        if float(np.median(np.max(list(louder.values()), axis=0))) < c.copy_db:
+            return None
+        return max(louder, key=lambda o: float(np.median(louder[o])))
+
+    def alike(self, ch: int, start: float, end: float, segmenter) -> bool:
+        """Whether the sound channel ``ch``, a player's own, heard in [start, end] came as
+        loud to another player's microphone: one sound, rising and falling the same on
+        both (``ONE_MOUTH``), at the same level within ``copy_spread`` dB (each against its
+        own reference, as :meth:`copy_of` weighs them). A player is heard loudest on their
+        own microphone (10-20 dB over the others); a sound no nearer to one of them than
+        to another is neither's: the laptop's own speaker heard in every microphone where
+        its echo is not taken out yet, a television."""
+        c = self.config
+        compared = self._compared(ch, start, end, *segmenter.levels(), segmenter.rooms())
+        return any(likeness >= ONE_MOUTH and float(np.std(by)) <= c.copy_spread
+                   and abs(float(np.median(by))) <= c.copy_spread
+                   for other, (likeness, by) in compared.items() if other in self.owned)
+
+    def _compared(self, ch: int, start: float, end: float, times: np.ndarray, levels: np.ndarray,
+                  rooms: list[float | None]) -> dict[int, tuple[float, np.ndarray]]:
+        """Channel ``ch``'s sound in [start, end] against each other microphone's (a
+        player's own, or a shared one) that heard something then, as :meth:`copy_of`
+        weighs them: per channel, how alike the two rise and fall at the best lag (their
+        levels' correlation) and by how much the other was louder at ``ch``'s loud
+        moments (dB, each frame). Empty where there is nothing to compare."""
+        c = self.config
+        if ch not in self.owned or len(self.owned) < 2:
+            return {}
         i0, i1 = np.searchsorted(times, [start, end])
         if i1 - i0 < 3:
-            return None
+            return {}
         frame = float(times[1] - times[0]) if times.size > 1 else 0.03
         lag = int(round(c.own_microphone_lead / frame))
         levels = np.maximum(levels, QUIETEST)
         heard = levels[i0:i1, ch]
         loud = heard >= heard.max() - LOUD
         if np.ptp(heard) < 1e-6:
-            return None
-        louder = {}
+            return {}
+        compared = {}
         for other in self.owned + self.shared:
             if other == ch:
                 continue
@@ -200,18 +247,9 @@ class Owners:
                 likeness = float(np.corrcoef(mine, theirs)[0, 1])
                 if best is None or likeness > best[0]:
                     best = likeness, theirs[loud] - mine[loud]
-            if best is None or best[0] < c.copy_likeness:
-                continue
-            likeness, by = best
-            if likeness >= ONE_MOUTH and float(np.std(by)) <= c.copy_spread and float(np.median(by)) > 0:
-                return other  # one sound, the same at every moment: louder on the other's microphone
-            louder[other] = by
-        if not louder:
-            return None
-        # each of its loud moments heard louder on some other microphone: not its own player's
-        if float(np.median(np.max(list(louder.values()), axis=0))) < c.copy_db:
-            return None
-        return max(louder, key=lambda o: float(np.median(louder[o])))
+            if best is not None:
+                compared[other] = best
+        return compared
 
     def _against(self, heard: np.ndarray, ch: int, other: int, rooms) -> tuple[np.ndarray, float]:
         """Channel ``ch``'s levels and ``other``'s offset, each against the same kind of

@@ -329,6 +329,7 @@ class TtsVoice:
         gap = round(max(0.0, at - record.end) * SAMPLE_RATE)
         # a piece rendered after the last one ran out is heard after a silence: kept as it
         # sounds, so that its samples stay where they are heard (the echo canceller's reference)
+        first = record.samples.size + gap  # the piece's first sample in the record
         record.samples = np.concatenate([record.samples, np.zeros(gap, np.float32), resample(piece, rate, SAMPLE_RATE)])
         record.end = self._heard_until = at + duration
         if self.play:
@@ -341,6 +342,9 @@ class TtsVoice:
                     stream.start()
                     self._cut(record)
                     return
+                if i:  # (the first block was timed just now)
+                    dry = self._ran_dry(record, first + round(i / out_rate * SAMPLE_RATE), at + i / out_rate)
+                    first, at = first + round(dry * SAMPLE_RATE), at + dry
                 stream.write(audio[i:i + block].reshape(-1, 1))
             return
         t0 = time.monotonic()
@@ -349,6 +353,25 @@ class TtsVoice:
                 self._cut(record)
                 return
             time.sleep(0.01)
+
+    def _ran_dry(self, record: HostPlayback, index: int, due: float) -> float:
+        """Before the block of ``record`` at ``index`` (its sample in the record) is
+        written, due to be heard at ``due``: where the output ran dry meanwhile (this
+        thread held up longer than the output holds: on a busy 2-core machine, 9 times
+        in two seconds of a live game with four cancelled microphones), the block is
+        heard from now, not when it was due, and so is the rest of the sentence: the
+        record gets the silence the speakers played in its place. Left as it was due,
+        every later sample was timed that much too early, for the rest of the game (the
+        output goes on), and the echo canceller's reference was 0.25 s astray. Gives the
+        seconds the block is later than due (0 when the output did not run dry)."""
+        late = self.clock() - due
+        if late <= 0:
+            return 0.0
+        record.samples = np.concatenate([record.samples[:index], np.zeros(round(late * SAMPLE_RATE), np.float32),
+                                         record.samples[index:]])
+        record.end += late
+        self._heard_until += late
+        return late
 
     @property
     def _steady(self) -> bool:
