@@ -207,18 +207,24 @@ class Owners:
         own reference, as :meth:`copy_of` weighs them). A player is heard loudest on their
         own microphone (10-20 dB over the others); a sound no nearer to one of them than
         to another is neither's: the laptop's own speaker heard in every microphone where
-        its echo is not taken out yet, a television."""
+        its echo is not taken out yet, a television. As heard, too: weighed against the
+        players' levels alone, the same sound came out loudest on the quietest player's
+        microphone and was that player's word ("up", the host's echo, Dan's)."""
         c = self.config
-        compared = self._compared(ch, start, end, *segmenter.levels(), segmenter.rooms())
-        return any(likeness >= ONE_MOUTH and float(np.std(by)) <= c.copy_spread
+        heard = segmenter.levels()
+        for rooms in (segmenter.rooms(), None):  # against each one's own reference, and as heard
+            compared = self._compared(ch, start, end, *heard, rooms)
+            if any(likeness >= ONE_MOUTH and float(np.std(by)) <= c.copy_spread
                    and abs(float(np.median(by))) <= c.copy_spread
-                   for other, (likeness, by) in compared.items() if other in self.owned)
+                   for other, (likeness, by) in compared.items() if other in self.owned):
+                return True
+        return False
 
     def _compared(self, ch: int, start: float, end: float, times: np.ndarray, levels: np.ndarray,
-                  rooms: list[float | None]) -> dict[int, tuple[float, np.ndarray]]:
+                  rooms: list[float | None] | None) -> dict[int, tuple[float, np.ndarray]]:
         """Channel ``ch``'s sound in [start, end] against each other microphone's (a
         player's own, or a shared one) that heard something then, as :meth:`copy_of`
-        weighs them: per channel, how alike the two rise and fall at the best lag (their
+        weighs them (``rooms`` None: as heard, neither against its reference): per channel, how alike the two rise and fall at the best lag (their
         levels' correlation) and by how much the other was louder at ``ch``'s loud
         moments (dB, each frame). Empty where there is nothing to compare."""
         c = self.config
@@ -238,7 +244,7 @@ class Owners:
         for other in self.owned + self.shared:
             if other == ch:
                 continue
-            mine, offset = self._against(heard, ch, other, rooms)
+            mine, offset = self._against(heard, ch, other, rooms) if rooms is not None else (heard, 0.0)
             best = None
             for k in range(max(-lag, -i0), min(lag, levels.shape[0] - i1) + 1):
                 theirs = levels[i0 + k:i1 + k, other] - offset
