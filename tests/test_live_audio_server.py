@@ -60,28 +60,14 @@ def _host_at_a_terminal(env: dict, args: list[str]) -> tuple[int, int]:
 
 
 def test_a_live_game_through_an_audio_server_fills_the_sheets_as_typed(tmp_path, say, pulse):
-    audio = render(SCRIPT, say, PLAYERS, channels=True)
-    audio = np.concatenate([audio, np.zeros((16000 * 8, audio.shape[1]), np.float32)])  # the host answers the last
-    live, want, said, host = _live_and_typed(tmp_path, pulse, SCRIPT, lambda speakers: pulse.mic.say(audio))
-    sheets = {p["name"]: [w["word"] for w in p["words"]] for p in live["players"]}
-    assert sheets == {p["name"]: [w["word"] for w in p["words"]] for p in want["players"]}, said
-    assert {p["name"]: p["total"] for p in live["players"]} == {"Ann": 15, "Ben": 13, "Cat": 13, "Dan": 14}, said
-    assert "Round 1: Dan's turn." in said.split("Cat scores 13 points for gravel.")[1], said  # whose turn: answered
-    assert "host: Stopped. The game is saved; to carry on, run: voice-host resume" in said, said  # Ctrl-C: saved
-    assert float(np.abs(host).max()) > 0.05  # the host's voice reached the speakers
-
-
-def _live_and_typed(tmp_path, pulse, script: str, table) -> tuple[dict, dict, str, np.ndarray]:
-    """``script`` played typed, then live: `voice-host play` at a terminal, a microphone
-    channel per player, ``table(speakers)`` saying the players' words into ``pulse.mic``
-    once the first turn is printed and the host's voice is heard, then Ctrl-C. Gives the
-    live result, the typed one, what the host printed (with the words the game's log
-    heard) and what the speakers played."""
     typed = tmp_path / "typed.txt"
-    typed.write_text(script)
+    typed.write_text(SCRIPT)
     text = voice_host("play", *GAME, "--no-voice", "--script", str(typed), "--result-json", str(tmp_path / "t.json"))
     assert text.returncode == 0, text.stderr
     want = json.loads((tmp_path / "t.json").read_text())
+
+    audio = render(SCRIPT, say, PLAYERS, channels=True)
+    audio = np.concatenate([audio, np.zeros((16000 * 8, audio.shape[1]), np.float32)])  # the host answers the last
     out = tmp_path / "live.json"
     speakers = pulse.speakers()
     traced = {**pulse.env, "VOICE_HOST_TRACE": "1"}  # what the listener heard and set aside, printed beside a failure
@@ -113,7 +99,7 @@ def _live_and_typed(tmp_path, pulse, script: str, table) -> tuple[dict, dict, st
             pulse.mic.silence()
             assert time.monotonic() - started < 120, printed.decode(errors="replace")
         unread = pulse.mic.lost
-        table(speakers)
+        pulse.mic.say(audio)
         unread = pulse.mic.lost - unread
         os.kill(pid, signal.SIGINT)  # the table stops the game: the sheets are saved
         deadline = time.monotonic() + 120  # the host finishes its sentences first (up to 60 s)
@@ -131,4 +117,10 @@ def _live_and_typed(tmp_path, pulse, script: str, table) -> tuple[dict, dict, st
     said += "\nheard (the game's log):\n" + "\n".join(heard)
     said += f"\nthe audio server did not read {unread / SAMPLE_RATE:.2f} s of the players' words"
     assert out.exists(), said
-    return json.loads(out.read_text()), want, said, host
+    live = json.loads(out.read_text())
+    sheets = {p["name"]: [w["word"] for w in p["words"]] for p in live["players"]}
+    assert sheets == {p["name"]: [w["word"] for w in p["words"]] for p in want["players"]}, said
+    assert {p["name"]: p["total"] for p in live["players"]} == {"Ann": 15, "Ben": 13, "Cat": 13, "Dan": 14}, said
+    assert "Round 1: Dan's turn." in said.split("Cat scores 13 points for gravel.")[1], said  # whose turn: answered
+    assert "host: Stopped. The game is saved; to carry on, run: voice-host resume" in said, said  # Ctrl-C: saved
+    assert float(np.abs(host).max()) > 0.05  # the host's voice reached the speakers

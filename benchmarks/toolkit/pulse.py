@@ -102,19 +102,13 @@ class Speakers:
         self.sounded = threading.Event()
         """Set once the speakers have played a sound."""
         self._chunks: list[np.ndarray] = []
-        self._last_sound = time.monotonic()
         self._monitor = Monitor(self, env, "speakers")
 
     def play(self, samples: np.ndarray, at: float) -> None:
         """What the monitor heard next (the Monitor's target)."""
         self._chunks.append(samples)
-        if samples.size and float(np.abs(samples).max()) >= self.HEARD:
-            self._last_sound = time.monotonic()
+        if not self.sounded.is_set() and samples.size and float(np.abs(samples).max()) >= self.HEARD:
             self.sounded.set()
-
-    def quiet_for(self) -> float:
-        """Seconds since the speakers last played a sound (or since they were followed)."""
-        return time.monotonic() - self._last_sound
 
     def stop(self) -> np.ndarray:
         """Stop listening: everything the speakers played meanwhile (mono, RATE)."""
