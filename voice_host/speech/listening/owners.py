@@ -126,10 +126,9 @@ class Owners:
         seg = ev.segment
         ch = seg.channel
         if ch in self.owned:
-            if self.copy(ch, seg.start, seg.end, segmenter):
-                return "another player's microphone"
-            if self.alike(ch, seg.start, seg.end, segmenter):
-                return "as loud on another player's microphone"
+            elsewhere = self.heard_elsewhere(ch, seg.start, seg.end, segmenter)
+            if elsewhere:
+                return elsewhere
             if not ev.overtaken and (self.too_quiet(ch, ev.audio) or self.unlike(ch, ev.audio)):
                 return "the room"
             if not ev.overtaken:  # theirs: a shared microphone that heard it meanwhile heard them
@@ -139,6 +138,16 @@ class Owners:
         elif not ev.overtaken and self.too_quiet(ch, ev.audio):
             return "the room"
         return "overtaken" if ev.overtaken else ""
+
+    def heard_elsewhere(self, ch: int, start: float, end: float, segmenter) -> str:
+        """Why the sound player's own microphone ``ch`` heard in [start, end] is not its
+        player's, by what the other microphones heard meanwhile ("": nothing says so):
+        another player's word heard again (:meth:`copy`), or nobody's (:meth:`alike`)."""
+        if self.copy(ch, start, end, segmenter):
+            return "another player's microphone"
+        if self.alike(ch, start, end, segmenter):
+            return "as loud on another player's microphone"
+        return ""
 
     def copy(self, ch: int, start: float, end: float, segmenter) -> bool:
         """Whether channel ``ch`` heard in [start, end] a sound another microphone heard
@@ -190,7 +199,7 @@ class Owners:
         for other, (likeness, by) in compared.items():
             if likeness < c.copy_likeness:
                 continue
-            if likeness >= ONE_MOUTH and float(np.std(by)) <= c.copy_spread and float(np.median(by)) > 0:
+            if self._one_sound(likeness, by) and float(np.median(by)) > 0:
                 return other  # one sound, the same at every moment: louder on the other's microphone
             louder[other] = by
         if not louder:
@@ -214,19 +223,24 @@ class Owners:
         heard = segmenter.levels()
         for rooms in (segmenter.rooms(), None):  # against each one's own reference, and as heard
             compared = self._compared(ch, start, end, *heard, rooms)
-            if any(likeness >= ONE_MOUTH and float(np.std(by)) <= c.copy_spread
-                   and abs(float(np.median(by))) <= c.copy_spread
+            if any(self._one_sound(likeness, by) and abs(float(np.median(by))) <= c.copy_spread
                    for other, (likeness, by) in compared.items() if other in self.owned):
                 return True
         return False
+
+    def _one_sound(self, likeness: float, by: np.ndarray) -> bool:
+        """Whether two microphones heard one sound: their levels rising and falling as one
+        (``ONE_MOUTH``), their difference (``by``, dB a frame) steady within ``copy_spread``."""
+        return likeness >= ONE_MOUTH and float(np.std(by)) <= self.config.copy_spread
 
     def _compared(self, ch: int, start: float, end: float, times: np.ndarray, levels: np.ndarray,
                   rooms: list[float | None] | None) -> dict[int, tuple[float, np.ndarray]]:
         """Channel ``ch``'s sound in [start, end] against each other microphone's (a
         player's own, or a shared one) that heard something then, as :meth:`copy_of`
-        weighs them (``rooms`` None: as heard, neither against its reference): per channel, how alike the two rise and fall at the best lag (their
-        levels' correlation) and by how much the other was louder at ``ch``'s loud
-        moments (dB, each frame). Empty where there is nothing to compare."""
+        weighs them (``rooms`` None: as heard, neither against its reference): per
+        channel, how alike the two rise and fall at the best lag (their levels'
+        correlation) and by how much the other was louder at ``ch``'s loud moments (dB,
+        each frame). Empty where there is nothing to compare."""
         c = self.config
         if ch not in self.owned or len(self.owned) < 2:
             return {}

@@ -329,9 +329,7 @@ class Listener:
                 recognizer = self._recognizers[ch]
                 if not hasattr(recognizer, "snapshot") or ev.voiced < self.config.min_speech:
                     return  # a streaming engine keeps its own endpoints; a burst of noise is no sentence
-                start = self._segmenter.states[ch].start
-                if self._owners.copy(ch, start, ev.time, self._segmenter) \
-                        or self._owners.alike(ch, start, ev.time, self._segmenter):
+                if self._owners.heard_elsewhere(ch, self._segmenter.states[ch].start, ev.time, self._segmenter):
                     return  # another player's word heard again, or nobody's: no guess to make
                 if pending[ch]:
                     self._feed(ch, pending[ch], ev.time)
