@@ -27,16 +27,19 @@ from . import earcons, tts
 
 CLOSE_WAIT = 5.0
 """Seconds closing the voice waits for each of its threads to finish the piece under way."""
-STEADY_LATENCY = 0.06
+STEADY_LATENCY = 0.03
 """Seconds of sound the output holds ahead of the speaker while a microphone beside it
 has the host's echo cancelled (:meth:`TtsVoice.follow`, ``steady``). PortAudio's least
 ("low", about 9 ms), which answers soonest, ran dry 38 times in two minutes of a live
 game on a busy 2-core machine (the host's own threads, the recognizer and the voice
-sharing it): each time ALSA's PulseAudio plugin played the rest of the sentence later
-than the host knew, and the echo canceller's delay wandered from 40 to 77 ms, its
-reference astray. With 60 ms none ran dry and the delay held. The first sound of a reply
-comes about 50 ms later for it; a player cutting the host off loses nothing (stopping
-drops what the output holds)."""
+sharing it): each time ALSA's PulseAudio plugin played the rest of the sentence up to
+tens of milliseconds off where the host knew, and the echo canceller's delay wandered
+from 40 to 77 ms, its reference astray. Through a real audio server
+(``benchmarks/output_latency.py``: said -> heard p95 / the timing's spread, loaded) 30 ms
+answers 39 ms sooner than 60 ms (51 / 13 ms against 90 / 7 ms; "low", stopped between
+sentences, 27 / 12 ms with 10 underruns) with no underrun, and after a run dry midway
+the rest of a sentence came 1-17 ms off where the voice timed it (60 ms: 0-41 ms). A
+player cutting the host off loses nothing (stopping drops what the output holds)."""
 FILL = 0.01
 """Seconds of silence played at a time while the next piece of a sentence is still being
 rendered (the output's blocking write paces them): the output is never left to run dry
