@@ -66,6 +66,11 @@ class HostPlayback:
     """Seconds from say() to its first sample going out (TtsVoice)."""
     earcon: str | None = None
     """The earcon's name when this was an earcon, not a sentence."""
+    ran_dry: list[float] = field(default_factory=list)
+    """When the output ran dry midway, or before it began (after the sentence before, or
+    once the output was cut and started again): source times. What comes after is timed
+    from when it was written, which an audio server holding more than the output plays a
+    little earlier or later (the echo canceller finds its delay again from there)."""
 
 
 class HostVoice(Protocol):
@@ -158,6 +163,9 @@ class TtsVoice:
         self._stream_latency: float | str | None = None
         """... and the one the open output has."""
         self._heard_until: float | None = None
+        self._dried = False
+        """Whether the output ran dry, or was cut, since the last sentence (steady): the
+        next one says so in its ``ran_dry``."""
         """When all that was written to the output will have been heard (on ``clock``)."""
         self._renderer = threading.Thread(target=self._render_loop, name="host-voice-render", daemon=True)
         self._player = threading.Thread(target=self._play_loop, name="host-voice-play", daemon=True)
@@ -310,7 +318,9 @@ class TtsVoice:
             if record is None:
                 start = self.clock()
                 record = HostPlayback(what if kind == "say" else "", start, start, np.zeros(0, np.float32),
-                                      latency=time.monotonic() - said_at, earcon=what if kind == "cue" else None)
+                                      latency=time.monotonic() - said_at, earcon=what if kind == "cue" else None,
+                                      ran_dry=[start] if self._dried and self._steady else [])
+                self._dried = False
                 record_gen = gen
                 self.history.append(record)
             try:
@@ -373,6 +383,7 @@ class TtsVoice:
         record.samples = np.concatenate([record.samples[:index], np.zeros(round(late * SAMPLE_RATE), np.float32),
                                          record.samples[index:]])
         record.end += late
+        record.ran_dry.append(due + late)
         self._heard_until += late
         return late
 
@@ -390,6 +401,7 @@ class TtsVoice:
         second (the output's clock against the microphone's)."""
         stream, rate = self._output()
         at = self._heard_at()
+        self._dried |= self._heard_until is not None and at > self._heard_until
         stream.write(np.zeros((round(rate * FILL), 1), np.float32))
         self._heard_until = at + FILL
 
@@ -404,6 +416,7 @@ class TtsVoice:
         record.end = max(record.start, self.clock())  # cut before it sounded: none of it heard
         record.interrupted = True
         self._heard_until = None  # what the output held is dropped
+        self._dried = True  # and it starts again
 
     def _output(self):
         if self._stream is not None and not self._streaming and self._stream_latency != self._latency:
