@@ -9,7 +9,7 @@ from support import need
 
 from toolkit.pulse import missing as pulse_missing
 
-pytestmark = pytest.mark.slow  # a PulseAudio server and a voice of its own, ~15 s
+pytestmark = pytest.mark.slow  # a PulseAudio server and a voice of its own, ~10 s
 
 
 @pytest.fixture(scope="module")
@@ -21,9 +21,8 @@ def output_latency():
     return output_latency
 
 
-@pytest.mark.parametrize("latency", ["low", "0.03"])
-def test_every_sentence_said_is_found_where_it_sounded(output_latency, latency):
-    r = output_latency.measure(latency, sentences=3, loaded=False)
-    assert r["sentences"] == 3 and r["latency"] == latency and r["underruns"] >= 0
+def test_every_sentence_said_is_found_where_it_sounded(output_latency):
+    r = output_latency.measure("0.03", sentences=3, loaded=False)  # the output beside a cancelled microphone
+    assert r["sentences"] == 3 and r["latency"] == "0.03" and r["underruns"] >= 0
     assert r["heard_median_ms"] > 0  # heard after it was said, on the same clock
     assert r["offset_spread_ms"] < 100  # each sentence matched with its own sound, not the next

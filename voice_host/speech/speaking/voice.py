@@ -163,10 +163,10 @@ class TtsVoice:
         self._stream_latency: float | str | None = None
         """... and the one the open output has."""
         self._heard_until: float | None = None
+        """When all that was written to the output will have been heard (on ``clock``)."""
         self._dried = False
         """Whether the output ran dry, or was cut, since the last sentence (steady): the
         next one says so in its ``ran_dry``."""
-        """When all that was written to the output will have been heard (on ``clock``)."""
         self._renderer = threading.Thread(target=self._render_loop, name="host-voice-render", daemon=True)
         self._player = threading.Thread(target=self._play_loop, name="host-voice-play", daemon=True)
         self._renderer.start()
