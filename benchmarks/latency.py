@@ -17,10 +17,11 @@ its last sample has been "spoken" (it sleeps to the block's due time), so the en
 wait is real. The host speaks through a real TtsVoice with the default synthesizer
 (Piper) and the host's Speaker (earcons as configured) into a fake sound card
 (:class:`FakeSoundCard`, given to ``TtsVoice(output=...)``), which plays at real speed and
-notes when the first non-silent sample of each write would be heard: the write's time,
-plus what is queued ahead of it (the reply's own leading silence included), plus the
-stream's latency (PortAudio's ALSA defaults: 8.7 ms for ``latency="low"``, 34.8 ms for
-"high", its default; a number as given).
+notes when the first non-silent sample of each write would be heard: after what is
+queued ahead of it (the reply's own leading silence included), or 8.7 ms after the write
+into an empty output; a write returns once the output holds no more than the stream's
+latency (PortAudio's ALSA defaults: 8.7 ms for ``latency="low"``, 34.8 ms for "high",
+its default; a number as given).
 
 A game of Prolix Classic for Dee (joe), Fay (festival slt, up 300 cents, 10% faster) and
 Kim (flite slt), as the live host runs one with one microphone: the host asks each

@@ -25,7 +25,9 @@ REPLY_WITHIN = 20.0
 said goes on (s)."""
 LATENCY = {"low": 0.0087, "high": 0.0348}
 """The fake sound card's output latency (s) per PortAudio latency setting (its ALSA
-defaults); PortAudio's default is "high"."""
+defaults); PortAudio's default is "high": what the output holds once a write returns."""
+DELAY = LATENCY["low"]
+"""What a write into an empty output waits before it sounds (s): the card's own delay."""
 SILENT = 1e-3
 """A sample at or below this (-60 dBFS) is silence."""
 
@@ -34,8 +36,9 @@ class FakeSoundCard:
     """A sound output for ``TtsVoice(output=...)``: opened like sounddevice.OutputStream,
     it plays what it is given at real speed (`speed` times faster, for tests): a write
     waits while the buffer holds more than the stream's latency, as a blocking PortAudio
-    write does. Every write is noted (Log.writes) with when its first non-silent sample
-    is heard."""
+    write does, and one into an empty buffer sounds DELAY later (so a writer held up
+    for less than the latency, less DELAY, never lets it run dry). Every write is noted
+    (Log.writes) with when its first non-silent sample is heard."""
 
     default_samplerate = 48000
 
@@ -84,7 +87,7 @@ class FakeStream:
         x = np.asarray(frames, dtype=np.float32).reshape(-1)
         now = perf()
         card = self.card
-        begin = max(now + self.latency, card.until)
+        begin = max(now + min(DELAY, self.latency), card.until)
         loud = np.flatnonzero(np.abs(x) > SILENT)
         card.log.writes.append(Write(now, begin + loud[0] / self.rate if loud.size else None))
         if card.echo is not None:
@@ -92,8 +95,8 @@ class FakeStream:
         card.until = begin + x.size / self.rate
         if loud.size:
             card.sounding = begin + (loud[-1] + 1) / self.rate
-        if begin - now > self.latency:  # the buffer is full: wait for room
-            time.sleep(begin - now - self.latency)
+        if card.until - now > self.latency:  # the buffer is full: wait for room
+            time.sleep(card.until - now - self.latency)
 
 
 class FakeMic:
