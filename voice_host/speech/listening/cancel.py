@@ -14,8 +14,7 @@ The delay between what is played and what the microphone hears of it (the sound
 card's output and input buffers, and the way through the air) is found from the sound
 itself (:class:`DelayTracker`: the cross-correlation of the microphone with what was
 played, phase-transform weighted, over the last 2.5 s whenever another 0.25 s of the
-host's voice has played; two estimates in a row must agree; where the voice's output
-ran dry, over the sound since then, every 0.25 s, until two agree again) and the host's audio is
+host's voice has played; two estimates in a row must agree) and the host's audio is
 handed to the module that much later (:data:`EARLY` less), so the module's own filter
 and delay estimator have only the room left to learn. Until the delay is found the
 microphone's sound passes as it was (the module meanwhile gets the host's audio at
@@ -68,8 +67,6 @@ EARLY = 0.005
 """The host's audio is handed to the module this much before its echo is found to come
 (s): the module's filter can reach later sound, never earlier, and the strongest path
 the estimate finds may come after the direct one."""
-SINCE_LEAST = 0.3
-"""Seconds of sound an estimate in doubt is made over at the least."""
 CONVERGE = 1.0
 """Seconds of the host's voice, after the delay is first found, that the module takes
 to learn the room (the echo gate covers them: ``[listening] echo_gate = "converging"``)."""
@@ -102,9 +99,6 @@ class DelayTracker:
         """When it was first found (source time)."""
         self.estimates: list[tuple[float, float, float]] = []
         """Every estimate made: (time, delay, sureness)."""
-        self.since: float | None = None
-        """Where the delay in use came into doubt (the voice's output ran dry: see
-        :meth:`doubt`), until two estimates in a row agree again; None when not in doubt."""
         self._last: float | None = None
         self._voiced = 0.0  # seconds of the host's voice since the last estimate
 
@@ -112,18 +106,7 @@ class DelayTracker:
         """Another ``voiced`` seconds of the host's voice were played; whether it is time
         to estimate."""
         self._voiced += voiced
-        sure = self.delay is not None and self.since is None
-        return self._voiced >= (max(self.every, EVERY_FOUND) if sure else self.every)
-
-    def doubt(self, since: float) -> None:
-        """The echo may come another delay from ``since`` on (the voice's output ran dry
-        there): estimate again often, from the sound since then (since the first time,
-        where it runs dry again before they agree: a busy machine runs dry several times
-        a sentence, and the stretches between are too short to estimate over), until two
-        estimates in a row after the last time agree (on the delay in use, or a new one)."""
-        if self.delay is not None:
-            self.since = since if self.since is None else self.since
-            self._last, self._voiced = None, 0.0
+        return self._voiced >= (self.every if self.delay is None else max(self.every, EVERY_FOUND))
 
     def estimate(self, t: float, mic: np.ndarray, ref: np.ndarray) -> float | None:
         """Estimate from ``mic`` (the microphone, ending at ``t``) and ``ref`` (what was
@@ -143,12 +126,11 @@ class DelayTracker:
         if sure < SURE:
             return None
         found = k / SAMPLE_RATE
-        if self._last is not None and abs(found - self._last) <= MOVE:  # two in a row agree
-            if self.delay is None:
-                self.delay, self.found_at = found, t
-            elif abs(found - self.delay) > MOVE:
-                self.delay = found
-            self.since = None
+        agreed = self._last is not None and abs(found - self._last) <= MOVE
+        if self.delay is None and agreed:
+            self.delay, self.found_at = found, t
+        elif self.delay is not None and abs(found - self.delay) > MOVE and agreed:
+            self.delay = found
         self._last = found
         return found
 
@@ -171,7 +153,6 @@ class EchoCanceller:
         self._ring = np.zeros(int((self.tracker.window + self.tracker.max_delay) * SAMPLE_RATE), np.float32)
         self._ring_end: float | None = None  # source time of the ring's end
         self._cancelled = 0.0  # seconds of the host's voice cancelled since the delay was found
-        self._dry: float | None = None  # the last time the voice's output ran dry, as seen
         self.took_out = False
         """Whether the last frame :meth:`process` gave back had the host's voice taken out
         (the delay found, the host heard): else it passed as it was."""
@@ -184,8 +165,8 @@ class EchoCanceller:
     @property
     def converged(self) -> bool:
         """Whether the module has had CONVERGE seconds of the host's voice since the delay
-        was found, and the delay is not in doubt (the voice's output ran dry)."""
-        return self.tracker.delay is not None and self._cancelled >= CONVERGE and self.tracker.since is None
+        was found."""
+        return self.tracker.delay is not None and self._cancelled >= CONVERGE
 
     def _module(self):
         if self._apm is None:
@@ -218,7 +199,6 @@ class EchoCanceller:
         frame = np.asarray(frame, np.float32)
         n = frame.size
         self._remember(t, frame)
-        self._ran_dry(t + n / SAMPLE_RATE)
         active = self.active(t, t + n / SAMPLE_RATE)
         ref = reference(self.playbacks, t - self.delay, n) if active else np.zeros(n, np.float32)
         if active:
@@ -226,22 +206,14 @@ class EchoCanceller:
             if self.tracker.delay is not None:
                 self._cancelled += voiced
             if self.tracker.heard(voiced):
-                before, since = self.delay, self.tracker.since
+                before = self.delay
                 self._track(t + n / SAMPLE_RATE)
                 if self.delay != before:
-                    self._realign(t, n, since)
+                    self._realign(t, n)
                     ref = reference(self.playbacks, t - self.delay, n)
         out = self._run(self._module(), ref, frame)
         self.took_out = active and self.tracker.delay is not None
         return out if self.took_out else frame
-
-    def _ran_dry(self, until: float) -> None:
-        """Where the voice's output ran dry since the last frame (up to ``until``), the
-        delay is in doubt."""
-        dry = max((t for p in self.playbacks[-8:] for t in p.ran_dry if t <= until), default=None)
-        if dry is not None and (self._dry is None or dry > self._dry):
-            self._dry = dry
-            self.tracker.doubt(dry)
 
     def _run(self, apm, ref: np.ndarray, mic: np.ndarray) -> np.ndarray:
         """``mic`` through ``apm`` with ``ref`` as the far end, 10 ms at a time."""
@@ -258,18 +230,15 @@ class EchoCanceller:
             out[i:i + BLOCK] = np.frombuffer(block.data, np.int16) / 32768.0
         return out
 
-    def _realign(self, t: float, n: int, since: float | None = None) -> None:
+    def _realign(self, t: float, n: int) -> None:
         """A new delay, up to ``t``: a new module (one that learnt another alignment
         unlearns it slowly: moved by 0.12 s, it took out 4 dB of the echo), taught the
-        microphone's last seconds (those ``since`` the delay came into doubt, if it did)
-        with the host's audio at the new delay, so that it goes on as if it had had it
-        all along (the ring ends with the ``n`` samples of the frame at ``t``, which are
-        still to come)."""
+        microphone's last seconds with the host's audio at the new delay, so that it
+        goes on as if it had had it all along (the ring ends with the ``n`` samples of
+        the frame at ``t``, which are still to come)."""
         self._apm = None
         apm = self._module()
         past = self._ring[: self._ring.size - n]
-        if since is not None:
-            past = past[max(0, past.size - round((t - since) * SAMPLE_RATE)):]
         start = t - past.size / SAMPLE_RATE
         self._run(apm, reference(self.playbacks, start - self.delay, past.size), past)
 
@@ -288,10 +257,8 @@ class EchoCanceller:
         """Estimate the delay anew from the microphone's last seconds, up to ``now``."""
         tr = self.tracker
         n = self._ring.size
-        if tr.since is not None:  # in doubt: the sound since the output ran dry (the echo before it came elsewhere)
-            n = min(n, max(round((now - tr.since) * SAMPLE_RATE), round(SINCE_LEAST * SAMPLE_RATE)))
         ref = reference(self.playbacks, now - n / SAMPLE_RATE, n)  # the newest's echo is yet to come: fewer to match
-        tr.estimate(now, self._ring[self._ring.size - n:], ref)
+        tr.estimate(now, self._ring, ref)
 
 
 def _pcm(x: np.ndarray) -> np.ndarray:

@@ -27,19 +27,21 @@ from . import earcons, tts
 
 CLOSE_WAIT = 5.0
 """Seconds closing the voice waits for each of its threads to finish the piece under way."""
-STEADY_LATENCY = 0.03
+STEADY_LATENCY = 0.06
 """Seconds of sound the output holds ahead of the speaker while a microphone beside it
 has the host's echo cancelled (:meth:`TtsVoice.follow`, ``steady``). PortAudio's least
 ("low", about 9 ms), which answers soonest, ran dry 38 times in two minutes of a live
 game on a busy 2-core machine (the host's own threads, the recognizer and the voice
 sharing it): each time ALSA's PulseAudio plugin played the rest of the sentence up to
 tens of milliseconds off where the host knew, and the echo canceller's delay wandered
-from 40 to 77 ms, its reference astray. Through a real audio server
-(``benchmarks/output_latency.py``: said -> heard p95 / the timing's spread, loaded) 30 ms
-answers 39 ms sooner than 60 ms (51 / 13 ms against 90 / 7 ms; "low", stopped between
-sentences, 27 / 12 ms with 10 underruns) with no underrun, and after a run dry midway
-the rest of a sentence came 1-17 ms off where the voice timed it (60 ms: 0-41 ms). A
-player cutting the host off loses nothing (stopping drops what the output holds)."""
+from 40 to 77 ms, its reference astray. 30 ms answers 39 ms sooner through a real audio
+server (``benchmarks/output_latency.py``, loaded: said -> heard p95 51 against 90 ms,
+no underrun there), but in the live table with the host's echo as loud as the players
+(``benchmarks/table.py --live``, one microphone, the 2-core AVX2 machine) its output ran
+dry 38 times a game against 13, and the words on the right sheet fell from 87.5% to
+65.6 and 71.9% (two runs), 6-9% of them silently wrong. The first sound of a reply
+comes about 50 ms later for 60 ms; a player cutting the host off loses nothing
+(stopping drops what the output holds)."""
 FILL = 0.01
 """Seconds of silence played at a time while the next piece of a sentence is still being
 rendered (the output's blocking write paces them): the output is never left to run dry
@@ -66,11 +68,6 @@ class HostPlayback:
     """Seconds from say() to its first sample going out (TtsVoice)."""
     earcon: str | None = None
     """The earcon's name when this was an earcon, not a sentence."""
-    ran_dry: list[float] = field(default_factory=list)
-    """When the output ran dry midway, or before it began (after the sentence before, or
-    once the output was cut and started again): source times. What comes after is timed
-    from when it was written, which an audio server holding more than the output plays a
-    little earlier or later (the echo canceller finds its delay again from there)."""
 
 
 class HostVoice(Protocol):
@@ -164,9 +161,6 @@ class TtsVoice:
         """... and the one the open output has."""
         self._heard_until: float | None = None
         """When all that was written to the output will have been heard (on ``clock``)."""
-        self._dried = False
-        """Whether the output ran dry, or was cut, since the last sentence (steady): the
-        next one says so in its ``ran_dry``."""
         self._renderer = threading.Thread(target=self._render_loop, name="host-voice-render", daemon=True)
         self._player = threading.Thread(target=self._play_loop, name="host-voice-play", daemon=True)
         self._renderer.start()
@@ -318,9 +312,7 @@ class TtsVoice:
             if record is None:
                 start = self.clock()
                 record = HostPlayback(what if kind == "say" else "", start, start, np.zeros(0, np.float32),
-                                      latency=time.monotonic() - said_at, earcon=what if kind == "cue" else None,
-                                      ran_dry=[start] if self._dried and self._steady else [])
-                self._dried = False
+                                      latency=time.monotonic() - said_at, earcon=what if kind == "cue" else None)
                 record_gen = gen
                 self.history.append(record)
             try:
@@ -383,7 +375,6 @@ class TtsVoice:
         record.samples = np.concatenate([record.samples[:index], np.zeros(round(late * SAMPLE_RATE), np.float32),
                                          record.samples[index:]])
         record.end += late
-        record.ran_dry.append(due + late)
         self._heard_until += late
         return late
 
@@ -401,7 +392,6 @@ class TtsVoice:
         second (the output's clock against the microphone's)."""
         stream, rate = self._output()
         at = self._heard_at()
-        self._dried |= self._heard_until is not None and at > self._heard_until
         stream.write(np.zeros((round(rate * FILL), 1), np.float32))
         self._heard_until = at + FILL
 
@@ -416,7 +406,6 @@ class TtsVoice:
         record.end = max(record.start, self.clock())  # cut before it sounded: none of it heard
         record.interrupted = True
         self._heard_until = None  # what the output held is dropped
-        self._dried = True  # and it starts again
 
     def _output(self):
         if self._stream is not None and not self._streaming and self._stream_latency != self._latency:
