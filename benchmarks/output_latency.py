@@ -6,8 +6,8 @@ Linux laptop plays it), for each output latency the voice may open its stream wi
     .venv/bin/python benchmarks/output_latency.py --latencies 0.02,0.03 --sentences 40
 
 A private PulseAudio server (benchmarks/toolkit/pulse.py) plays the voice into a null
-sink whose monitor is followed, each sample placed by its count (toolkit/echo_path.py's
-Monitor). The voice (TtsVoice, its real threads and a real PortAudio stream) says N
+sink whose monitor is followed, each sample placed by its count (toolkit/pulse.py's
+Speakers). The voice (TtsVoice, its real threads and a real PortAudio stream) says N
 sentences of 0.3 s of noise (rendered at once: the synthesizer's time is
 benchmarks/voice.py's) at random 0.4-1.2 s pauses, as it does beside a cancelled
 microphone (``follow(steady=True)``: the output goes on with silence between sentences)
@@ -43,8 +43,6 @@ from pathlib import Path
 import numpy as np
 
 RATE = 16000
-HEARD = 0.01
-"""A monitor sample this loud is the voice (the null sink plays zeros between sentences)."""
 
 
 class Bursts:
@@ -74,23 +72,12 @@ def _busy(stop: threading.Event) -> None:
 def speak(latency: str, sentences: int, threads: int) -> dict:
     """In the process PortAudio reaches the server from: say the sentences, follow the
     monitor; what was said when, where the voice timed it, and what the monitor heard."""
-    from toolkit.echo_path import Monitor
+    from toolkit.pulse import Speakers
 
     import voice_host.speech.speaking.voice as voice_module
     from voice_host.speech.speaking.voice import TtsVoice
 
-    class Heard:  # the monitor's target: what the speakers played, from when
-        def __init__(self) -> None:
-            self.first_at: float | None = None
-            self.chunks: list[np.ndarray] = []
-
-        def play(self, samples, at):
-            if self.first_at is None:
-                self.first_at = at
-            self.chunks.append(samples)
-
-    heard = Heard()
-    monitor = Monitor(heard, dict(os.environ), "speakers")
+    speakers = Speakers(dict(os.environ))
     time.sleep(0.5)
     steady = latency != "low"
     if steady:
@@ -110,13 +97,12 @@ def speak(latency: str, sentences: int, threads: int) -> dict:
         voice.wait(5)
     time.sleep(0.5)
     stop.set()
-    monitor.stop()
+    audio = speakers.stop()
     starts = [r.start for r in voice.history[1:]]
     voice.close()
-    audio = np.concatenate(heard.chunks)
-    loud = np.flatnonzero(np.abs(audio) > HEARD)
-    onsets = [heard.first_at + j / RATE for k, j in enumerate(loud) if k == 0 or j - loud[k - 1] > RATE // 5]
-    return {"said": said, "starts": starts, "onsets": onsets}
+    loud = np.flatnonzero(np.abs(audio) >= Speakers.HEARD)
+    firsts = loud[np.r_[True, np.diff(loud) > RATE // 5]] if loud.size else loud  # each after 0.2 s of quiet
+    return {"said": said, "starts": starts, "onsets": [speakers.first_at + j / RATE for j in firsts]}
 
 
 def measure(latency: str, sentences: int, loaded: bool) -> dict:

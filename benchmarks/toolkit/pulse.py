@@ -101,11 +101,16 @@ class Speakers:
     def __init__(self, env: dict) -> None:
         self.sounded = threading.Event()
         """Set once the speakers have played a sound."""
+        self.first_at: float | None = None
+        """When the first sample followed was played (time.monotonic); :meth:`stop`'s
+        sound starts there."""
         self._chunks: list[np.ndarray] = []
         self._monitor = Monitor(self, env, "speakers")
 
     def play(self, samples: np.ndarray, at: float) -> None:
         """What the monitor heard next (the Monitor's target)."""
+        if self.first_at is None:
+            self.first_at = at
         self._chunks.append(samples)
         if not self.sounded.is_set() and samples.size and float(np.abs(samples).max()) >= self.HEARD:
             self.sounded.set()
